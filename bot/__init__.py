@@ -1,0 +1,1 @@
+"""The game service and its surfaces: terminal, Discord, email, and the referee CLI."""

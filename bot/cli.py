@@ -1,0 +1,40 @@
+"""The ``mancala`` command. Each module in ``bot.commands`` adds its subcommands.
+
+A command module defines ``register(subparsers)``, which adds parsers and sets ``func`` on
+them; ``func(args)`` returns the exit status. Modules import heavy libraries (discord.py,
+numba) inside ``func``, so ``mancala rules`` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+import bot.commands
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mancala", description="Play mancala games in the terminal, on Discord and by email.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(bot.commands.__path__), key=lambda m: m.name):
+        importlib.import_module(f"bot.commands.{info.name}").register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args) or 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

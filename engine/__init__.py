@@ -1,0 +1,19 @@
+"""The rules of the mancala family, the ASCII notation of 003, and nothing that does I/O.
+
+>>> from engine import Game
+>>> game = Game("wari")
+>>> game.play("E")
+>>> game.position.legal_moves()
+['a', 'b', 'c', 'd', 'e', 'f']
+"""
+
+from engine.errors import IllegalMove, MancalaError, PositionError, RulesetError
+from engine.game import Game
+from engine.notation import from_perspective, parse_position, render, to_perspective
+from engine.position import Outcome, Position
+from engine.ruleset import PARAMETERS, Ruleset
+
+__all__ = [
+    "Game", "IllegalMove", "MancalaError", "Outcome", "PARAMETERS", "Position", "PositionError",
+    "Ruleset", "RulesetError", "from_perspective", "parse_position", "render", "to_perspective",
+]

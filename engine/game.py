@@ -1,0 +1,94 @@
+"""A game: a position plus its history, repetition, agreed end and result.
+
+>>> from engine import Game
+>>> game = Game("kalah:pits=3,seeds=1")
+>>> game.play("C"); game.play("B")
+>>> game.moves, game.is_over()
+(['C', 'B'], False)
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.errors import IllegalMove
+from engine.position import Outcome, Position, _winner, settle_by_cycle
+from engine.ruleset import Ruleset
+
+
+class Game:
+    """Play a ruleset from the start (or from ``position``), keeping every position."""
+
+    def __init__(self, rules: Ruleset | str, position: Position | None = None,
+                 first: str | None = None, seed: int | None = None):
+        self.rules = Ruleset.parse(rules) if isinstance(rules, str) else rules
+        start = position or Position.initial(self.rules, first, random.Random(seed))
+        self.positions: list[Position] = [start]
+        self.moves: list[str] = []
+        self._seen: dict[tuple, int] = {start.key(): 1}
+        self._end: Outcome | None = None  # set by a repetition or an agreed end
+
+    @classmethod
+    def from_moves(cls, rules: Ruleset | str, moves, first: str | None = None,
+                   seed: int | None = None) -> Game:
+        """Replay a move list (a list or a space-separated string); IllegalMove names the ply."""
+        game = cls(rules, first=first, seed=seed)
+        for ply, move in enumerate(moves.split() if isinstance(moves, str) else moves, 1):
+            try:
+                game.play(move)
+            except IllegalMove as err:
+                raise IllegalMove(f"move {ply} ({move}): {err}") from None
+        return game
+
+    @property
+    def position(self) -> Position:
+        return self.positions[-1]
+
+    def play(self, move: str) -> None:
+        """Play a move; a repeated position ends the game by the ruleset's cycle policy."""
+        if self._end is not None:
+            raise IllegalMove(f"the game is over ({self._end.reason}); no more moves")
+        after = self.position.play(move)
+        self.positions.append(after)
+        self.moves.append(after.last_move)
+        key = after.key()
+        self._seen[key] = self._seen.get(key, 0) + 1
+        if self._seen[key] > 1 and not after.is_over():
+            self._end = self._cycle_outcome("a position repeated")
+
+    def undo(self) -> str:
+        """Take back the last move and return it."""
+        if not self.moves:
+            raise IllegalMove("there is no move to take back")
+        key = self.position.key()
+        self._seen[key] -= 1
+        self.positions.pop()
+        self._end = None
+        return self.moves.pop()
+
+    def agree_end(self) -> None:
+        """Both players agree the game is over (003's endless cycle): it scores like ``cycle``."""
+        if not self.is_over():
+            self._end = self._cycle_outcome("agreed end")
+
+    def _cycle_outcome(self, reason: str) -> Outcome:
+        board = settle_by_cycle(self.rules, self.position.board)
+        score = (board[-2], board[-1])
+        winner = "draw" if self.rules.cycle == "draw" else _winner(score)
+        return Outcome(reason, score, winner)
+
+    def is_over(self) -> bool:
+        return self._end is not None or self.position.is_over()
+
+    def outcome(self) -> Outcome | None:
+        return self._end or self.position.outcome()
+
+    def score(self) -> tuple[int, int] | None:
+        """(south, north) final totals once over, by the ruleset's end rules; None before."""
+        outcome = self.outcome()
+        return outcome.score if outcome else None
+
+    def winner(self) -> str | None:
+        """"south", "north", "draw", or None while the game goes on."""
+        outcome = self.outcome()
+        return outcome.winner if outcome else None

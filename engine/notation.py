@@ -1,0 +1,207 @@
+"""The ASCII board of 003 (a-f / A-F), drawn and read back.
+
+North's row reads ``f e d c b a`` on top, South's ``A B C D E F`` below; ``-`` is an empty pit.
+Stores sit at the row ends (North's left, South's right, as in 001 and 002); rulesets without
+stores print the captured counts instead. From North's perspective the board is turned round:
+North's pits are the uppercase row at the bottom, which is how the player writing it sees it.
+
+>>> from engine import Ruleset, Position, render, parse_position
+>>> pos = Position.initial(Ruleset.parse("wari")).play("E")
+>>> print(render(pos))
+    f  e  d  c  b  a
+    4  4  4  5  5  5
+    4  4  4  4  -  5
+    A  B  C  D  E  F
+Captured: North 0, South 0.
+North to move; last move E.
+>>> parse_position(render(pos), pos.rules) == pos
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.errors import PositionError
+from engine.position import Position
+from engine.ruleset import PLAYERS, Ruleset
+
+_TURN = re.compile(r"\b(south|north) to move\b", re.I)
+_LAST = re.compile(r"\blast move:?\s*([A-Ha-h][<>]?)", re.I)
+_COUNTS = re.compile(r"^\s*(captured|stores?)\b", re.I)
+_NAMED_COUNT = re.compile(r"\b(south|north)\D*?(\d+)", re.I)
+_RESULT = re.compile(r"^\s*(game over|south \d+, north \d+)", re.I)
+_FENCE = re.compile(r"^\s*```\w*\s*$")
+
+BOARD_HELP = """A board is two rows of counts ('-' for an empty pit), North's row on top read
+f e d c b a, South's below read A B C D E F; label rows are optional. Stores go on a line
+between the rows (North's left, South's right) or as 'Captured: North 3, South 5'.
+Example:
+    f  e  d  c  b  a
+    4  4  4  5  5  5
+    4  4  4  4  -  5
+    A  B  C  D  E  F"""
+
+
+def _viewer(perspective: str) -> int:
+    if perspective not in PLAYERS:
+        raise ValueError(f"perspective must be south or north, not {perspective!r}")
+    return PLAYERS.index(perspective)
+
+
+def to_perspective(move: str, perspective: str) -> str:
+    """A move as the player ``perspective`` writes it (their own pits uppercase)."""
+    return move.swapcase() if perspective == "north" else move
+
+
+from_perspective = to_perspective  # turning the board round twice is the identity
+
+
+def render(game_or_position, perspective: str = "south") -> str:
+    """The board as text, about 30 columns wide: fits a phone's code block and a plain mail."""
+    from engine.game import Game
+
+    game = game_or_position if isinstance(game_or_position, Game) else None
+    pos = game.position if game else game_or_position
+    rules = pos.rules
+    n = rules.pits
+    viewer = _viewer(perspective)
+    pits = pos.pits
+    bottom = pits[viewer * n: viewer * n + n]
+    top = pits[(1 - viewer) * n: (1 - viewer) * n + n][::-1]
+    width = max(2, len(str(max(pits)))) + 1
+    stores = pos.stores
+    left, right = str(stores[1 - viewer]), str(stores[viewer])
+    margin = max(len(left), len(right)) + 2 if rules.stores else 1
+
+    def row(cells) -> str:
+        return " " * margin + "".join(str(c).rjust(width) for c in cells)
+
+    lines = [row(rules.letters[::-1].lower()), row(c or "-" for c in top)]
+    if rules.stores:
+        lines.append(left.rjust(margin - 1) + " " * (n * width + 2) + right)
+    lines += [row(c or "-" for c in bottom), row(rules.letters)]
+    if not rules.stores:
+        top_name, bottom_name = PLAYERS[1 - viewer].title(), PLAYERS[viewer].title()
+        lines.append(f"Captured: {top_name} {stores[1 - viewer]}, "
+                     f"{bottom_name} {stores[viewer]}.")
+    outcome = game.outcome() if game else pos.outcome()
+    last = f"last move {to_perspective(pos.last_move, perspective)}" if pos.last_move else ""
+    if outcome:
+        verdict = "a draw" if outcome.winner == "draw" else f"{outcome.winner.title()} wins"
+        lines.append(f"Game over ({outcome.reason}).")
+        lines.append(f"South {outcome.score[0]}, North {outcome.score[1]}: {verdict}.")
+        if last:
+            lines.append(last[0].upper() + last[1:] + ".")
+    else:
+        lines.append(f"{pos.to_move.title()} to move" + (f"; {last}." if last else "."))
+    return "\n".join(lines)
+
+
+def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
+                   perspective: str = "south",
+                   stores: tuple[int, int] | None = None) -> Position:
+    """Read a board written as ``render`` draws it, or as 003's diagrams (``-`` for empty,
+    label rows optional), from either player's side.
+
+    The player to move is ``to_move``, else the board's "X to move" line, else the player
+    whose side it is written from (003's diagrams are "your turn" positions). Where the text
+    gives no stores or captured counts, ``stores`` supplies them; without either, the pits
+    must hold every seed. Raise PositionError naming the line and what is accepted.
+    """
+    if not isinstance(text, str):
+        raise PositionError("a position is text; " + BOARD_HELP)
+    viewer = _viewer(perspective)
+    n = rules.pits
+    count_rows: list[tuple[int, list[int]]] = []
+    named: dict[str, int] = {}
+    written_turn = last_move = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or _FENCE.match(line) or _RESULT.match(line):
+            continue
+        if _COUNTS.match(line):
+            named.update((who.lower(), int(k)) for who, k in _NAMED_COUNT.findall(line))
+            continue
+        turn, last = _TURN.search(line), _LAST.search(line)
+        if turn or last:
+            written_turn = turn.group(1).lower() if turn else written_turn
+            last_move = last.group(1) if last else last_move
+            continue
+        tokens = line.split()
+        if all(len(t) == 1 and t.isalpha() for t in tokens):
+            _check_labels(tokens, rules, number, raw)
+            continue
+        count_rows.append((number, [_count(t, number, raw) for t in tokens]))
+
+    if len(count_rows) == 3 and len(count_rows[1][1]) == 2:
+        store_line = count_rows[1]
+        pit_rows = [count_rows[0], count_rows[2]]
+    else:
+        store_line = None
+        pit_rows = count_rows
+    if len(pit_rows) != 2:
+        raise PositionError(f"found {len(pit_rows)} rows of counts, expected 2 "
+                            f"(and optionally a stores line between them).\n" + BOARD_HELP)
+    for number, counts in pit_rows:
+        if len(counts) != n:
+            raise PositionError(f"line {number} has {len(counts)} pits; {rules.name} has {n} "
+                                f"a side.\n" + BOARD_HELP)
+    (_, top), (_, bottom) = pit_rows
+    mine, theirs = bottom, top[::-1]
+    pits = tuple(mine + theirs) if viewer == 0 else tuple(theirs + mine)
+
+    if store_line is not None:
+        left, right = store_line[1]
+        written = [0, 0]
+        written[1 - viewer], written[viewer] = left, right
+        found: tuple[int, int] | None = (written[0], written[1])
+    elif named:
+        found = (named.get("south", 0), named.get("north", 0))
+    else:
+        found = None
+    if found is not None and stores is not None and tuple(stores) != found:
+        raise PositionError(f"the board says stores {found} (south, north) but {tuple(stores)} "
+                            "was given")
+    final_stores = found or (tuple(stores) if stores is not None else None)
+    on_board = sum(pits)
+    if final_stores is None:
+        if on_board != rules.total_seeds:
+            raise PositionError(
+                f"the pits hold {on_board} seeds but {rules.name} is played with "
+                f"{rules.total_seeds}; write the captured counts or stores "
+                "(e.g. 'Captured: North 10, South 14').")
+        final_stores = (0, 0)
+    if min(final_stores) < 0:
+        raise PositionError("stores and captured counts cannot be negative")
+    if on_board + sum(final_stores) != rules.total_seeds:
+        raise PositionError(
+            f"the seeds do not add up: {on_board} in the pits and {sum(final_stores)} in the "
+            f"stores make {on_board + sum(final_stores)}, but {rules.name} is played with "
+            f"{rules.total_seeds}.")
+
+    if to_move is not None and to_move not in PLAYERS:
+        raise PositionError(f"to_move must be south or north, not {to_move!r}")
+    if to_move and written_turn and to_move != written_turn:
+        raise PositionError(f"the board says {written_turn.title()} to move, not {to_move}")
+    mover = PLAYERS.index(to_move or written_turn or perspective)
+    if last_move is not None:
+        last_move = from_perspective(last_move, perspective)
+    return Position.settled(rules, pits + final_stores, mover, last_move)
+
+
+def _count(token: str, number: int, raw: str) -> int:
+    if token == "-":
+        return 0
+    if token.isdigit():
+        return int(token)
+    raise PositionError(f"line {number} ('{raw.strip()[:40]}'): '{token[:10]}' is not a count; "
+                        "a pit holds a whole number of seeds, 0 or more, or '-' when empty.")
+
+
+def _check_labels(tokens: list[str], rules: Ruleset, number: int, raw: str) -> None:
+    letters = rules.letters
+    if tokens not in (list(letters), list(letters[::-1].lower())):
+        raise PositionError(
+            f"line {number} ('{raw.strip()[:40]}') is not understood; label rows read "
+            f"{' '.join(letters[::-1].lower())} (top) and {' '.join(letters)} (bottom).")

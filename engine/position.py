@@ -1,0 +1,321 @@
+"""The position type: pits, stores, the player to move, and the verbs of play.
+
+>>> from engine import Ruleset, Position
+>>> pos = Position.initial(Ruleset.parse("wari"))
+>>> pos.legal_moves()
+['A', 'B', 'C', 'D', 'E', 'F']
+>>> after = pos.play("E")
+>>> after.pits
+(4, 4, 4, 4, 0, 5, 5, 5, 5, 4, 4, 4)
+>>> after.to_move, after.last_move
+('north', 'E')
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import NamedTuple
+
+from engine.errors import IllegalMove
+from engine.ruleset import PLAYERS, Ruleset
+from engine.sowing import CCW, CW, apply_move
+
+Move = tuple[int, int]  # (pit index 0..2n-1, direction CCW or CW)
+
+
+class Outcome(NamedTuple):
+    reason: str  # why the game ended, in words
+    score: tuple[int, int]  # (south, north) final totals
+    winner: str  # "south", "north" or "draw"
+
+
+def move_name(rules: Ruleset, move: Move) -> str:
+    """The letter of a move: South's pits uppercase, North's lowercase, '<' for clockwise."""
+    pit, direction = move
+    n = rules.pits
+    letter = rules.letters[pit] if pit < n else rules.letters[pit - n].lower()
+    return letter + ("<" if direction == CW else "")
+
+
+@lru_cache(maxsize=256)
+def _move_lookup(rules: Ruleset) -> tuple[dict, dict]:
+    """For each mover, every accepted spelling of a move -> (pit, direction)."""
+    n = rules.pits
+    lookups = ({}, {})
+    for mover in (0, 1):
+        for i, letter in enumerate(rules.letters):
+            for suffix, direction in (("", CCW), (">", CCW), ("<", CW)):
+                if direction == CW and rules.direction != "choice":
+                    continue
+                if rules.choose == "own":
+                    own = i + (n if mover else 0)
+                    lookups[mover][letter + suffix] = (own, direction)
+                    lookups[mover][letter.lower() + suffix] = (own, direction)
+                else:
+                    lookups[mover][letter + suffix] = (i, direction)
+                    lookups[mover][letter.lower() + suffix] = (i + n, direction)
+    return lookups
+
+
+class Position:
+    """An immutable position. Build one with ``initial``, ``play`` or ``parse_position``.
+
+    ``pits`` runs counter-clockwise from South's A: A..F, then a..f. ``stores`` is
+    (south, north): store contents, or captured seeds where the ruleset has no stores.
+    A finished position has already been settled by the ruleset's end rules, so its stores are
+    the final totals (``outcome()`` gives the result).
+    """
+
+    __slots__ = ("rules", "_board", "_mover", "last_move", "_end", "_legal", "_hash")
+
+    def __init__(self, rules: Ruleset, board: tuple, mover: int, last_move: str | None = None,
+                 end: str | None = None, legal: tuple | None = None):
+        self.rules = rules
+        self._board = board
+        self._mover = mover
+        self.last_move = last_move
+        self._end = end
+        self._legal = legal
+        self._hash = None
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def initial(cls, rules: Ruleset, first: str | None = None,
+                rng: random.Random | None = None) -> Position:
+        """The starting position. ``first`` overrides the ruleset; ``first=random`` flips a coin
+        (with ``rng`` if given, for replayable games)."""
+        first = first or rules.first
+        if first == "random":
+            first = (rng or random).choice(PLAYERS)
+        if first not in PLAYERS:
+            raise ValueError(f"first must be south, north or random, not {first!r}")
+        board = (rules.seeds,) * (2 * rules.pits) + (0, 0)
+        return cls.settled(rules, board, PLAYERS.index(first))
+
+    @classmethod
+    def settled(cls, rules: Ruleset, board: tuple, mover: int, last_move: str | None = None,
+                grand_slam_by: int | None = None) -> Position:
+        """A position with the end rules applied: if the game is over, the board is swept.
+
+        ``grand_slam_by`` names the player whose move was a grand slam under take_all."""
+        end, board = _settle(rules, board, grand_slam_by)
+        pos = cls(rules, board, mover, last_move, end)
+        if end is None:
+            pos._legal = _legal_moves(rules, board, mover)
+            if not pos._legal:  # the player to move has no move at all
+                end, board = _no_move_end(rules, board, mover)
+                pos = cls(rules, board, mover, last_move, end, ())
+        return pos
+
+    # -- what it is ---------------------------------------------------------------------------
+
+    @property
+    def pits(self) -> tuple[int, ...]:
+        return self._board[: 2 * self.rules.pits]
+
+    @property
+    def stores(self) -> tuple[int, int]:
+        return self._board[-2], self._board[-1]
+
+    @property
+    def to_move(self) -> str:
+        return PLAYERS[self._mover]
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """pits + stores as one tuple of 2n+2 counts (the layout the search uses)."""
+        return self._board
+
+    @property
+    def mover(self) -> int:
+        """0 for South, 1 for North."""
+        return self._mover
+
+    def key(self) -> tuple:
+        """What makes a position the same for repetition: pits, stores, player to move."""
+        return self._board, self._mover
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Position) and self.rules == other.rules
+                and self._board == other._board and self._mover == other._mover)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((self.rules, self._board, self._mover))
+        return self._hash
+
+    def __repr__(self) -> str:
+        return (f"Position({str(self.rules)!r}, pits={self.pits}, stores={self.stores}, "
+                f"to_move={self.to_move!r})")
+
+    def __str__(self) -> str:
+        from engine.notation import render
+        return render(self)
+
+    # -- verbs --------------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self._end is not None
+
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over (None while it goes on)."""
+        if self._end is None:
+            return None
+        return Outcome(self._end, self.stores, _winner(self.stores))
+
+    def legal_moves(self) -> list[str]:
+        """The moves allowed now, in sowing order (the pit farthest from the mover's store
+        first); empty exactly when the game is over."""
+        return [move_name(self.rules, m) for m in self._legal or ()]
+
+    def parse_move(self, text: str) -> Move:
+        """Read a move written as a pit letter (``E``, ``e``, ``E<`` for clockwise where the
+        ruleset lets the mover choose); raise IllegalMove saying what is accepted."""
+        if not isinstance(text, str):
+            raise IllegalMove(f"a move is a pit letter, not {text!r}")
+        spelled = text.strip()
+        move = _move_lookup(self.rules)[self._mover].get(spelled)
+        if move is None:
+            letters = self.rules.letters
+            hint = (f"a pit letter {letters[0]}-{letters[-1]}" if self.rules.choose == "own"
+                    else f"a pit letter: {letters[0]}-{letters[-1]} for South's row, "
+                         f"{letters[0].lower()}-{letters[-1].lower()} for North's")
+            if self.rules.direction == "choice":
+                hint += ", optionally followed by > (counter-clockwise) or < (clockwise)"
+            raise IllegalMove(f"'{spelled[:20]}' is not a move; a move is {hint}")
+        return move
+
+    def play(self, move: str) -> Position:
+        """The position after ``move``; raise IllegalMove with the reason if it is not allowed."""
+        if self._end is not None:
+            raise IllegalMove(f"the game is over ({self._end}); no more moves")
+        parsed = self.parse_move(move)
+        if parsed not in self._legal:
+            raise IllegalMove(self._why_illegal(parsed))
+        return self._play(parsed)
+
+    def _play(self, move: Move) -> Position:
+        rules = self.rules
+        pit, direction = move
+        result = apply_move(rules, self._board, self._mover, pit, direction)
+        n2 = 2 * rules.pits
+        mover = self._mover
+        if not (rules.replay and result.last == n2 + mover):
+            mover = 1 - mover
+        slam_by = self._mover if result.slam and rules.grand_slam == "take_all" else None
+        return Position.settled(rules, tuple(result.board), mover, move_name(rules, move), slam_by)
+
+    def _why_illegal(self, move: Move) -> str:
+        rules = self.rules
+        n = rules.pits
+        pit, _ = move
+        name = move_name(rules, move)
+        legal = ", ".join(self.legal_moves())
+        if rules.choose == "own" and pit // n != self._mover:
+            return f"{name} is not {self.to_move}'s pit; legal moves: {legal}"
+        if self._board[pit] == 0:
+            return f"pit {name} is empty; legal moves: {legal}"
+        opp_lo = n if self._mover == 0 else 0
+        if rules.must_feed != "off" and not any(self._board[opp_lo:opp_lo + n]):
+            return (f"{name} does not feed the opponent, whose row is empty "
+                    f"(must_feed={rules.must_feed}); legal moves: {legal}")
+        if rules.grand_slam == "forbidden":
+            return f"{name} would capture all the opponent's seeds (grand slam); legal: {legal}"
+        return f"{name} is not allowed here; legal moves: {legal}"
+
+
+def _winner(score: tuple[int, int]) -> str:
+    south, north = score
+    return "south" if south > north else "north" if north > south else "draw"
+
+
+def _candidates(rules: Ruleset, board: tuple, mover: int) -> list[Move]:
+    n = rules.pits
+    if rules.choose == "own":
+        pits = range(mover * n, mover * n + n)
+    else:  # own row first, then the opponent's, each in sowing order
+        pits = [*range(mover * n, mover * n + n), *range((1 - mover) * n, (1 - mover) * n + n)]
+    directions = (CCW, CW) if rules.direction == "choice" else (CCW,)
+    return [(p, d) for p in pits if board[p] for d in directions]
+
+
+def _legal_moves(rules: Ruleset, board: tuple, mover: int) -> tuple:
+    moves = _candidates(rules, board, mover)
+    n = rules.pits
+    opp_lo = n if mover == 0 else 0
+    if rules.must_feed != "off" and moves and not any(board[opp_lo:opp_lo + n]):
+        if rules.must_feed == "reach":
+            moves = [m for m in moves if apply_move(rules, board, mover, *m).reached]
+        else:
+            moves = [m for m in moves
+                     if any(apply_move(rules, board, mover, *m).board[opp_lo:opp_lo + n])]
+    if rules.grand_slam == "forbidden" and rules.captures and moves:
+        fair = [m for m in moves if not apply_move(rules, board, mover, *m).slam]
+        moves = fair or moves  # every move a grand slam: they are played capturing nothing
+    return tuple(moves)
+
+
+def _settle(rules: Ruleset, board: tuple, grand_slam_by: int | None) -> tuple[str | None, tuple]:
+    """Apply the end rules that follow a move; return (why it ended or None, board)."""
+    n = rules.pits
+    n2 = 2 * n
+    if grand_slam_by is not None:  # 003: game over, and the mover gets all remaining stones
+        return "grand slam", _sweep(board, n, taker_of_everything=grand_slam_by)
+    if rules.majority and max(board[n2], board[n2 + 1]) * 2 > rules.total_seeds:
+        return "more than half the seeds", _sweep_leftover(rules, board)
+    south_empty = not any(board[:n])
+    north_empty = not any(board[n:n2])
+    if rules.end == "either_empty" and (south_empty or north_empty):
+        return "a row is empty", _sweep_leftover(rules, board)
+    if rules.end == "all_empty" and south_empty and north_empty:
+        return "every pit is empty", board
+    return None, board
+
+
+def _no_move_end(rules: Ruleset, board: tuple, mover: int) -> tuple[str, tuple]:
+    """The player to move has no legal move: a failure to feed, or an empty row."""
+    n = rules.pits
+    opp_lo = n if mover == 0 else 0
+    own_lo = mover * n
+    if (rules.must_feed != "off" and not any(board[opp_lo:opp_lo + n])
+            and any(board[own_lo:own_lo + n])):
+        policy = rules.cannot_feed
+        if policy == "owners":
+            return "the mover cannot feed", _sweep(board, n)
+        taker = mover if policy == "mover" else 1 - mover
+        return "the mover cannot feed", _sweep(board, n, taker_of_everything=taker)
+    return f"{PLAYERS[mover]} has no move", _sweep_leftover(rules, board)
+
+
+def _sweep_leftover(rules: Ruleset, board: tuple) -> tuple:
+    return _sweep(board, rules.pits) if rules.leftover == "owner" else board
+
+
+def _sweep(board: tuple, n: int, taker_of_everything: int | None = None) -> tuple:
+    """Empty the pits into the stores: each row to its owner, or everything to one player."""
+    south, north = sum(board[:n]), sum(board[n:2 * n])
+    stores = [board[2 * n], board[2 * n + 1]]
+    if taker_of_everything is None:
+        stores[0] += south
+        stores[1] += north
+    else:
+        stores[taker_of_everything] += south + north
+    return (0,) * (2 * n) + tuple(stores)
+
+
+def settle_by_cycle(rules: Ruleset, board: tuple) -> tuple:
+    """The board after a repetition or an agreed end, by the ruleset's ``cycle`` policy."""
+    n = rules.pits
+    if rules.cycle == "owners":
+        return _sweep(board, n)
+    if rules.cycle == "split":
+        left = sum(board[: 2 * n])
+        half = left // 2
+        # An odd seed stays unclaimed on the board: keep it in the first non-empty pit.
+        odd = [0] * (2 * n)
+        if left % 2:
+            odd[next(i for i in range(2 * n) if board[i])] = 1
+        return tuple(odd) + (board[2 * n] + half, board[2 * n + 1] + half)
+    return board  # draw: nothing moves, and the result is a draw whatever the counts

@@ -1,0 +1,351 @@
+"""Rulesets: a preset name plus optional overrides, separate from any position.
+
+A ruleset is written ``name`` or ``name:key=value,key=value``; a bare key means ``key=yes``.
+
+>>> rules = Ruleset.parse("wari:captures=2-4")
+>>> rules.captures
+(2, 4)
+>>> Ruleset.parse("kalah:pits=4,seeds=3").describe().splitlines()[0]
+'kalah: pits=4, seeds=3'
+
+The meaning of every parameter is in ``PARAMETERS`` (and ``mancala rules NAME`` prints it);
+the presets follow ``shared/design/rulesets.md`` and the seed documents it cites.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from engine.errors import RulesetError
+
+SOUTH, NORTH = 0, 1
+PLAYERS = ("south", "north")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    key: str
+    meaning: str
+    choices: tuple[str, ...] = ()  # for choice parameters
+    bounds: tuple[int, int] | None = None  # for whole numbers
+    kind: str = "choice"  # choice | bool | int | counts
+
+    def allowed(self) -> str:
+        if self.kind == "bool":
+            return "yes or no"
+        if self.kind == "int":
+            return f"a whole number from {self.bounds[0]} to {self.bounds[1]}"
+        if self.kind == "counts":
+            return "counts joined by '-', e.g. 2-3 or 2-3-4 (1 to 9), or none"
+        return ", ".join(self.choices)
+
+
+PARAMETERS: dict[str, Parameter] = {
+    p.key: p
+    for p in [
+        Parameter("pits", "pits per row", bounds=(1, 8), kind="int"),
+        Parameter("seeds", "seeds per pit at the start", bounds=(1, 12), kind="int"),
+        Parameter("first", "who moves first (random: a coin flip)", ("south", "north", "random")),
+        Parameter("stores", "sowing drops a seed in the mover's own store (never the opponent's)",
+                  kind="bool"),
+        Parameter("skip_origin", "a lap of sowing skips the pit it started from", kind="bool"),
+        Parameter("choose", "own row only, or any non-empty play pit (symmetric)", ("own", "any")),
+        Parameter("laps", "single, or relay: a last seed landing in a pit that was not empty "
+                  "picks that pit up and sows on", ("single", "relay")),
+        Parameter("replay", "the last seed in your own store gives another turn", kind="bool"),
+        Parameter("empty_capture", "last seed in an empty play pit of your row (either row when "
+                  "choose=any) takes the opposite pit: to your store, across into the capturing "
+                  "pit, or none", ("none", "store", "across")),
+        Parameter("capture_needs_opposite", "that capture happens only when the opposite pit "
+                  "holds seeds", kind="bool"),
+        Parameter("capture_takes_sower", "the capturing seed goes to the store too", kind="bool"),
+        Parameter("empty_means", "a pit is empty if it held nothing before the last seed fell "
+                  "(before_drop) or before the move began (before_move)",
+                  ("before_drop", "before_move")),
+        Parameter("captures", "counts that capture (last seed makes the pit hold one of them), "
+                  "chaining backwards over preceding pits", kind="counts"),
+        Parameter("capture_side", "where count captures may happen", ("opponent", "either")),
+        Parameter("grand_slam", "a count capture that would take all the opponent's seeds: "
+                  "take_all (game over, mover takes what is left), no_capture (legal, captures "
+                  "nothing), forbidden (illegal unless every move is one; then it captures "
+                  "nothing), capture (captures as usual)",
+                  ("take_all", "no_capture", "forbidden", "capture")),
+        Parameter("must_feed", "when the opponent's row is empty: your sowing must reach it "
+                  "(reach), they must hold seeds after your move (leave), or no duty (off)",
+                  ("reach", "leave", "off")),
+        Parameter("cannot_feed", "who takes the seeds left when the mover cannot feed",
+                  ("mover", "opponent", "owners")),
+        Parameter("end", "the game ends when the player to move has no move (mover_empty), "
+                  "when a row is empty after a move (either_empty), or when every play pit is "
+                  "empty (all_empty)", ("mover_empty", "either_empty", "all_empty")),
+        Parameter("leftover", "at the end, seeds still on the board go to the owner of the row, "
+                  "or to nobody (none)", ("owner", "none")),
+        Parameter("majority", "the game ends at once when a player holds more than half of all "
+                  "seeds", kind="bool"),
+        Parameter("cycle", "a repeated position (or an agreed end) scores as a draw, splits the "
+                  "seeds left equally, or gives each row to its owner",
+                  ("draw", "split", "owners")),
+        Parameter("direction", "ccw, or choice: the mover picks the direction each move "
+                  "(E or E> counter-clockwise, E< clockwise)", ("ccw", "choice")),
+    ]
+}
+
+# The elf.org applet's own words (000), accepted for every preset. Each expands to parameters.
+APPLET_WORDS = {
+    "symmetric": "any pit may be chosen and the game ends when all play pits are empty",
+    "asymmetric": "own pits only, and the game ends when the player to move has no move",
+    "capture": "across, home or none: where an empty-pit capture goes",
+    "continue": "relay sowing (laps=relay)",
+    "stones": "seeds per pit (the applet offers 3 to 6)",
+}
+
+
+def _words_to_params(key: str, value: str) -> dict[str, str]:
+    """Translate one applet word into engine parameters (values already normalised)."""
+    if key in ("symmetric", "asymmetric"):
+        symmetric = (value == "yes") == (key == "symmetric")
+        return {"choose": "any", "end": "all_empty"} if symmetric else {
+            "choose": "own", "end": "mover_empty"}
+    if key == "capture":
+        if value not in ("across", "home", "none"):
+            raise RulesetError(f"capture={value} is not allowed; capture takes across, home or none")
+        return {"empty_capture": {"home": "store"}.get(value, value)}
+    if key == "continue":
+        return {"laps": "relay" if value == "yes" else "single"}
+    return {"seeds": value}  # stones
+
+
+_BOOL_WORDS = {"yes": True, "y": True, "true": True, "on": True, "1": True,
+               "no": False, "n": False, "false": False, "off": False, "0": False}
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    summary: str
+    source: str
+    params: dict[str, Any]
+    aliases: tuple[str, ...] = ()
+    seed_bounds: tuple[int, int] | None = None  # a narrower range than the generic one
+
+
+_BASE: dict[str, Any] = dict(
+    pits=6, seeds=4, first="south", stores=True, skip_origin=False, choose="own", laps="single",
+    replay=True, empty_capture="store", capture_needs_opposite=False, capture_takes_sower=True,
+    empty_means="before_drop", captures=(), capture_side="opponent", grand_slam="capture",
+    must_feed="off", cannot_feed="owners", end="either_empty", leftover="owner", majority=False,
+    cycle="owners", direction="ccw",
+)
+_WARI = dict(
+    _BASE, stores=False, skip_origin=True, replay=False, empty_capture="none", captures=(2, 3),
+    grand_slam="take_all", must_feed="reach", cannot_feed="mover", end="mover_empty",
+    majority=True, cycle="draw",
+)
+_APPLET = dict(
+    _BASE, seeds=3, empty_capture="across", capture_needs_opposite=True, capture_takes_sower=False,
+    end="mover_empty", cycle="owners",
+)
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in [
+        Preset("kalah", "Kalah, 2x6 with stores: replay on your store, capture from an empty pit "
+               "of your row (001)", "001", dict(_BASE), aliases=("mancala",)),
+        Preset("kalah-nosweep", "The 2x6 classroom rules: empty means empty before the move, "
+               "only the stores count at the end, coin flip for first (002)", "002",
+               dict(_BASE, empty_means="before_move", leftover="none", first="random",
+                    cycle="draw")),
+        Preset("wari", "Wari, 2x6 without stores: capture by 2's and 3's, must feed, grand slam "
+               "takes all (003)", "003", _WARI, aliases=("awale", "awari")),
+        Preset("oware", "Oware Abapa, tournament rules: as wari, but a grand slam captures "
+               "nothing and each keeps their row at the end", "rulesets.md",
+               dict(_WARI, grand_slam="no_capture", cannot_feed="owners", cycle="owners")),
+        Preset("al-manqala", "Al-manqala, 2x7 with 7 beads: capture 2's and 4's on either row, "
+               "must leave the opponent beads, 50 wins (004)", "004",
+               dict(_WARI, pits=7, seeds=7, skip_origin=False, captures=(2, 4),
+                    capture_side="either", grand_slam="capture", must_feed="leave",
+                    cannot_feed="opponent", cycle="split")),
+        Preset("mankala", "The elf.org applet's Mankala: asymmetric, replay, capture across, "
+               "3 stones, South first (000)", "000", dict(_APPLET), seed_bounds=(3, 6)),
+        Preset("manbula", "The elf.org applet's Manbula: symmetric, replay, continue, no "
+               "capture, 4 stones (000)", "000",
+               dict(_APPLET, seeds=4, choose="any", end="all_empty", laps="relay",
+                    empty_capture="none"), seed_bounds=(3, 6)),
+    ]
+}
+_ALIASES = {alias: p.name for p in PRESETS.values() for alias in p.aliases}
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """The rules of one game: a preset plus overrides. Immutable and hashable.
+
+    >>> Ruleset.parse("oware").grand_slam
+    'no_capture'
+    >>> str(Ruleset.parse("awale:captures=2-3-4"))
+    'wari:captures=2-3-4'
+    """
+
+    name: str = "kalah"
+    pits: int = 6
+    seeds: int = 4
+    first: str = "south"
+    stores: bool = True
+    skip_origin: bool = False
+    choose: str = "own"
+    laps: str = "single"
+    replay: bool = True
+    empty_capture: str = "store"
+    capture_needs_opposite: bool = False
+    capture_takes_sower: bool = True
+    empty_means: str = "before_drop"
+    captures: tuple[int, ...] = ()
+    capture_side: str = "opponent"
+    grand_slam: str = "capture"
+    must_feed: str = "off"
+    cannot_feed: str = "owners"
+    end: str = "either_empty"
+    leftover: str = "owner"
+    majority: bool = False
+    cycle: str = "owners"
+    direction: str = "ccw"
+
+    # -- construction -------------------------------------------------------------------------
+
+    @staticmethod
+    def presets() -> dict[str, str]:
+        """{preset name: one-line description}; aliases are resolved by ``parse``."""
+        return {name: p.summary for name, p in PRESETS.items()}
+
+    @staticmethod
+    def aliases() -> dict[str, str]:
+        return dict(_ALIASES)
+
+    @classmethod
+    def parse(cls, text: str) -> Ruleset:
+        """Read ``name`` or ``name:key=value,...``; raise RulesetError naming what is wrong."""
+        if not isinstance(text, str) or not text.strip():
+            raise RulesetError(f"no ruleset given; choose one of: {', '.join(PRESETS)}")
+        name, _, options = text.strip().partition(":")
+        name = name.strip().lower()
+        name = _ALIASES.get(name, name)
+        if name not in PRESETS:
+            raise RulesetError(
+                f"unknown ruleset '{name}'; choose one of: {', '.join(PRESETS)} "
+                f"(aliases: {', '.join(f'{a}={n}' for a, n in _ALIASES.items())})")
+        preset = PRESETS[name]
+        values = dict(preset.params)
+        for item in filter(None, (part.strip() for part in options.split(","))):
+            key, sep, value = item.partition("=")
+            key, value = key.strip().lower().replace("-", "_"), value.strip().lower()
+            if not sep:
+                value = "yes"
+            elif not value:
+                raise RulesetError(f"'{item}' has no value after '='")
+            if key in APPLET_WORDS:
+                value = _normalise_bool(key, value) if key in (
+                    "symmetric", "asymmetric", "continue") else value
+                expanded = _words_to_params(key, value)
+            elif key in PARAMETERS:
+                expanded = {key: value}
+            else:
+                raise RulesetError(
+                    f"unknown key '{key}' in '{text.strip()}'; keys are: "
+                    f"{', '.join(PARAMETERS)} (and the applet's {', '.join(APPLET_WORDS)})")
+            for k, v in expanded.items():
+                values[k] = _convert(PARAMETERS[k], v, preset)
+        rules = cls(name=name, **values)
+        rules._check()
+        return rules
+
+    def _check(self) -> None:
+        preset = PRESETS[self.name]
+        lo, hi = preset.seed_bounds or PARAMETERS["seeds"].bounds
+        if not lo <= self.seeds <= hi:
+            raise RulesetError(f"seeds={self.seeds} is out of range for {self.name}; "
+                               f"allowed: {lo} to {hi}")
+        if self.empty_capture == "across" and self.capture_takes_sower:
+            raise RulesetError("empty_capture=across keeps the capturing seed in its pit, so "
+                               "capture_takes_sower must be no")
+        if 1 in self.captures and self.empty_capture != "none":
+            raise RulesetError("captures containing 1 overlaps the empty-pit capture; set "
+                               "empty_capture=none or drop 1 from captures")
+        if self.replay and not self.stores:
+            raise RulesetError("replay needs stores=yes (the last seed must land in a store)")
+
+    # -- text ---------------------------------------------------------------------------------
+
+    def overrides(self) -> dict[str, Any]:
+        """The parameters that differ from the preset's defaults."""
+        base = PRESETS[self.name].params
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name in PARAMETERS and getattr(self, f.name) != base[f.name]}
+
+    def __str__(self) -> str:
+        over = self.overrides()
+        if not over:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={_format(v)}" for k, v in over.items())
+
+    def describe(self) -> str:
+        """Several lines: the ruleset string, its summary and every parameter's value."""
+        preset = PRESETS[self.name]
+        over = self.overrides()
+        head = self.name + (": " + ", ".join(f"{k}={_format(v)}" for k, v in over.items())
+                            if over else "")
+        lines = [head, preset.summary + ".", f"Source: {preset.source}."]
+        if preset.aliases:
+            lines.append("Also called: " + ", ".join(preset.aliases) + ".")
+        lines.append("Parameters (change with name:key=value,...):")
+        for key, param in PARAMETERS.items():
+            value = getattr(self, key)
+            lines.append(f"  {key}={_format(value)}  ({param.allowed()})")
+        return "\n".join(lines)
+
+    # -- derived facts ------------------------------------------------------------------------
+
+    @property
+    def total_seeds(self) -> int:
+        return 2 * self.pits * self.seeds
+
+    @property
+    def letters(self) -> str:
+        return "ABCDEFGH"[: self.pits]
+
+
+def _normalise_bool(key: str, value: str) -> str:
+    if value not in _BOOL_WORDS:
+        raise RulesetError(f"{key}={value} is not allowed; {key} takes yes or no")
+    return "yes" if _BOOL_WORDS[value] else "no"
+
+
+def _convert(param: Parameter, value: str, preset: Preset) -> Any:
+    key = param.key
+    if param.kind == "bool":
+        return _normalise_bool(key, value) == "yes"
+    if param.kind == "int":
+        lo, hi = (preset.seed_bounds if key == "seeds" and preset.seed_bounds else param.bounds)
+        if not value.isdigit() or not lo <= int(value) <= hi:
+            raise RulesetError(f"{key}={value} is not allowed; {key} takes a whole number "
+                               f"from {lo} to {hi}")
+        return int(value)
+    if param.kind == "counts":
+        if value in ("none", "no", "off"):
+            return ()
+        parts = value.split("-")
+        if not all(p.isdigit() and 1 <= int(p) <= 9 for p in parts):
+            raise RulesetError(f"captures={value} is not allowed; captures takes "
+                               f"{param.allowed()}")
+        return tuple(sorted({int(p) for p in parts}))
+    if value not in param.choices:
+        raise RulesetError(f"{key}={value} is not allowed; {key} takes {param.allowed()}")
+    return value
+
+
+def _format(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return "-".join(map(str, value)) if value else "none"
+    return str(value)

@@ -1,0 +1,150 @@
+"""The mechanics of one move: sowing (with relay laps), captures and the grand-slam test.
+
+A board here is a flat list of 2n+2 counts: the 2n play pits counter-clockwise from South's A
+(A..F, then a..f), then South's store, then North's store. Where a ruleset has no stores those
+two slots hold the seeds each player has captured. Everything here is pure and allocation-light,
+because random playouts and the pure-Python search run through it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from engine.ruleset import Ruleset
+
+CCW, CW = 0, 1
+
+
+class Tables(NamedTuple):
+    """Per-ruleset lookup tables, built once and cached."""
+
+    next_slot: tuple  # [mover][direction][slot] -> the slot the next seed falls in
+    prev_pit: tuple  # [direction][pit] -> the pit before it, against the sowing (stores skipped)
+    capture_counts: frozenset
+
+
+@lru_cache(maxsize=256)
+def tables(rules: Ruleset) -> Tables:
+    n = rules.pits
+    n2 = 2 * n
+    south_store, north_store = n2, n2 + 1
+    next_slot = []
+    for mover in (0, 1):
+        ccw = list(range(1, n2 + 2)) + [0]
+        ccw[n - 1] = south_store if rules.stores and mover == 0 else n
+        ccw[south_store] = n
+        ccw[n2 - 1] = north_store if rules.stores and mover == 1 else 0
+        ccw[north_store] = 0
+        cw = [0] * (n2 + 2)
+        for i in range(n2):
+            cw[i] = i - 1
+        cw[0] = north_store if rules.stores and mover == 1 else n2 - 1
+        cw[north_store] = n2 - 1
+        cw[n] = south_store if rules.stores and mover == 0 else n - 1
+        cw[south_store] = n - 1
+        next_slot.append((tuple(ccw[: n2 + 2]), tuple(cw)))
+    prev_pit = (tuple((i - 1) % n2 for i in range(n2)), tuple((i + 1) % n2 for i in range(n2)))
+    return Tables(tuple(next_slot), prev_pit, frozenset(rules.captures))
+
+
+class MoveResult(NamedTuple):
+    board: list
+    last: int  # the slot the last seed fell in
+    reached: bool  # a seed was sown into the opponent's row
+    slam: bool  # a count capture would have taken all the opponent's seeds
+
+
+def apply_move(rules: Ruleset, board: tuple | list, mover: int, pit: int,
+               direction: int = CCW) -> MoveResult:
+    """Sow from ``pit`` and make the captures; the board passed in is not changed.
+
+    A grand slam under no_capture or forbidden captures nothing (a forbidden one is only
+    legal when every move is one). Game ends (take_all, sweeps) are the caller's business.
+    """
+    n = rules.pits
+    n2 = n + n
+    t = tables(rules)
+    b = list(board)
+    step = t.next_slot[mover][direction]
+    skip = rules.skip_origin
+    lap_start = pit
+    seen = None
+    while True:
+        seeds = b[lap_start]
+        b[lap_start] = 0
+        slot = lap_start
+        while seeds:
+            slot = step[slot]
+            if slot == lap_start and skip:
+                continue
+            b[slot] += 1
+            seeds -= 1
+        if rules.laps != "relay" or slot >= n2 or b[slot] <= 1:
+            break
+        # Relay sowing picks the pit up again; stop if this would repeat a state of this move.
+        key = (tuple(b), slot)
+        if seen is None:
+            seen = set()
+        elif key in seen:
+            break
+        seen.add(key)
+        lap_start = slot
+    last = slot
+    opp_lo = n if mover == 0 else 0
+    reached = any(b[opp_lo:opp_lo + n])
+    slam = False
+    if last < n2:
+        if rules.empty_capture != "none":
+            _empty_capture(rules, board, b, mover, last)
+        elif t.capture_counts and b[last] in t.capture_counts:
+            slam = _count_capture(rules, t, b, mover, pit, direction, last)
+    return MoveResult(b, last, reached, slam)
+
+
+def _empty_capture(rules: Ruleset, before: tuple | list, b: list, mover: int, last: int) -> None:
+    n = rules.pits
+    if rules.choose == "own" and last // n != mover:
+        return
+    empty = b[last] == 1 if rules.empty_means == "before_drop" else before[last] == 0
+    if not empty:
+        return
+    opposite = 2 * n - 1 - last
+    if b[opposite] == 0 and rules.capture_needs_opposite:
+        return
+    if rules.empty_capture == "across":
+        b[last] += b[opposite]
+    else:
+        gain = b[opposite]
+        if rules.capture_takes_sower:
+            gain += b[last]
+            b[last] = 0
+        b[2 * n + mover] += gain
+    b[opposite] = 0
+
+
+def _count_capture(rules: Ruleset, t: Tables, b: list, mover: int, origin: int, direction: int,
+                   last: int) -> bool:
+    """Capture by count with backward chaining; return True for a grand slam."""
+    n = rules.pits
+    either = rules.capture_side == "either"
+    if not either and last // n == mover:
+        return False
+    counts = t.capture_counts
+    prev = t.prev_pit[direction]
+    chain = [last]
+    pit = prev[last]
+    while (pit != origin and pit != last and b[pit] in counts
+           and (either or pit // n != mover)):
+        chain.append(pit)
+        pit = prev[pit]
+    opp_lo = n if mover == 0 else 0
+    taken_from_opponent = sum(b[p] for p in chain if opp_lo <= p < opp_lo + n)
+    slam = taken_from_opponent > 0 and taken_from_opponent == sum(b[opp_lo:opp_lo + n])
+    if slam and rules.grand_slam in ("no_capture", "forbidden"):
+        return True
+    store = 2 * n + mover
+    for p in chain:
+        b[store] += b[p]
+        b[p] = 0
+    return slam
