@@ -1,0 +1,56 @@
+"""The game service: every surface (terminal, Discord, email) calls it, and it alone decides
+who may do what. It keeps everything in SQLite (``storage``) and runs the AI in a worker
+process, so the event loop never blocks.
+
+How a surface uses the service::
+
+    from bot.service import GameService, Player, Channel, Notifier, ServiceError
+
+    class DiscordNotifier(Notifier):
+        async def on_move(self, event):            # the opponent moved (or the AI did)
+            await post(event.game.channel, event.game.board(event.game.side_of(event.recipient)))
+
+    service = await GameService.open("mancala.sqlite3")        # or open(path, clock=ManualClock())
+    service.add_notifier("discord", DiscordNotifier())
+    alice, bob = Player("discord", "1234"), Player("discord", "5678")
+    here = Channel("discord", "998877")
+    try:
+        challenge = await service.challenge(alice, bob, "wari:captures=2-4", here)
+        game = await service.accept(challenge.id, bob)
+        game = await service.move(game.id, alice, "E", expected_ply=game.ply)
+        print(game.board("south"))
+    except ServiceError as err:
+        await reply(str(err))                      # every message is fit to show a user
+    await service.close()
+
+Against the AI, challenge ``Player.ai(level)`` (any level in ``engine.ai.LEVELS``): the game
+starts at once, and the AI's replies arrive as ``MoveMade`` events (``await service.idle()``
+waits for them, for tests and the terminal).
+
+Moves are pit letters in the engine's notation: South's pits uppercase, North's lowercase
+(where the ruleset lets a player sow only their own pits, either case names their own pit).
+A surface that shows North the board turned round converts with ``engine.from_perspective``.
+"""
+
+from bot.service.clock import ManualClock, SystemClock
+from bot.service.core import GameService
+from bot.service.errors import (
+    BadRequest, BadRules, ChallengeClosed, ChannelBusy, DuplicateMove, GameFinished, IllegalMove,
+    NoOffer, NotAllowed, NotFound, NotYourTurn, ServiceClosed, ServiceError, StaleMove,
+)
+from bot.service.events import (
+    ChallengeAnswered, ChallengeReceived, Event, Forfeit, GameOver, MoveMade, Notifier,
+    OfferAnswered, OfferMade, Recorder, Reminder,
+)
+from bot.service.settings import SURFACE_DEFAULTS, SurfaceDefaults
+from bot.service.types import Challenge, Channel, GameOptions, GameView, Offer, Player, Rating
+
+__all__ = [
+    "BadRequest", "BadRules", "Challenge", "ChallengeAnswered", "ChallengeClosed",
+    "ChallengeReceived", "Channel", "ChannelBusy", "DuplicateMove", "Event", "Forfeit",
+    "GameFinished", "GameOptions", "GameOver", "GameService", "GameView", "IllegalMove",
+    "ManualClock", "MoveMade", "NoOffer", "NotAllowed", "NotFound", "NotYourTurn", "Notifier",
+    "Offer", "OfferAnswered", "OfferMade", "Player", "Rating", "Recorder", "Reminder",
+    "SURFACE_DEFAULTS", "ServiceClosed", "ServiceError", "StaleMove", "SurfaceDefaults",
+    "SystemClock",
+]

@@ -1,0 +1,158 @@
+"""What the service tells players, and the interface a surface implements to hear it.
+
+The service sends each event to every human player it concerns, except the player whose own
+request caused it (that player gets the method's return value instead). Events caused by the
+AI or the clock (an AI move, a reminder, a forfeit, an expired challenge) go to every human
+player concerned. The event reaches the ``Notifier`` registered for the recipient's surface,
+so one game can have players on different surfaces. Delivery runs in background tasks: a slow
+or failing surface never delays or breaks a move (failures are logged).
+
+A surface subclasses ``Notifier`` and overrides the ``on_*`` methods it cares about:
+
+>>> import asyncio
+>>> from bot.service.events import Notifier, Reminder
+>>> class Printer(Notifier):
+...     async def on_reminder(self, event):
+...         print(f"tell {event.recipient}: your move in game {event.game.id}")
+>>> # service.add_notifier("discord", Printer())
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.service.types import Challenge, GameView, Player
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of all events; ``recipient`` is the player to tell."""
+
+    recipient: Player
+
+
+@dataclass(frozen=True)
+class ChallengeReceived(Event):
+    """Someone challenged the recipient."""
+
+    challenge: Challenge
+
+
+@dataclass(frozen=True)
+class ChallengeAnswered(Event):
+    """A challenge the recipient made or received was accepted, declined, cancelled or expired
+    (``challenge.status``); when accepted, ``game`` is the new game."""
+
+    challenge: Challenge
+    game: GameView | None = None
+
+
+@dataclass(frozen=True)
+class MoveMade(Event):
+    """A move was played: ``game`` is the game after it (``game.board()`` for the picture)."""
+
+    game: GameView
+    move: str
+    by: Player
+
+
+@dataclass(frozen=True)
+class OfferMade(Event):
+    """The opponent offers a draw, an agreed end, or asks to take back a move (``kind``)."""
+
+    game: GameView
+    kind: str
+    by: Player
+
+
+@dataclass(frozen=True)
+class OfferAnswered(Event):
+    """An offer the recipient made was accepted or declined; ``game`` is the game after it."""
+
+    game: GameView
+    kind: str
+    accepted: bool
+    by: Player
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    """The game ended: ``game.outcome`` says why and who won."""
+
+    game: GameView
+
+
+@dataclass(frozen=True)
+class Forfeit(GameOver):
+    """The game ended because ``loser`` did not move in time (a kind of GameOver)."""
+
+    loser: Player
+
+
+@dataclass(frozen=True)
+class Reminder(Event):
+    """The recipient has not moved for ``idle_seconds``; the game is forfeited at
+    ``forfeit_at`` (a clock time) unless they move, or never when it is None."""
+
+    game: GameView
+    idle_seconds: float
+    forfeit_at: float | None
+
+
+class Notifier:
+    """A surface's receiver of events. Override the ``on_*`` methods you need; the defaults do
+    nothing (``on_forfeit`` falls back to ``on_game_over``). Or override ``notify`` to get every
+    event in one place."""
+
+    async def notify(self, event: Event) -> None:
+        handler = {
+            ChallengeReceived: self.on_challenge,
+            ChallengeAnswered: self.on_challenge_answered,
+            MoveMade: self.on_move,
+            OfferMade: self.on_offer,
+            OfferAnswered: self.on_offer_answered,
+            Forfeit: self.on_forfeit,
+            GameOver: self.on_game_over,
+            Reminder: self.on_reminder,
+        }.get(type(event))
+        if handler is not None:
+            await handler(event)
+
+    async def on_challenge(self, event: ChallengeReceived) -> None: ...
+
+    async def on_challenge_answered(self, event: ChallengeAnswered) -> None: ...
+
+    async def on_move(self, event: MoveMade) -> None: ...
+
+    async def on_offer(self, event: OfferMade) -> None: ...
+
+    async def on_offer_answered(self, event: OfferAnswered) -> None: ...
+
+    async def on_game_over(self, event: GameOver) -> None: ...
+
+    async def on_forfeit(self, event: Forfeit) -> None:
+        await self.on_game_over(event)
+
+    async def on_reminder(self, event: Reminder) -> None: ...
+
+
+class Recorder(Notifier):
+    """A notifier that keeps every event in ``events``: for tests and the terminal.
+
+    >>> import asyncio
+    >>> from bot.service.types import Player
+    >>> rec = Recorder()
+    >>> asyncio.run(rec.notify(Event(Player("terminal", "local"))))
+    >>> len(rec.events)
+    1
+    """
+
+    def __init__(self):
+        self.events: list[Event] = []
+
+    async def notify(self, event: Event) -> None:
+        self.events.append(event)
+        await super().notify(event)
+
+    def of_type(self, kind: type) -> list:
+        return [e for e in self.events if isinstance(e, kind)]

@@ -1,0 +1,193 @@
+"""The values the service hands out: players, channels, games, challenges, options, ratings.
+
+All are frozen dataclasses: a surface reads them and never changes them.
+
+>>> from bot.service.types import Player, Channel
+>>> Player("discord", "1234"), Player.parse("email:a@example.org")
+(Player(surface='discord', id='1234'), Player(surface='email', id='a@example.org'))
+>>> str(Player.ai("first")), Player.ai("first").is_ai
+('ai:first', True)
+>>> Channel("terminal", "local")
+Channel(surface='terminal', id='local')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import Outcome, Position, render
+
+SURFACES = ("terminal", "discord", "email", "ai")
+SIDES = ("south", "north")
+
+
+@dataclass(frozen=True, order=True)
+class Player:
+    """Who plays: the surface they play on and their id there.
+
+    ("discord", user id), ("email", address), ("terminal", "local"), ("ai", level).
+    """
+
+    surface: str
+    id: str
+
+    @classmethod
+    def ai(cls, level: str) -> Player:
+        return cls("ai", level)
+
+    @classmethod
+    def parse(cls, text: str) -> Player:
+        """Read ``surface:id`` (``discord:1234``, ``email:a@example.org``, ``ai:hard``)."""
+        surface, sep, ident = str(text).partition(":")
+        if not sep or not ident:
+            from bot.service.errors import BadRequest
+            raise BadRequest(f"a player is written surface:id (like discord:1234), not {text!r}")
+        return cls(surface.strip().lower(), ident.strip())
+
+    @property
+    def is_ai(self) -> bool:
+        return self.surface == "ai"
+
+    def __str__(self) -> str:
+        return f"{self.surface}:{self.id}"
+
+
+@dataclass(frozen=True, order=True)
+class Channel:
+    """Where a game is played: a Discord channel or thread, an email thread, a terminal session.
+
+    A channel holds at most one active game; a player may play in many channels at once.
+    """
+
+    surface: str
+    id: str
+
+    def __str__(self) -> str:
+        return f"{self.surface}:{self.id}"
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Per-challenge settings; ``None`` means the default for the players' surfaces.
+
+    ``side`` is the challenger's side: "south", "north" or "random" (South moves first unless
+    the ruleset says otherwise). Times are in seconds: ``reminder_after`` of silence sends the
+    player to move a reminder, ``forfeit_after`` of silence loses the game; 0 turns either off.
+    ``expires_after`` is how long an unanswered challenge stays open. ``rated`` games change
+    ratings.
+    """
+
+    side: str = "south"
+    reminder_after: float | None = None
+    forfeit_after: float | None = None
+    expires_after: float | None = None
+    rated: bool = True
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A pending offer in a game: ``kind`` is "draw", "end" (agreed end, scored like a cycle)
+    or "undo"; ``by`` made it at ply ``ply``."""
+
+    kind: str
+    by: Player
+    ply: int
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A challenge. ``status``: "open", "accepted", "declined", "cancelled", "expired".
+
+    ``game_id`` is set once accepted (at once when the opponent is the AI).
+    """
+
+    id: int
+    challenger: Player
+    opponent: Player
+    rules: str  # canonical ruleset string
+    channel: Channel
+    options: GameOptions
+    status: str
+    created_at: float
+    expires_at: float | None
+    game_id: int | None = None
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game as stored after the last change. ``position`` is the engine's Position (with the
+    ruleset); ``moves`` the moves so far in the engine's notation (South's pits uppercase).
+
+    ``status`` is "active" or "over"; ``outcome`` (reason, (south, north) score, winner) is
+    set once over, including for resignations, agreed draws and forfeits.
+    """
+
+    id: int
+    rules: str
+    south: Player
+    north: Player
+    channel: Channel
+    position: Position
+    ply: int
+    status: str
+    moves: tuple[str, ...]
+    outcome: Outcome | None
+    offer: Offer | None
+    options: GameOptions
+    created_at: float
+    last_move_at: float
+
+    @property
+    def is_over(self) -> bool:
+        return self.status == "over"
+
+    @property
+    def to_move(self) -> Player | None:
+        """The player whose turn it is, or None once the game is over."""
+        if self.is_over:
+            return None
+        return self.south if self.position.to_move == "south" else self.north
+
+    def side_of(self, player: Player) -> str | None:
+        """"south" or "north" for a player of this game (South if they play both), else None."""
+        if player == self.south:
+            return "south"
+        if player == self.north:
+            return "north"
+        return None
+
+    def opponent_of(self, player: Player) -> Player | None:
+        side = self.side_of(player)
+        if side is None:
+            return None
+        return self.north if side == "south" else self.south
+
+    def player(self, side: str) -> Player:
+        return self.south if side == "south" else self.north
+
+    def board(self, perspective: str = "south") -> str:
+        """The board picture (engine.render); a game ended by resignation, agreement or
+        forfeit gets the result line the engine cannot know about."""
+        text = render(self.position, perspective)
+        if self.outcome and not self.position.is_over():
+            out = self.outcome
+            verdict = "a draw" if out.winner == "draw" else f"{out.winner.title()} wins"
+            lines = text.splitlines()[:-1]  # drop "X to move."
+            lines.append(f"Game over ({out.reason}).")
+            lines.append(f"South {out.score[0]}, North {out.score[1]}: {verdict}.")
+            text = "\n".join(lines)
+        return text
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating in one ruleset (Elo), with their record."""
+
+    player: Player
+    rules: str
+    rating: float
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    display_name: str | None = field(default=None, compare=False)
