@@ -1,0 +1,70 @@
+"""``mancala bot``: run the Discord bot with the token from ``.env`` or the environment.
+
+Without a token it prints what to set and how to get one, and exits with status 2:
+
+>>> print(token_help().splitlines()[0])
+No Discord token: set DISCORD_TOKEN in .env (or in the environment).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+NO_TOKEN_EXIT = 2
+
+
+def token_help() -> str:
+    """What to set and how to create a bot application, for an operator who has no token yet."""
+    return """No Discord token: set DISCORD_TOKEN in .env (or in the environment).
+
+To get one:
+  1. Open https://discord.com/developers/applications and press "New Application".
+  2. In "Bot", press "Reset Token" and copy it into .env as
+         DISCORD_TOKEN=your-token-here
+     (deploy/.env.example shows every setting).
+  3. Optional: to read typed moves ("E") in a game's channel, switch on
+     "Message Content Intent" under "Bot" and set DISCORD_MESSAGE_CONTENT=yes.
+     Without it everything works through /mancala commands and buttons.
+  4. In "OAuth2 > URL Generator" tick the scopes "bot" and "applications.commands" and the
+     permissions Send Messages, Send Messages in Threads, Create Public Threads,
+     Embed Links and Read Message History; open the URL to invite the bot.
+  5. Optional, while testing: DISCORD_GUILD=<your server's id> makes the commands appear at
+     once in that server (global commands can take up to an hour).
+
+Then run: mancala bot"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "bot", help="run the Discord bot (token from .env: DISCORD_TOKEN)",
+        description="Run the Discord bot. Settings come from .env in the current directory "
+                    "(or --env FILE) and the environment: DISCORD_TOKEN (required), "
+                    "DISCORD_GUILD (optional: sync commands to this server at once), "
+                    "DISCORD_MESSAGE_CONTENT=yes (optional: typed moves in game channels), "
+                    "MANCALA_DB (optional: the games database file).")
+    parser.add_argument("--env", default=".env", metavar="FILE",
+                        help="the settings file to read (default: .env)")
+    parser.set_defaults(func=run_bot)
+
+
+def run_bot(args: argparse.Namespace) -> int:
+    from dotenv import load_dotenv
+
+    load_dotenv(args.env)  # the environment wins over the file, as operators expect
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        print(token_help(), file=sys.stderr)
+        return NO_TOKEN_EXIT
+    guild = os.environ.get("DISCORD_GUILD", "").strip()
+    if guild and not guild.isdigit():
+        print(f"DISCORD_GUILD must be a server id (digits only), not {guild!r}; in Discord, "
+              "enable Developer Mode, right-click the server and choose Copy Server ID.",
+              file=sys.stderr)
+        return NO_TOKEN_EXIT
+    from bot.discord.settings import Settings
+    from bot.discord.client import run
+
+    settings = Settings.from_environ(os.environ)
+    return run(token, settings)
