@@ -1,0 +1,44 @@
+"""The AI in worker processes, so a search never blocks the event loop.
+
+The pool starts on first use ("spawn": a clean process, safe beside aiosqlite's threads).
+Levels are whatever ``engine.ai.LEVELS`` lists when asked, so new levels need no change here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
+from engine import Position
+
+
+def known_levels() -> tuple[str, ...]:
+    import engine.ai
+    return tuple(engine.ai.LEVELS)
+
+
+def _choose(position: Position, level: str, time_limit: float | None, seed: int):
+    from engine.ai import choose_move  # looked up in the worker, so a new AI is picked up
+    return choose_move(position, level, time_limit=time_limit, seed=seed)
+
+
+class AIPool:
+    def __init__(self, workers: int = 1, time_limit: float | None = None):
+        self.workers = max(1, workers)
+        self.time_limit = time_limit
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def choose(self, position: Position, level: str, seed: int):
+        """The AI's AIMove for ``position``, computed in a worker process."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"))
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, _choose, position, level, self.time_limit,
+                                          seed)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

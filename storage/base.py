@@ -1,0 +1,110 @@
+"""The one storage interface the service talks to. Rows come back as plain dicts keyed by the
+column names of ``storage.migrations``; times are float seconds from the service's clock.
+
+Every method that changes a game takes the ply the caller last saw and changes nothing (returning
+False) when the stored ply differs: that compare-and-set, with the primary key on
+(game_id, ply) of the move log, is what makes a move apply exactly once even with several
+processes on one file.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+
+class StorageError(Exception):
+    """A storage failure that is not the user's doing."""
+
+
+class ChannelTaken(StorageError):
+    """A game is already active in that channel (the unique index refused a second one)."""
+
+
+class Storage(ABC):
+    # -- players
+    @abstractmethod
+    async def player_id(self, surface: str, external_id: str, now: float) -> int:
+        """The id of a player, created on first sight."""
+
+    @abstractmethod
+    async def player(self, player_id: int) -> dict | None: ...
+
+    @abstractmethod
+    async def set_display_name(self, player_id: int, name: str) -> None: ...
+
+    # -- challenges
+    @abstractmethod
+    async def create_challenge(self, row: dict) -> int: ...
+
+    @abstractmethod
+    async def challenge(self, challenge_id: int) -> dict | None: ...
+
+    @abstractmethod
+    async def close_challenge(self, challenge_id: int, status: str, now: float) -> bool:
+        """Move an open challenge to ``status``; False if it was no longer open."""
+
+    @abstractmethod
+    async def accept_challenge(self, challenge_id: int, game: dict, now: float) -> int | None:
+        """In one transaction: create the game and mark the challenge accepted. None if the
+        challenge was no longer open; ChannelTaken if the channel has an active game."""
+
+    @abstractmethod
+    async def open_challenges(self, player_id: int) -> list[dict]: ...
+
+    @abstractmethod
+    async def due_challenges(self, now: float) -> list[dict]:
+        """Open challenges whose expiry time has passed."""
+
+    # -- games
+    @abstractmethod
+    async def create_game(self, game: dict) -> int:
+        """Insert a game; ChannelTaken if its channel already has an active one."""
+
+    @abstractmethod
+    async def game(self, game_id: int) -> dict | None: ...
+
+    @abstractmethod
+    async def active_game_in(self, channel_surface: str, channel_id: str) -> dict | None: ...
+
+    @abstractmethod
+    async def moves(self, game_id: int) -> list[dict]:
+        """The move log of a game in ply order."""
+
+    @abstractmethod
+    async def record_move(self, game_id: int, ply: int, move: dict, changes: dict,
+                          ratings: list[dict] = ()) -> bool:
+        """Append ``move`` (ply ``ply + 1``) and apply ``changes`` to the game, if its stored
+        ply is still ``ply`` and it is active; ``ratings`` rows are upserted in the same
+        transaction (when the move ends the game). False if the ply moved on."""
+
+    @abstractmethod
+    async def update_game(self, game_id: int, ply: int, changes: dict,
+                          ratings: list[dict] = ()) -> bool:
+        """Apply ``changes`` if the game is active at ply ``ply``; False otherwise."""
+
+    @abstractmethod
+    async def take_back(self, game_id: int, ply: int, to_ply: int, changes: dict) -> bool:
+        """Delete the moves after ``to_ply`` and apply ``changes``, if the game is active at
+        ``ply``; False otherwise."""
+
+    @abstractmethod
+    async def games_of(self, player_id: int, include_finished: bool, limit: int) -> list[dict]: ...
+
+    @abstractmethod
+    async def due_clocks(self, now: float) -> list[dict]:
+        """Active games whose reminder (not yet sent) or forfeit time has passed."""
+
+    @abstractmethod
+    async def games_awaiting_ai(self) -> list[dict]:
+        """Active games where an AI player is to move."""
+
+    # -- ratings
+    @abstractmethod
+    async def rating(self, player_id: int, rules: str) -> dict | None: ...
+
+    @abstractmethod
+    async def leaderboard(self, rules: str, limit: int) -> list[dict]:
+        """Rating rows joined with the player's surface, external_id and display_name."""
+
+    @abstractmethod
+    async def close(self) -> None: ...

@@ -1,0 +1,105 @@
+"""The schema, as numbered migrations applied in order on start.
+
+A migration only adds (tables, columns, indexes), so an upgrade never loses data; each runs in
+one transaction with the bump of ``schema_version``. The SQL is plain: a PostgreSQL backend
+would keep its own list with the same numbers (it spells ``WITHOUT ROWID`` and ``REAL``
+differently).
+
+>>> [version for version, _ in MIGRATIONS]
+[1]
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (1, """
+CREATE TABLE players (
+    id           INTEGER PRIMARY KEY,
+    surface      TEXT NOT NULL,              -- terminal, discord, email, ai
+    external_id  TEXT NOT NULL,              -- user id, address, 'local', AI level
+    display_name TEXT,
+    created_at   REAL NOT NULL,
+    UNIQUE (surface, external_id)
+);
+
+CREATE TABLE games (
+    id              INTEGER PRIMARY KEY,
+    rules           TEXT NOT NULL,           -- canonical ruleset string, str(Ruleset)
+    south_id        INTEGER NOT NULL REFERENCES players(id),
+    north_id        INTEGER NOT NULL REFERENCES players(id),
+    channel_surface TEXT NOT NULL,
+    channel_id      TEXT NOT NULL,
+    first           TEXT NOT NULL CHECK (first IN ('south', 'north')),
+    status          TEXT NOT NULL CHECK (status IN ('active', 'over')),
+    ply             INTEGER NOT NULL DEFAULT 0,   -- moves played so far
+    board           TEXT NOT NULL,           -- JSON list: pits A..F, a..f, south, north store
+    mover           INTEGER NOT NULL CHECK (mover IN (0, 1)),
+    options         TEXT NOT NULL,           -- JSON of GameOptions
+    rated           INTEGER NOT NULL DEFAULT 1,
+    offer_kind      TEXT CHECK (offer_kind IN ('draw', 'end', 'undo')),
+    offer_by        INTEGER REFERENCES players(id),
+    offer_ply       INTEGER,
+    result_reason   TEXT,
+    result_winner   TEXT CHECK (result_winner IN ('south', 'north', 'draw')),
+    score_south     INTEGER,
+    score_north     INTEGER,
+    created_at      REAL NOT NULL,
+    last_move_at    REAL NOT NULL,           -- when the player to move got the turn
+    remind_at       REAL,                    -- when to remind the player to move (NULL: never)
+    forfeit_at      REAL,                    -- when their silence loses the game (NULL: never)
+    reminded_at     REAL,                    -- reminder sent for the current turn
+    ended_at        REAL
+);
+-- A channel holds at most one active game, whatever the code above it does.
+CREATE UNIQUE INDEX games_active_channel ON games (channel_surface, channel_id)
+    WHERE status = 'active';
+CREATE INDEX games_south ON games (south_id, status);
+CREATE INDEX games_north ON games (north_id, status);
+CREATE INDEX games_remind ON games (remind_at) WHERE status = 'active';
+CREATE INDEX games_forfeit ON games (forfeit_at) WHERE status = 'active';
+
+CREATE TABLE moves (
+    game_id   INTEGER NOT NULL REFERENCES games(id),
+    ply       INTEGER NOT NULL,              -- 1 for the first move
+    move      TEXT NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    played_at REAL NOT NULL,
+    board     TEXT NOT NULL,                 -- the position after the move
+    mover     INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply)               -- a ply is recorded exactly once
+) WITHOUT ROWID;
+
+CREATE TABLE challenges (
+    id              INTEGER PRIMARY KEY,
+    challenger_id   INTEGER NOT NULL REFERENCES players(id),
+    opponent_id     INTEGER NOT NULL REFERENCES players(id),
+    rules           TEXT NOT NULL,
+    channel_surface TEXT NOT NULL,
+    channel_id      TEXT NOT NULL,
+    options         TEXT NOT NULL,
+    status          TEXT NOT NULL
+        CHECK (status IN ('open', 'accepted', 'declined', 'cancelled', 'expired')),
+    created_at      REAL NOT NULL,
+    expires_at      REAL,
+    answered_at     REAL,
+    game_id         INTEGER REFERENCES games(id)
+);
+CREATE INDEX challenges_open ON challenges (status, expires_at);
+CREATE INDEX challenges_challenger ON challenges (challenger_id, status);
+CREATE INDEX challenges_opponent ON challenges (opponent_id, status);
+
+CREATE TABLE ratings (
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    rules     TEXT NOT NULL,
+    rating    REAL NOT NULL,
+    games     INTEGER NOT NULL DEFAULT 0,
+    wins      INTEGER NOT NULL DEFAULT 0,
+    losses    INTEGER NOT NULL DEFAULT 0,
+    draws     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (player_id, rules)
+);
+CREATE INDEX ratings_board ON ratings (rules, rating);
+"""),
+]
+
+LATEST = MIGRATIONS[-1][0]

@@ -1,0 +1,324 @@
+"""The SQLite backend of ``Storage``, through aiosqlite.
+
+Two connections: one writer (every change goes through it, one transaction at a time, under an
+asyncio lock so coroutines never interleave statements of two transactions) and one reader
+(WAL mode lets it read committed data while the writer works). ``synchronous=NORMAL`` in WAL
+mode: a committed transaction survives the process being killed; only a power cut can lose the
+last few (``durable=True`` gives FULL, an fsync per commit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+
+from storage.base import ChannelTaken, Storage, StorageError
+from storage.migrations import LATEST, MIGRATIONS
+
+GAME_COLUMNS = frozenset({
+    "status", "ply", "board", "mover", "offer_kind", "offer_by", "offer_ply", "result_reason",
+    "result_winner", "score_south", "score_north", "last_move_at", "remind_at", "forfeit_at",
+    "reminded_at", "ended_at",
+})
+
+
+async def open_storage(path: str | Path, durable: bool = False) -> SQLiteStorage:
+    """Open (creating the file and its folder, and migrating) the database at ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    store = SQLiteStorage(path, durable)
+    await store._open()
+    return store
+
+
+def _set_clause(changes: dict) -> str:
+    unknown = set(changes) - GAME_COLUMNS
+    if unknown:
+        raise StorageError(f"not a game column: {', '.join(sorted(unknown))}")
+    return ", ".join(f"{column} = :{column}" for column in changes)
+
+
+def _is_channel_taken(err: sqlite3.IntegrityError) -> bool:
+    return "games.channel_surface" in str(err) or "games_active_channel" in str(err)
+
+
+class SQLiteStorage(Storage):
+    def __init__(self, path: Path, durable: bool = False):
+        self.path = path
+        self.durable = durable
+        self._writer: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
+        self._write_lock = asyncio.Lock()
+
+    # -- opening, migrating -------------------------------------------------------------------
+
+    async def _open(self) -> None:
+        self._writer = await self._connect()
+        await self._writer.execute("PRAGMA journal_mode = WAL")
+        await self._writer.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
+        await self._migrate()
+        self._reader = await self._connect()
+        await self._reader.execute("PRAGMA query_only = ON")
+
+    async def _connect(self) -> aiosqlite.Connection:
+        conn = await aiosqlite.connect(self.path)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute("PRAGMA foreign_keys = ON")
+        await conn.execute("PRAGMA busy_timeout = 10000")  # other processes on the same file
+        return conn
+
+    async def schema_version(self) -> int:
+        rows = await self._writer.execute_fetchall("SELECT max(version) FROM schema_version")
+        return rows[0][0] or 0
+
+    async def _migrate(self) -> None:
+        w = self._writer
+        await w.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        await w.commit()
+        await w.execute("BEGIN IMMEDIATE")  # two processes starting at once migrate once
+        try:
+            current = await self.schema_version()
+            if current > LATEST:
+                raise StorageError(
+                    f"{self.path} has schema version {current}, newer than this program knows "
+                    f"({LATEST}); upgrade the program rather than risk the data")
+            for version, script in MIGRATIONS:
+                if version <= current:
+                    continue
+                for statement in filter(None, (s.strip() for s in script.split(";"))):
+                    await w.execute(statement)
+                await w.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+            await w.commit()
+        except BaseException:
+            await w.rollback()
+            raise
+
+    async def close(self) -> None:
+        for conn in (self._reader, self._writer):
+            if conn is not None:
+                await conn.close()
+        self._reader = self._writer = None
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    async def _one(self, sql: str, params=()) -> dict | None:
+        rows = await self._reader.execute_fetchall(sql, params)
+        return dict(rows[0]) if rows else None
+
+    async def _all(self, sql: str, params=()) -> list[dict]:
+        return [dict(row) for row in await self._reader.execute_fetchall(sql, params)]
+
+    async def _upsert_ratings(self, ratings) -> None:
+        for row in ratings:
+            await self._writer.execute(
+                "INSERT INTO ratings (player_id, rules, rating, games, wins, losses, draws) "
+                "VALUES (:player_id, :rules, :rating, :games, :wins, :losses, :draws) "
+                "ON CONFLICT (player_id, rules) DO UPDATE SET rating = excluded.rating, "
+                "games = excluded.games, wins = excluded.wins, losses = excluded.losses, "
+                "draws = excluded.draws", row)
+
+    # -- players ------------------------------------------------------------------------------
+
+    async def player_id(self, surface: str, external_id: str, now: float) -> int:
+        row = await self._one("SELECT id FROM players WHERE surface = ? AND external_id = ?",
+                              (surface, external_id))
+        if row:
+            return row["id"]
+        async with self._write_lock:
+            await self._writer.execute(
+                "INSERT INTO players (surface, external_id, created_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (surface, external_id) DO NOTHING", (surface, external_id, now))
+            await self._writer.commit()
+            rows = await self._writer.execute_fetchall(
+                "SELECT id FROM players WHERE surface = ? AND external_id = ?",
+                (surface, external_id))
+        return rows[0][0]
+
+    async def player(self, player_id: int) -> dict | None:
+        return await self._one("SELECT * FROM players WHERE id = ?", (player_id,))
+
+    async def set_display_name(self, player_id: int, name: str) -> None:
+        async with self._write_lock:
+            await self._writer.execute("UPDATE players SET display_name = ? WHERE id = ?",
+                                       (name, player_id))
+            await self._writer.commit()
+
+    # -- challenges ---------------------------------------------------------------------------
+
+    async def create_challenge(self, row: dict) -> int:
+        async with self._write_lock:
+            cursor = await self._writer.execute(
+                "INSERT INTO challenges (challenger_id, opponent_id, rules, channel_surface, "
+                "channel_id, options, status, created_at, expires_at) VALUES (:challenger_id, "
+                ":opponent_id, :rules, :channel_surface, :channel_id, :options, 'open', "
+                ":created_at, :expires_at)", row)
+            await self._writer.commit()
+            return cursor.lastrowid
+
+    async def challenge(self, challenge_id: int) -> dict | None:
+        return await self._one("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+
+    async def close_challenge(self, challenge_id: int, status: str, now: float) -> bool:
+        async with self._write_lock:
+            cursor = await self._writer.execute(
+                "UPDATE challenges SET status = ?, answered_at = ? WHERE id = ? AND status = 'open'",
+                (status, now, challenge_id))
+            await self._writer.commit()
+            return cursor.rowcount == 1
+
+    async def accept_challenge(self, challenge_id: int, game: dict, now: float) -> int | None:
+        async with self._write_lock:
+            w = self._writer
+            try:
+                cursor = await w.execute(
+                    "UPDATE challenges SET status = 'accepted', answered_at = ? "
+                    "WHERE id = ? AND status = 'open'", (now, challenge_id))
+                if cursor.rowcount != 1:
+                    await w.rollback()
+                    return None
+                game_id = await self._insert_game(game)
+                await w.execute("UPDATE challenges SET game_id = ? WHERE id = ?",
+                                (game_id, challenge_id))
+                await w.commit()
+                return game_id
+            except BaseException:
+                await w.rollback()
+                raise
+
+    async def open_challenges(self, player_id: int) -> list[dict]:
+        return await self._all(
+            "SELECT * FROM challenges WHERE status = 'open' AND (challenger_id = ? "
+            "OR opponent_id = ?) ORDER BY id DESC", (player_id, player_id))
+
+    async def due_challenges(self, now: float) -> list[dict]:
+        return await self._all(
+            "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ?", (now,))
+
+    # -- games --------------------------------------------------------------------------------
+
+    async def _insert_game(self, game: dict) -> int:
+        try:
+            cursor = await self._writer.execute(
+                "INSERT INTO games (rules, south_id, north_id, channel_surface, channel_id, first,"
+                " status, ply, board, mover, options, rated, created_at, last_move_at, remind_at,"
+                " forfeit_at) VALUES (:rules, :south_id, :north_id, :channel_surface, "
+                ":channel_id, :first, 'active', 0, :board, :mover, :options, :rated, "
+                ":created_at, :last_move_at, :remind_at, :forfeit_at)", game)
+        except sqlite3.IntegrityError as err:
+            if _is_channel_taken(err):
+                raise ChannelTaken(f"{game['channel_surface']}:{game['channel_id']}") from None
+            raise
+        return cursor.lastrowid
+
+    async def create_game(self, game: dict) -> int:
+        async with self._write_lock:
+            try:
+                game_id = await self._insert_game(game)
+                await self._writer.commit()
+                return game_id
+            except BaseException:
+                await self._writer.rollback()
+                raise
+
+    async def game(self, game_id: int) -> dict | None:
+        return await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+
+    async def active_game_in(self, channel_surface: str, channel_id: str) -> dict | None:
+        return await self._one(
+            "SELECT * FROM games WHERE channel_surface = ? AND channel_id = ? "
+            "AND status = 'active'", (channel_surface, channel_id))
+
+    async def moves(self, game_id: int) -> list[dict]:
+        return await self._all("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+
+    async def _change_game(self, game_id: int, ply: int, changes: dict) -> bool:
+        cursor = await self._writer.execute(
+            f"UPDATE games SET {_set_clause(changes)} WHERE id = :_id AND ply = :_ply "
+            "AND status = 'active'", {**changes, "_id": game_id, "_ply": ply})
+        return cursor.rowcount == 1
+
+    async def record_move(self, game_id: int, ply: int, move: dict, changes: dict,
+                          ratings=()) -> bool:
+        async with self._write_lock:
+            w = self._writer
+            try:
+                if not await self._change_game(game_id, ply, {**changes, "ply": ply + 1}):
+                    await w.rollback()
+                    return False
+                await w.execute(
+                    "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, ply + 1, move["move"], move["player_id"], move["played_at"],
+                     move["board"], move["mover"]))
+                await self._upsert_ratings(ratings)
+                await w.commit()
+                return True
+            except BaseException:
+                await w.rollback()
+                raise
+
+    async def update_game(self, game_id: int, ply: int, changes: dict, ratings=()) -> bool:
+        async with self._write_lock:
+            w = self._writer
+            try:
+                if not await self._change_game(game_id, ply, changes):
+                    await w.rollback()
+                    return False
+                await self._upsert_ratings(ratings)
+                await w.commit()
+                return True
+            except BaseException:
+                await w.rollback()
+                raise
+
+    async def take_back(self, game_id: int, ply: int, to_ply: int, changes: dict) -> bool:
+        async with self._write_lock:
+            w = self._writer
+            try:
+                if not await self._change_game(game_id, ply, {**changes, "ply": to_ply}):
+                    await w.rollback()
+                    return False
+                await w.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?",
+                                (game_id, to_ply))
+                await w.commit()
+                return True
+            except BaseException:
+                await w.rollback()
+                raise
+
+    async def games_of(self, player_id: int, include_finished: bool, limit: int) -> list[dict]:
+        status = "" if include_finished else "AND status = 'active'"
+        return await self._all(
+            f"SELECT * FROM games WHERE (south_id = ? OR north_id = ?) {status} "
+            "ORDER BY status = 'over', last_move_at DESC LIMIT ?",
+            (player_id, player_id, limit))
+
+    async def due_clocks(self, now: float) -> list[dict]:
+        return await self._all(
+            "SELECT * FROM games WHERE status = 'active' AND (forfeit_at <= ? "
+            "OR (remind_at <= ? AND reminded_at IS NULL))", (now, now))
+
+    async def games_awaiting_ai(self) -> list[dict]:
+        return await self._all(
+            "SELECT g.* FROM games g JOIN players p "
+            "ON p.id = CASE g.mover WHEN 0 THEN g.south_id ELSE g.north_id END "
+            "WHERE g.status = 'active' AND p.surface = 'ai'")
+
+    async def count_games(self) -> int:
+        row = await self._one("SELECT count(*) AS n FROM games")
+        return row["n"]
+
+    # -- ratings ------------------------------------------------------------------------------
+
+    async def rating(self, player_id: int, rules: str) -> dict | None:
+        return await self._one("SELECT * FROM ratings WHERE player_id = ? AND rules = ?",
+                               (player_id, rules))
+
+    async def leaderboard(self, rules: str, limit: int) -> list[dict]:
+        return await self._all(
+            "SELECT r.*, p.surface, p.external_id, p.display_name FROM ratings r "
+            "JOIN players p ON p.id = r.player_id WHERE r.rules = ? "
+            "ORDER BY r.rating DESC, r.games DESC LIMIT ?", (rules, limit))
