@@ -1,0 +1,464 @@
+"""What a Discord user can do, translated into service calls and replies.
+
+Slash commands, buttons and typed letters all end up here. Each method reads the request,
+calls the service, and answers: boards in public, errors privately (ephemeral). Nothing here
+decides a rule; the service raises a ``ServiceError`` whose message is shown as it is.
+
+>>> player_of(discord.Object(42))
+Player(surface='discord', id='42')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+import discord
+
+from bot.discord import formatting as fmt
+from bot.discord.views import board_view, challenge_view
+from bot.service import (
+    Challenge, Channel, GameOptions, GameView, NotFound, Player, ServiceError,
+)
+from engine import Ruleset, RulesetError
+
+log = logging.getLogger(__name__)
+
+FOLLOWUP_LIFETIME = 14 * 60  # seconds; an interaction token lasts 15 minutes
+
+
+def player_of(user: discord.abc.Snowflake) -> Player:
+    return Player("discord", str(user.id))
+
+
+def channel_of(channel_id: int) -> Channel:
+    return Channel("discord", str(channel_id))
+
+
+def mentions(*players: Player) -> discord.AllowedMentions:
+    """Pings for these players only: never @everyone, roles, or anyone named in user text."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(i) for i in fmt.discord_ids(*players)])
+
+
+class Actions:
+    """The bot's answers to users. ``client`` posts; ``service`` decides."""
+
+    def __init__(self, client: discord.Client, service):
+        self.client = client
+        self.service = service
+        # the last board message of each game, so a new board can strip the old one's buttons
+        self.last_board: dict[int, tuple[int, int]] = {}  # game id -> (channel id, message id)
+        # the latest interaction of a game against the AI: its reply is posted as a follow-up
+        self.ai_followup: dict[int, tuple[discord.Interaction, float]] = {}
+        self._hint_pool: ProcessPoolExecutor | None = None
+
+    # -- replies ------------------------------------------------------------------------------
+
+    async def error(self, interaction: discord.Interaction, text: str) -> None:
+        """A private answer, whether or not the interaction was answered already."""
+        text = fmt.fit(text)
+        none = discord.AllowedMentions.none()
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=none)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=none)
+
+    async def show_board(self, interaction: discord.Interaction, game: GameView, note: str = "",
+                         from_board: bool = False) -> None:
+        """Post the board with its buttons; a click on a board first strips that board."""
+        text, view = fmt.board_message(game, note), board_view(game)
+        allowed = mentions(game.south, game.north)
+        kwargs = {"allowed_mentions": allowed} | ({"view": view} if view is not None else {})
+        if from_board and not interaction.response.is_done():
+            await interaction.response.edit_message(view=None)
+            message = await interaction.followup.send(text, wait=True, **kwargs)
+        elif interaction.response.is_done():
+            message = await interaction.followup.send(text, wait=True, **kwargs)
+        else:
+            callback = await interaction.response.send_message(text, **kwargs)
+            message = callback.resource
+        if from_board and interaction.message is not None:
+            self.last_board[game.id] = (interaction.channel_id, interaction.message.id)
+        await self.replace_board(game.id, interaction.channel_id, message)
+        if game.south.is_ai or game.north.is_ai:
+            self.ai_followup[game.id] = (interaction, time.monotonic())
+
+    async def replace_board(self, game_id: int, channel_id: int | None,
+                            message: discord.abc.Snowflake | None) -> None:
+        """Remember ``message`` as the game's board and take the buttons off the previous one
+        (best effort: a click on an old board is refused by its ply anyway)."""
+        previous = self.last_board.get(game_id)
+        if message is not None and channel_id is not None:
+            self.last_board[game_id] = (channel_id, message.id)
+        if previous and (message is None or previous[1] != message.id):
+            channel = self.client.get_partial_messageable(previous[0])
+            try:
+                await channel.get_partial_message(previous[1]).edit(view=None)
+            except discord.HTTPException as err:
+                log.debug("could not strip the old board of game %s: %s", game_id, err)
+
+    def pending_followup(self, game_id: int) -> discord.Interaction | None:
+        """The interaction whose follow-up should carry the AI's reply, if still usable."""
+        interaction, since = self.ai_followup.get(game_id, (None, 0.0))
+        if interaction is None or time.monotonic() - since > FOLLOWUP_LIFETIME:
+            return None
+        return interaction
+
+    async def game_here(self, interaction: discord.Interaction) -> GameView | None:
+        game = await self.service.active_game(channel_of(interaction.channel_id))
+        if game is None:
+            await self.error(interaction, "There is no game in this channel. "
+                                          "`/mancala games` lists yours; "
+                                          "`/mancala challenge` starts one.")
+        return game
+
+    # -- challenges ---------------------------------------------------------------------------
+
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.abc.User,
+                        ruleset: str, level: str | None = None, first: str = "me",
+                        clock: str | None = None, thread: bool = False) -> None:
+        me = player_of(interaction.user)
+        if opponent.id == self.client.user.id:
+            from engine.ai import LEVELS
+            them = Player.ai(level or LEVELS[len(LEVELS) // 2])
+        elif opponent.bot:
+            return await self.error(interaction, f"{opponent.display_name} is a bot; challenge "
+                                                 f"a person, or me to play the AI.")
+        else:
+            them = player_of(opponent)
+        try:
+            options = self._options(ruleset, first, clock)
+        except ValueError as err:
+            return await self.error(interaction, str(err))
+        here = channel_of(interaction.channel_id)
+        thread_channel = None
+        if isinstance(interaction.channel, discord.TextChannel) and (
+                thread or await self.service.active_game(here) is not None):
+            # a busy channel (or a player who asked) gets the game in its own thread
+            name = f"{ruleset.split(':')[0]}: {interaction.user.display_name} vs " \
+                   f"{opponent.display_name}"
+            try:
+                thread_channel = await interaction.channel.create_thread(
+                    name=name[:100], type=discord.ChannelType.public_thread,
+                    auto_archive_duration=1440)
+            except discord.HTTPException as err:
+                return await self.error(interaction, f"I could not open a thread here ({err.text}"
+                                                     f"); ask a moderator for the Create Public "
+                                                     f"Threads permission.")
+            here = channel_of(thread_channel.id)
+        try:
+            await self.service.set_display_name(me, interaction.user.display_name)
+            if not them.is_ai:
+                await self.service.set_display_name(them, opponent.display_name)
+            challenge = await self.service.challenge(me, them, ruleset, here, options)
+        except ServiceError as err:
+            if thread_channel is not None:
+                await _quietly(thread_channel.delete())
+            return await self.error(interaction, str(err))
+        await self._announce(interaction, challenge, thread_channel)
+
+    async def _announce(self, interaction: discord.Interaction, challenge: Challenge,
+                        thread: discord.Thread | None) -> None:
+        allowed = mentions(challenge.challenger, challenge.opponent)
+        if challenge.game_id is not None:  # against the AI the game starts at once
+            game = await self.service.get_game(challenge.game_id)
+            if thread is None:
+                return await self.show_board(interaction, game)
+            await interaction.response.send_message(
+                f"{fmt.game_title(game)}: playing in {thread.mention}.", allowed_mentions=allowed)
+            message = await thread.send(fmt.board_message(game),
+                                        view=_or_missing(board_view(game)),
+                                        allowed_mentions=allowed)
+            return await self.replace_board(game.id, thread.id, message)
+        text = fmt.challenge_message(challenge, Ruleset.presets())
+        view = challenge_view(challenge)
+        if thread is None:
+            await interaction.response.send_message(text, view=view, allowed_mentions=allowed)
+            return
+        await interaction.response.send_message(
+            f"{fmt.who(challenge.challenger)} challenges {fmt.who(challenge.opponent)}: "
+            f"see {thread.mention}.", allowed_mentions=allowed)
+        await thread.send(text, view=view, allowed_mentions=allowed)
+
+    def _options(self, ruleset: str, first: str, clock: str | None) -> GameOptions:
+        """Game options from the command's: who moves first, and the clock per move."""
+        try:
+            starts = Ruleset.parse(ruleset).first
+        except RulesetError:
+            starts = "south"  # the service reports the bad ruleset itself
+        first_side = starts if starts in ("south", "north") else "south"
+        other = "north" if first_side == "south" else "south"
+        side = {"me": first_side, "opponent": other, "random": "random"}.get(first)
+        if side is None:
+            raise ValueError(f"first is me, opponent or random, not '{first}'")
+        if clock is None:
+            return GameOptions(side=side)
+        per_move = fmt.parse_duration(clock)
+        return GameOptions(side=side, forfeit_after=per_move, reminder_after=per_move / 3)
+
+    async def _challenge_for(self, interaction: discord.Interaction,
+                             challenge_id: int | None) -> int | None:
+        """The challenge a command answers: the given id, or the newest open one to the user."""
+        if challenge_id is not None:
+            return challenge_id
+        me = player_of(interaction.user)
+        here = channel_of(interaction.channel_id)
+        mine = [c for c in await self.service.open_challenges(me) if c.opponent == me]
+        mine.sort(key=lambda c: (c.channel != here, -c.created_at))
+        if not mine:
+            await self.error(interaction, "Nobody has challenged you; nothing to answer.")
+            return None
+        return mine[0].id
+
+    async def accept(self, interaction: discord.Interaction, challenge_id: int | None,
+                     from_card: bool = False) -> None:
+        challenge_id = await self._challenge_for(interaction, challenge_id)
+        if challenge_id is None:
+            return
+        try:
+            game = await self.service.accept(challenge_id, player_of(interaction.user))
+        except ServiceError as err:
+            return await self.error(interaction, str(err))
+        if from_card:
+            await interaction.response.edit_message(view=None)
+        if game.channel.id != str(interaction.channel_id):
+            channel = self.client.get_partial_messageable(int(game.channel.id))
+            message = await channel.send(fmt.board_message(game), view=_or_missing(board_view(game)),
+                                         allowed_mentions=mentions(game.south, game.north))
+            await self.replace_board(game.id, int(game.channel.id), message)
+            if not from_card:
+                await interaction.response.send_message(
+                    f"Accepted: the game is in <#{game.channel.id}>.", ephemeral=True)
+            return
+        await self.show_board(interaction, game, "Challenge accepted.")
+
+    async def decline(self, interaction: discord.Interaction, challenge_id: int | None,
+                      from_card: bool = False) -> None:
+        challenge_id = await self._challenge_for(interaction, challenge_id)
+        if challenge_id is None:
+            return
+        try:
+            challenge = await self.service.decline(challenge_id, player_of(interaction.user))
+        except ServiceError as err:
+            return await self.error(interaction, str(err))
+        text = fmt.challenge_message(challenge, Ruleset.presets())
+        allowed = mentions(challenge.challenger, challenge.opponent)
+        if from_card:
+            await interaction.response.edit_message(content=text, view=None,
+                                                    allowed_mentions=allowed)
+        else:
+            await interaction.response.send_message(text, allowed_mentions=allowed)
+
+    # -- play ---------------------------------------------------------------------------------
+
+    async def move(self, interaction: discord.Interaction, game_id: int | None, move: str,
+                   ply: int | None = None, from_board: bool = False) -> None:
+        if game_id is None:
+            game = await self.game_here(interaction)
+            if game is None:
+                return
+            game_id = game.id
+        try:
+            game = await self.service.move(game_id, player_of(interaction.user), move,
+                                           expected_ply=ply)
+        except ServiceError as err:
+            return await self.error(interaction, str(err))
+        await self.show_board(interaction, game, from_board=from_board)
+
+    async def board(self, interaction: discord.Interaction) -> None:
+        game = await self.game_here(interaction)
+        if game is not None:
+            await self.show_board(interaction, game)
+
+    async def resign(self, interaction: discord.Interaction) -> None:
+        game = await self.game_here(interaction)
+        if game is None:
+            return
+        try:
+            game = await self.service.resign(game.id, player_of(interaction.user))
+        except ServiceError as err:
+            return await self.error(interaction, str(err))
+        await self.show_board(interaction, game, f"{interaction.user.mention} resigned.")
+
+    async def offer(self, interaction: discord.Interaction, kind: str) -> None:
+        """Offer a draw (or ask to take back a move); if the opponent already offered the
+        same, this accepts it."""
+        game = await self.game_here(interaction)
+        if game is None:
+            return
+        me = player_of(interaction.user)
+        try:
+            if game.offer and game.offer.kind == kind and game.offer.by != me:
+                game = await self.service.accept_offer(game.id, me)
+                note = f"{interaction.user.mention} accepted the {kind} offer."
+            else:
+                game = await self.service.offer(game.id, me, kind)
+                note = ""
+        except ServiceError as err:
+            return await self.error(interaction, str(err))
+        await self.show_board(interaction, game, note)
+
+    async def answer_offer(self, interaction: discord.Interaction, game_id: int, ply: int,
+                           accept: bool) -> None:
+        me = player_of(interaction.user)
+        try:
+            game = await self.service.get_game(game_id)
+            if game.offer is None or game.ply != ply:
+                return await self.error(interaction, "That offer is no longer open.")
+            kind = game.offer.kind
+            if accept:
+                game = await self.service.accept_offer(game_id, me)
+            else:
+                game = await self.service.decline_offer(game_id, me)
+        except ServiceError as err:
+            return await self.error(interaction, str(err))
+        verb = "accepted" if accept else "declined"
+        await self.show_board(interaction, game,
+                              f"{interaction.user.mention} {verb} the {kind} offer.",
+                              from_board=True)
+
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """The strongest AI level's move for the player to move: privately, and only where
+        the game is against the AI or unrated (a hint would decide a rated game)."""
+        game = await self.game_here(interaction)
+        if game is None:
+            return
+        me = player_of(interaction.user)
+        if game.to_move != me:
+            return await self.error(interaction, "Hints are for the player to move, "
+                                                 "and it is not your turn.")
+        if game.options.rated and not (game.south.is_ai or game.north.is_ai):
+            return await self.error(interaction, "No hints in a rated game between people.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        from engine.ai import LEVELS, choose_move
+        loop = asyncio.get_running_loop()
+        try:
+            chosen = await loop.run_in_executor(self._pool(), choose_move, game.position,
+                                                LEVELS[-1], 2.0)
+        except (ValueError, RuntimeError) as err:  # the AI cannot play this ruleset
+            return await interaction.followup.send(f"No hint here: {err}", ephemeral=True)
+        await interaction.followup.send(f"Hint: **{chosen.move}** (level {LEVELS[-1]}).",
+                                        ephemeral=True)
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._hint_pool is None:
+            # spawn, not fork: the bot's process has threads (aiohttp, the service's workers)
+            self._hint_pool = ProcessPoolExecutor(1, mp_context=get_context("spawn"))
+        return self._hint_pool
+
+    def close(self) -> None:
+        if self._hint_pool is not None:
+            self._hint_pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- looking ------------------------------------------------------------------------------
+
+    async def games(self, interaction: discord.Interaction) -> None:
+        me = player_of(interaction.user)
+        games = await self.service.list_games(me, include_finished=False, limit=20)
+        await interaction.response.send_message(fmt.games_list(games, me), ephemeral=True,
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    async def rules(self, interaction: discord.Interaction, ruleset: str | None) -> None:
+        if not ruleset:
+            lines = [f"**{name}**: {text}" for name, text in Ruleset.presets().items()]
+            lines.append("Change a preset with `name:key=value,...`; "
+                         "`/mancala rules wari` shows every key.")
+            return await interaction.response.send_message(fmt.fit("\n".join(lines)),
+                                                           ephemeral=True)
+        try:
+            text = Ruleset.parse(ruleset).describe()
+        except RulesetError as err:
+            return await self.error(interaction, str(err))
+        await interaction.response.send_message(fmt.fit(fmt.code_block(text)), ephemeral=True)
+
+    async def leaderboard(self, interaction: discord.Interaction, ruleset: str | None) -> None:
+        rules = ruleset or "kalah"
+        try:
+            ratings = await self.service.leaderboard(rules, limit=10)
+            rules = str(Ruleset.parse(rules))
+        except (ServiceError, RulesetError) as err:
+            return await self.error(interaction, str(err))
+        await interaction.response.send_message(fmt.leaderboard_text(rules, ratings),
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    # -- typed moves --------------------------------------------------------------------------
+
+    async def typed_move(self, message: discord.Message) -> None:
+        """A player typed a pit letter in their game's channel (needs Message Content)."""
+        game = await self.service.active_game(channel_of(message.channel.id))
+        me = player_of(message.author)
+        if game is None or game.side_of(me) is None:
+            return  # chat that merely looks like a move
+        try:
+            game = await self.service.move(game.id, me, message.content.strip(),
+                                           expected_ply=game.ply)
+        except NotFound:
+            return
+        except ServiceError as err:
+            # a typed message has no private answer: reply briefly and tidy up after
+            await message.reply(fmt.fit(str(err)), delete_after=20,
+                                allowed_mentions=discord.AllowedMentions.none())
+            return
+        sent = await message.channel.send(fmt.board_message(game),
+                                          view=_or_missing(board_view(game)),
+                                          allowed_mentions=mentions(game.south, game.north))
+        await self.replace_board(game.id, message.channel.id, sent)
+
+    # -- autocomplete -------------------------------------------------------------------------
+
+    async def move_choices(self, interaction: discord.Interaction,
+                           current: str) -> list[discord.app_commands.Choice[str]]:
+        """The legal moves, offered only to the player to move."""
+        game = await self.service.active_game(channel_of(interaction.channel_id))
+        if game is None or game.to_move != player_of(interaction.user):
+            return []
+        typed = current.strip()
+        return [discord.app_commands.Choice(name=m, value=m)
+                for m in game.position.legal_moves() if m.startswith(typed)][:25]
+
+
+def ruleset_choices(current: str) -> list[discord.app_commands.Choice[str]]:
+    """Presets with their descriptions; a typed ``name:key=value`` is checked as you type.
+
+    >>> [c.value for c in ruleset_choices("wa")]
+    ['wari']
+    >>> ruleset_choices("wari:captures=9-9-x")[0].name[:31]
+    '✗ captures=9-9-x is not allowed'
+    """
+    typed = current.strip()
+    if ":" in typed:
+        try:
+            canonical = str(Ruleset.parse(typed))
+        except RulesetError as err:
+            return [discord.app_commands.Choice(name=fmt.choice_name(f"✗ {err}"),
+                                                value=typed[:100])]
+        return [discord.app_commands.Choice(name=fmt.choice_name(f"✓ {canonical}"),
+                                            value=canonical[:100])]
+    wanted = typed.lower()
+    names = dict(Ruleset.presets())
+    names.update({alias: f"= {target}: {names[target]}"
+                  for alias, target in Ruleset.aliases().items()})
+    return [discord.app_commands.Choice(name=fmt.choice_name(f"{name}: {text}"), value=name)
+            for name, text in names.items() if name.startswith(wanted)][:25]
+
+
+def level_choices(current: str) -> list[discord.app_commands.Choice[str]]:
+    from engine.ai import LEVELS
+    return [discord.app_commands.Choice(name=level, value=level)
+            for level in LEVELS if level.startswith(current.strip().lower())][:25]
+
+
+def _or_missing(view: discord.ui.View | None):
+    """discord.py wants MISSING, not None, for "no view" when sending."""
+    return discord.utils.MISSING if view is None else view
+
+
+async def _quietly(coro) -> None:
+    try:
+        await coro
+    except discord.HTTPException:
+        pass

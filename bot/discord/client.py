@@ -1,0 +1,103 @@
+"""The Discord client: one command group, persistent buttons, typed moves, and the service.
+
+``setup_hook`` adds ``/mancala``, registers the button classes (so boards posted before a
+restart still work), routes the service's events to Discord, and syncs the commands (to
+``DISCORD_GUILD`` at once when it is set, else globally).
+
+>>> from bot.discord.settings import Settings
+>>> MOVE_TEXT.match("E<") is not None, MOVE_TEXT.match("hello") is None
+(True, True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+
+import discord
+from discord import app_commands
+
+from bot.discord.actions import Actions
+from bot.discord.commands import MancalaGroup
+from bot.discord.notify import DiscordNotifier
+from bot.discord.settings import Settings
+from bot.discord.views import DYNAMIC_ITEMS
+
+log = logging.getLogger(__name__)
+
+MOVE_TEXT = re.compile(r"^\s*[A-Ha-h][<>]?\s*$")  # what a typed move looks like
+
+
+class MancalaBot(discord.Client):
+    def __init__(self, service, settings: Settings = Settings()):
+        intents = discord.Intents.default()
+        intents.message_content = settings.message_content
+        # nobody is pinged unless a message names them: no @everyone, no roles, ever
+        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
+        self.settings = settings
+        self.service = service
+        self.actions = Actions(self, service)
+        self.tree = app_commands.CommandTree(self)
+        self.tree.on_error = self._command_failed
+
+    async def setup_hook(self) -> None:
+        self.tree.add_command(MancalaGroup())
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.service.add_notifier("discord", DiscordNotifier(self))
+        if not self.settings.sync_commands:
+            return
+        if self.settings.guild_id:
+            guild = discord.Object(self.settings.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or not MOVE_TEXT.match(message.content or ""):
+            return
+        await self.actions.typed_move(message)
+
+    async def _command_failed(self, interaction: discord.Interaction,
+                              error: app_commands.AppCommandError) -> None:
+        log.exception("/%s failed", interaction.command and interaction.command.qualified_name,
+                      exc_info=error)
+        try:
+            await self.actions.error(interaction, "Something went wrong on my side; "
+                                                  "the game is unchanged. Try again.")
+        except discord.HTTPException:
+            pass
+
+    async def close(self) -> None:
+        self.actions.close()
+        await super().close()
+
+
+def run(token: str, settings: Settings) -> int:
+    """Open the service, start the bot, and run until interrupted. Returns the exit status."""
+    from bot.service import GameService
+
+    discord.utils.setup_logging()
+
+    async def main() -> int:
+        service = await GameService.open(settings.database)
+        try:
+            async with MancalaBot(service, settings) as bot:
+                await bot.start(token)
+        except discord.LoginFailure:
+            print("Discord refused the token in DISCORD_TOKEN; copy it again from the "
+                  "Developer Portal (Bot > Reset Token).")
+            return 1
+        except discord.PrivilegedIntentsRequired:
+            print("DISCORD_MESSAGE_CONTENT=yes needs the Message Content intent: switch it on "
+                  "in the Developer Portal (Bot > Privileged Gateway Intents), or unset it.")
+            return 1
+        finally:
+            await service.close()
+        return 0
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        return 0

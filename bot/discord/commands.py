@@ -1,0 +1,123 @@
+"""The one command group, ``/mancala``. Each command hands its options to ``Actions``.
+
+>>> group = MancalaGroup()
+>>> sorted(c.name for c in group.commands)[:4]
+['accept', 'board', 'challenge', 'decline']
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.discord.actions import level_choices, ruleset_choices
+
+FIRST_CHOICES = [
+    app_commands.Choice(name="me (I move first)", value="me"),
+    app_commands.Choice(name="my opponent", value="opponent"),
+    app_commands.Choice(name="a coin flip", value="random"),
+]
+
+
+def _actions(interaction: discord.Interaction):
+    return interaction.client.actions
+
+
+class MancalaGroup(app_commands.Group):
+    """Mancala games: challenge someone (or me, for the AI), then play with buttons."""
+
+    def __init__(self):
+        super().__init__(name="mancala", description="Play mancala: Kalah, Wari, Oware and more",
+                         guild_only=True)
+
+    @app_commands.command(description="Challenge someone to a game (challenge me to play "
+                                      "the AI)")
+    @app_commands.describe(
+        opponent="who to play: a member, or me (the bot) for the AI",
+        ruleset="a preset like wari, or preset:key=value,... (see /mancala rules)",
+        level="the AI's strength, when you challenge me",
+        first="who moves first (default: you)",
+        clock="time per move before a player forfeits, like 12h or 3d, or off",
+        thread="play in a new thread of this channel",
+    )
+    @app_commands.choices(first=FIRST_CHOICES)
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.User,
+                        ruleset: app_commands.Range[str, 1, 100], level: str | None = None,
+                        first: str = "me", clock: str | None = None,
+                        thread: bool = False) -> None:
+        await _actions(interaction).challenge(interaction, opponent, ruleset, level, first,
+                                              clock, thread)
+
+    @challenge.autocomplete("ruleset")
+    async def _ruleset_autocomplete(self, interaction: discord.Interaction, current: str):
+        return ruleset_choices(current)
+
+    @challenge.autocomplete("level")
+    async def _level_autocomplete(self, interaction: discord.Interaction, current: str):
+        return level_choices(current)
+
+    @app_commands.command(description="Accept a challenge (the newest one to you, if no id)")
+    @app_commands.describe(challenge="the challenge's number, if you have several")
+    async def accept(self, interaction: discord.Interaction,
+                     challenge: int | None = None) -> None:
+        await _actions(interaction).accept(interaction, challenge)
+
+    @app_commands.command(description="Decline a challenge (the newest one to you, if no id)")
+    @app_commands.describe(challenge="the challenge's number, if you have several")
+    async def decline(self, interaction: discord.Interaction,
+                      challenge: int | None = None) -> None:
+        await _actions(interaction).decline(interaction, challenge)
+
+    @app_commands.command(description="Sow a pit in this channel's game")
+    @app_commands.describe(pit="the pit's letter, like E (North's pits: either case)")
+    async def move(self, interaction: discord.Interaction,
+                   pit: app_commands.Range[str, 1, 3]) -> None:
+        await _actions(interaction).move(interaction, None, pit)
+
+    @move.autocomplete("pit")
+    async def _pit_autocomplete(self, interaction: discord.Interaction, current: str):
+        return await _actions(interaction).move_choices(interaction, current)
+
+    @app_commands.command(description="Show this channel's game")
+    async def board(self, interaction: discord.Interaction) -> None:
+        await _actions(interaction).board(interaction)
+
+    @app_commands.command(description="Resign this channel's game")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        await _actions(interaction).resign(interaction)
+
+    @app_commands.command(description="Offer a draw (or accept your opponent's offer)")
+    async def draw(self, interaction: discord.Interaction) -> None:
+        await _actions(interaction).offer(interaction, "draw")
+
+    @app_commands.command(description="Ask to take back your last move (or accept the request)")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await _actions(interaction).offer(interaction, "undo")
+
+    @app_commands.command(description="List your games")
+    async def games(self, interaction: discord.Interaction) -> None:
+        await _actions(interaction).games(interaction)
+
+    @app_commands.command(description="The rulesets, or one ruleset's rules in full")
+    @app_commands.describe(ruleset="a preset or preset:key=value,...; leave out for the list")
+    async def rules(self, interaction: discord.Interaction,
+                    ruleset: app_commands.Range[str, 1, 100] | None = None) -> None:
+        await _actions(interaction).rules(interaction, ruleset)
+
+    @rules.autocomplete("ruleset")
+    async def _rules_autocomplete(self, interaction: discord.Interaction, current: str):
+        return ruleset_choices(current)
+
+    @app_commands.command(description="The best-rated players of a ruleset")
+    @app_commands.describe(ruleset="a preset (default: kalah)")
+    async def leaderboard(self, interaction: discord.Interaction,
+                          ruleset: app_commands.Range[str, 1, 100] | None = None) -> None:
+        await _actions(interaction).leaderboard(interaction, ruleset)
+
+    @leaderboard.autocomplete("ruleset")
+    async def _leaderboard_autocomplete(self, interaction: discord.Interaction, current: str):
+        return ruleset_choices(current)
+
+    @app_commands.command(description="A private hint for your move (against the AI or unrated)")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await _actions(interaction).hint(interaction)

@@ -1,0 +1,158 @@
+"""Text the bot posts: boards in code blocks, challenges, lists. No Discord objects here.
+
+Players are mentioned as ``<@id>``; the AI by its level. Every message stays under Discord's
+2,000 characters.
+
+>>> from bot.service import Player
+>>> who(Player("discord", "42")), who(Player.ai("first"))
+('<@42>', 'the AI (first)')
+>>> fit("x" * 3000).endswith("…")
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.service import Challenge, GameView, Player, Rating
+
+MESSAGE_LIMIT = 2000  # characters in a message's content
+CHOICE_LIMIT = 100  # characters in an autocomplete choice's name and value
+
+_TIME = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(m|min|mins|minutes?|h|hours?|d|days?)\s*$", re.I)
+_UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400}
+
+
+def who(player: Player) -> str:
+    """How a message names a player: a mention on Discord, the AI by level, others by id."""
+    if player.surface == "discord":
+        return f"<@{player.id}>"
+    if player.is_ai:
+        return f"the AI ({player.id})"
+    return f"{player.id} ({player.surface})"
+
+
+def discord_ids(*players: Player) -> list[int]:
+    """The Discord user ids among ``players``: the only people a message may ping."""
+    return [int(p.id) for p in players if p.surface == "discord" and p.id.isdigit()]
+
+
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """Cut ``text`` to ``limit`` characters, marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def code_block(text: str) -> str:
+    # a user's text inside a code block must not close it early
+    return "```\n" + text.replace("```", "'''") + "\n```"
+
+
+def game_title(game: GameView) -> str:
+    return (f"**Game {game.id}** · `{game.rules}` · {who(game.south)} (South) vs "
+            f"{who(game.north)} (North)")
+
+
+def turn_line(game: GameView) -> str:
+    """Whose turn it is and the last move, or the result."""
+    last = f"Last move: **{game.moves[-1]}**. " if game.moves else ""
+    if game.is_over:
+        out = game.outcome
+        if out is None:
+            return "The game is over."
+        if out.winner == "draw":
+            verdict = "a draw"
+        else:
+            verdict = f"{who(game.player(out.winner))} ({out.winner.title()}) wins"
+        return (f"{last}Game over ({out.reason}): {verdict}, South {out.score[0]}, "
+                f"North {out.score[1]}.")
+    side = game.position.to_move
+    moves = ", ".join(game.position.legal_moves())
+    return f"{last}{who(game.to_move)} to move ({side.title()}): {moves}."
+
+
+def board_message(game: GameView, note: str = "") -> str:
+    """The message under which the pit buttons sit: title, board, turn."""
+    parts = [game_title(game)]
+    if note:
+        parts.append(note)
+    parts += [code_block(game.board("south")), turn_line(game)]
+    if game.offer and not game.is_over:
+        parts.append(offer_line(game))
+    return fit("\n".join(parts))
+
+
+def offer_line(game: GameView) -> str:
+    offer = game.offer
+    what = {"draw": "offers a draw", "end": "offers to end the game here (scored as agreed)",
+            "undo": "asks to take back their last move"}.get(offer.kind, f"offers {offer.kind}")
+    answerer = game.opponent_of(offer.by)
+    return f"{who(offer.by)} {what}. {who(answerer)}: accept or decline with the buttons."
+
+
+def challenge_message(challenge: Challenge, descriptions: dict[str, str]) -> str:
+    """A challenge card. ``descriptions`` maps preset names to one-line descriptions."""
+    name = challenge.rules.split(":")[0]
+    line = f"{who(challenge.challenger)} challenges {who(challenge.opponent)} to " \
+           f"`{challenge.rules}`"
+    about = descriptions.get(name)
+    side = {"south": "South", "north": "North"}.get(challenge.options.side, "a random side")
+    parts = [line + ".", f"> {about}" if about else "",
+             f"{who(challenge.challenger)} plays {side}."]
+    if challenge.status == "open":
+        parts.append(f"{who(challenge.opponent)}: Accept or Decline below, or "
+                     f"`/mancala accept`.")
+    else:
+        parts.append(f"Challenge {challenge.status}.")
+    return fit("\n".join(p for p in parts if p))
+
+
+def games_list(games: list[GameView], player: Player) -> str:
+    if not games:
+        return "You have no games. Start one with `/mancala challenge`."
+    lines = []
+    for game in games:
+        opponent = game.opponent_of(player)
+        if game.is_over:
+            state = "over"
+        elif game.to_move == player:
+            state = "**your move**"
+        else:
+            state = "their move"
+        where = f"<#{game.channel.id}>" if game.channel.surface == "discord" else \
+            game.channel.surface
+        lines.append(f"Game {game.id} · `{game.rules}` vs {who(opponent)} · ply {game.ply} · "
+                     f"{state} · {where}")
+    return fit("\n".join(lines))
+
+
+def leaderboard_text(rules: str, ratings: list[Rating]) -> str:
+    if not ratings:
+        return f"No rated games of `{rules}` yet."
+    lines = [f"**Leaderboard · `{rules}`**"]
+    for rank, r in enumerate(ratings, 1):
+        name = who(r.player) if r.player.surface != "email" else (r.display_name or "by email")
+        lines.append(f"{rank}. {name} {r.rating:.0f} ({r.wins}W {r.losses}L {r.draws}D)")
+    return fit("\n".join(lines))
+
+
+def parse_duration(text: str) -> float:
+    """Seconds from ``30m``, ``12h``, ``3d`` (or ``off``: 0); ValueError says what is accepted.
+
+    >>> parse_duration("12h"), parse_duration("3 days"), parse_duration("off")
+    (43200.0, 259200.0, 0.0)
+    """
+    if text.strip().lower() in ("off", "none", "0", "no"):
+        return 0.0
+    match = _TIME.match(text)
+    if not match:
+        raise ValueError(f"'{text[:20]}' is not a time; write a number and a unit, like 30m, "
+                         f"12h or 3d, or off for no clock")
+    seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)[0].lower()]
+    if not 60 <= seconds <= 30 * 86400:
+        raise ValueError("a clock runs from 1m to 30d per move (or off)")
+    return seconds
+
+
+def choice_name(text: str) -> str:
+    """An autocomplete choice's name, cut to Discord's 100 characters."""
+    return fit(text, CHOICE_LIMIT)

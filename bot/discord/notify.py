@@ -1,0 +1,167 @@
+"""The service's events, posted where Discord players will see them.
+
+A Discord player's own command already showed its result in the channel, so the events it
+caused are not posted again: what remains are the AI's moves (as a follow-up of the player's
+last interaction while that is usable, else a channel message), reminders, forfeits, expired
+challenges and whatever players on other surfaces did. A Discord player in a game whose
+channel is elsewhere (an email game) is told by direct message.
+
+>>> from bot.service import Player
+>>> _caused_on_discord(Player("discord", "1")), _caused_on_discord(Player.ai("first"))
+(True, False)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+
+import discord
+
+from bot.discord import formatting as fmt
+from bot.discord.actions import mentions
+from bot.discord.views import board_view, challenge_view
+from bot.service import (
+    ChallengeAnswered, ChallengeReceived, Event, Forfeit, GameOver, MoveMade, Notifier,
+    OfferAnswered, OfferMade, Player, Reminder,
+)
+from engine import Ruleset
+
+log = logging.getLogger(__name__)
+
+
+def _caused_on_discord(player: Player | None) -> bool:
+    return player is not None and player.surface == "discord"
+
+
+class DiscordNotifier(Notifier):
+    """Posts service events for Discord players; registered by the client's setup_hook."""
+
+    def __init__(self, client: discord.Client):
+        self.client = client
+        # one event goes to each player concerned; a channel shows it once
+        self._posted: OrderedDict[tuple, None] = OrderedDict()
+
+    def _first_time(self, key: tuple) -> bool:
+        if key in self._posted:
+            return False
+        self._posted[key] = None
+        while len(self._posted) > 1000:
+            self._posted.popitem(last=False)
+        return True
+
+    async def notify(self, event: Event) -> None:
+        try:
+            await super().notify(event)
+        except discord.HTTPException as err:  # a deleted channel, missing permissions...
+            log.warning("could not post %s to Discord: %s", type(event).__name__, err)
+
+    # -- games --------------------------------------------------------------------------------
+
+    async def on_move(self, event: MoveMade) -> None:
+        if _caused_on_discord(event.by):
+            return
+        game = event.game
+        if not self._first_time(("move", game.id, game.ply)):
+            return
+        note = f"{fmt.who(event.by)} played **{event.move}**."
+        await self._post_board(event, note)
+
+    async def on_offer(self, event: OfferMade) -> None:
+        if not _caused_on_discord(event.by) and self._first_time(
+                ("offer", event.game.id, event.game.ply, event.kind)):
+            await self._post_board(event, "")
+
+    async def on_offer_answered(self, event: OfferAnswered) -> None:
+        if not _caused_on_discord(event.by) and self._first_time(
+                ("answer", event.game.id, event.game.ply, event.kind)):
+            verb = "accepted" if event.accepted else "declined"
+            await self._post_board(event, f"{fmt.who(event.by)} {verb} the {event.kind} offer.")
+
+    async def on_game_over(self, event: GameOver) -> None:
+        game = event.game
+        opponent = game.opponent_of(event.recipient)
+        # a move or resignation on Discord (or the AI's last move) already showed the result
+        if opponent is None or opponent.surface in ("discord", "ai"):
+            return
+        if self._first_time(("over", game.id)):
+            await self._post_board(event, "")
+
+    async def on_forfeit(self, event: Forfeit) -> None:
+        if self._first_time(("over", event.game.id)):
+            await self._post_board(event, f"{fmt.who(event.loser)} ran out of time.")
+
+    async def on_reminder(self, event: Reminder) -> None:
+        game = event.game
+        if not self._first_time(("remind", game.id, game.ply, event.idle_seconds)):
+            return
+        hours = event.idle_seconds / 3600
+        text = f"{fmt.who(event.recipient)}, your move in game {game.id} " \
+               f"(waiting {hours:.0f}h)."
+        if event.forfeit_at is not None:
+            text += f" You forfeit <t:{int(event.forfeit_at)}:R> unless you move."
+        await self._send(event.recipient, game.channel, text,
+                         mentions(event.recipient))
+
+    async def _post_board(self, event, note: str) -> None:
+        game = event.game
+        text, view = fmt.board_message(game, note), board_view(game)
+        allowed = mentions(game.south, game.north)
+        if game.channel.surface != "discord":
+            return await self._direct(event.recipient, text)
+        actions = self.client.actions
+        interaction = actions.pending_followup(game.id)
+        kwargs = {"allowed_mentions": allowed} | ({"view": view} if view is not None else {})
+        if interaction is not None and interaction.channel_id == int(game.channel.id):
+            message = await interaction.followup.send(text, wait=True, **kwargs)
+        else:
+            channel = self.client.get_partial_messageable(int(game.channel.id))
+            message = await channel.send(text, **kwargs)
+        await actions.replace_board(game.id, int(game.channel.id), message)
+
+    # -- challenges ---------------------------------------------------------------------------
+
+    async def on_challenge(self, event: ChallengeReceived) -> None:
+        challenge = event.challenge
+        if _caused_on_discord(challenge.challenger):
+            return
+        text = fmt.challenge_message(challenge, Ruleset.presets())
+        if challenge.channel.surface != "discord":
+            return await self._direct(event.recipient, text)
+        channel = self.client.get_partial_messageable(int(challenge.channel.id))
+        view = challenge_view(challenge)
+        await channel.send(text, allowed_mentions=mentions(challenge.challenger,
+                                                           challenge.opponent),
+                           **({"view": view} if view is not None else {}))
+
+    async def on_challenge_answered(self, event: ChallengeAnswered) -> None:
+        challenge = event.challenge
+        answerer = challenge.challenger if challenge.status == "cancelled" else \
+            challenge.opponent
+        if challenge.status != "expired" and _caused_on_discord(answerer):
+            return
+        if not self._first_time(("challenge", challenge.id, challenge.status)):
+            return
+        text = fmt.challenge_message(challenge, Ruleset.presets())
+        if event.game is not None:
+            text += "\n" + fmt.board_message(event.game)
+        await self._send(event.recipient, challenge.channel, fmt.fit(text),
+                         mentions(challenge.challenger, challenge.opponent),
+                         board_view(event.game) if event.game else None)
+
+    # -- delivery -----------------------------------------------------------------------------
+
+    async def _send(self, recipient: Player, channel, text: str,
+                    allowed: discord.AllowedMentions, view: discord.ui.View | None = None):
+        if channel.surface != "discord":
+            return await self._direct(recipient, text)
+        target = self.client.get_partial_messageable(int(channel.id))
+        await target.send(text, allowed_mentions=allowed,
+                          **({"view": view} if view is not None else {}))
+
+    async def _direct(self, recipient: Player, text: str) -> None:
+        """A direct message, for a Discord player whose game lives on another surface."""
+        if recipient.surface != "discord" or not recipient.id.isdigit():
+            return
+        dm = await self.client.create_dm(discord.Object(int(recipient.id)))
+        await dm.send(text, allowed_mentions=discord.AllowedMentions.none())

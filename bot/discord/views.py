@@ -1,0 +1,179 @@
+"""Buttons and menus. Their custom ids carry everything a click needs, so they keep working
+after a restart (the classes are registered in ``setup_hook``) and a click on an old board is
+recognised by its ply.
+
+Custom ids, each well under Discord's 100 characters:
+
+- ``mancala:move:GAME:PLY:MOVE`` a pit button (``MOVE`` like ``E``, ``e`` or ``E<``);
+- ``mancala:pick:GAME:PLY:PART`` a select menu of moves, when there are too many for buttons;
+- ``mancala:challenge:ID:accept`` / ``:decline``;
+- ``mancala:offer:GAME:PLY:accept`` / ``:decline`` (a draw, end or undo offer).
+
+>>> move_id(12, 3, "E<")
+'mancala:move:12:3:E<'
+
+The callbacks only hand the click to ``client.actions`` (see ``actions.py``): the service
+decides.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.service import Challenge, GameView
+
+BUTTONS_PER_ROW = 5
+ROWS = 5
+SELECT_OPTIONS = 25
+CUSTOM_ID_LIMIT = 100
+
+
+def move_id(game_id: int, ply: int, move: str) -> str:
+    return f"mancala:move:{game_id}:{ply}:{move}"
+
+
+class PitButton(discord.ui.DynamicItem[discord.ui.Button],
+                template=r"mancala:move:(?P<game>\d+):(?P<ply>\d+):(?P<move>[A-Ha-h][<>]?)"):
+    """One pit of the board; enabled when sowing it is a legal move."""
+
+    def __init__(self, game_id: int, ply: int, move: str, legal: bool = True,
+                 row: int | None = None):
+        self.game_id, self.ply, self.move = game_id, ply, move
+        super().__init__(discord.ui.Button(
+            label=move, custom_id=move_id(game_id, ply, move), row=row, disabled=not legal,
+            style=discord.ButtonStyle.primary if legal else discord.ButtonStyle.secondary))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["ply"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.actions.move(interaction, self.game_id, self.move, self.ply,
+                                              from_board=True)
+
+
+class MoveSelect(discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"mancala:pick:(?P<game>\d+):(?P<ply>\d+):(?P<part>\d)"):
+    """A menu of legal moves, for rulesets with more moves than buttons fit (direction=choice)."""
+
+    def __init__(self, game_id: int, ply: int, part: int = 0, moves: list[str] = (),
+                 row: int | None = None):
+        self.game_id, self.ply = game_id, ply
+        options = [discord.SelectOption(label=m, value=m, description=_move_description(m))
+                   for m in moves] or [discord.SelectOption(label="-", value="-")]
+        super().__init__(discord.ui.Select(
+            custom_id=f"mancala:pick:{game_id}:{ply}:{part}", options=options, row=row,
+            placeholder="Choose a move" + (" (more)" if part else "")))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["ply"]), int(match["part"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        await interaction.client.actions.move(interaction, self.game_id,
+                                              values[0] if values else "", self.ply,
+                                              from_board=True)
+
+
+class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
+                      template=r"mancala:challenge:(?P<id>\d+):(?P<answer>accept|decline)"):
+    def __init__(self, challenge_id: int, answer: str):
+        self.challenge_id, self.answer = challenge_id, answer
+        super().__init__(discord.ui.Button(
+            label=answer.title(), custom_id=f"mancala:challenge:{challenge_id}:{answer}",
+            style=discord.ButtonStyle.success if answer == "accept"
+            else discord.ButtonStyle.danger))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["id"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        actions = interaction.client.actions
+        if self.answer == "accept":
+            await actions.accept(interaction, self.challenge_id, from_card=True)
+        else:
+            await actions.decline(interaction, self.challenge_id, from_card=True)
+
+
+class OfferButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"mancala:offer:(?P<game>\d+):(?P<ply>\d+):(?P<answer>accept|decline)"):
+    def __init__(self, game_id: int, ply: int, answer: str, label: str | None = None):
+        self.game_id, self.ply, self.answer = game_id, ply, answer
+        super().__init__(discord.ui.Button(
+            label=label or answer.title(), custom_id=f"mancala:offer:{game_id}:{ply}:{answer}",
+            style=discord.ButtonStyle.success if answer == "accept"
+            else discord.ButtonStyle.secondary, row=ROWS - 1))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]), int(match["ply"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.actions.answer_offer(interaction, self.game_id, self.ply,
+                                                      self.answer == "accept")
+
+
+DYNAMIC_ITEMS = (PitButton, MoveSelect, ChallengeButton, OfferButton)
+
+
+def challenge_view(challenge: Challenge) -> discord.ui.View | None:
+    if challenge.status != "open":
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(ChallengeButton(challenge.id, "accept"))
+    view.add_item(ChallengeButton(challenge.id, "decline"))
+    return view
+
+
+def board_view(game: GameView) -> discord.ui.View | None:
+    """Pit buttons for the player to move (only legal ones enabled), or menus when the moves
+    outnumber the buttons; offer buttons below while an offer is pending. None once over."""
+    if game.is_over:
+        return None
+    view = discord.ui.View(timeout=None)
+    position = game.position
+    legal = position.legal_moves()
+    rows_of_pits = _pit_rows(game)
+    if any("<" in m for m in legal) or len(rows_of_pits) > ROWS - 1:
+        for part, start in enumerate(range(0, len(legal), SELECT_OPTIONS)):
+            view.add_item(MoveSelect(game.id, game.ply, part, legal[start:start + SELECT_OPTIONS],
+                                     row=part))
+    else:
+        for row, pits in enumerate(rows_of_pits):
+            for move in pits:
+                view.add_item(PitButton(game.id, game.ply, move, move in legal, row=row))
+    if game.offer:
+        kind = game.offer.kind
+        view.add_item(OfferButton(game.id, game.ply, "accept", f"Accept {kind}"))
+        view.add_item(OfferButton(game.id, game.ply, "decline", f"Decline {kind}"))
+    return view
+
+
+def _pit_rows(game: GameView) -> list[list[str]]:
+    """The pits the mover may choose from, in the order the board shows them (North's row
+    reads right to left on top), split into rows of at most five buttons."""
+    rules = game.position.rules
+    south = list(rules.letters)
+    north = list(rules.letters.lower())[::-1]
+    if rules.choose == "any":
+        rows = [north, south]
+    else:
+        rows = [south if game.position.to_move == "south" else north]
+    return [part for row in rows for part in _split(row)]
+
+
+def _split(pits: list[str]) -> list[list[str]]:
+    """Split a row into even parts of at most five: 6 -> 3+3, 7 -> 4+3, 8 -> 4+4.
+
+    >>> _split(list("ABCDEFG"))
+    [['A', 'B', 'C', 'D'], ['E', 'F', 'G']]
+    """
+    parts = -(-len(pits) // BUTTONS_PER_ROW)
+    size = -(-len(pits) // parts)
+    return [pits[i:i + size] for i in range(0, len(pits), size)]
+
+
+def _move_description(move: str) -> str:
+    return f"sow pit {move[0]} " + ("clockwise" if move.endswith("<") else "counter-clockwise")

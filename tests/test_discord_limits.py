@@ -1,0 +1,203 @@
+"""The payloads the bot sends, checked against Discord's documented limits.
+
+Discord rejects a command tree or a message that breaks them, usually only once it is live:
+command and option names (1-32 lowercase characters), descriptions (1-100), at most 25
+options, subcommands and choices, 100 characters per choice; at most 5 rows of at most 5
+buttons, a select menu alone in its row with at most 25 options, custom ids up to 100
+characters; messages up to 2,000 characters.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.discord import formatting as fmt
+from bot.discord.actions import level_choices, ruleset_choices
+from bot.discord.commands import MancalaGroup
+from bot.discord.views import board_view, challenge_view
+from bot.service import Challenge, Channel, GameOptions, GameView, Offer, Player
+from engine import Position, Ruleset
+
+NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
+BIG_ID = 10**15  # far more games than any server will hold: custom ids must still fit
+
+
+def command_payload() -> list[dict]:
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.default()))
+    tree.add_command(MancalaGroup())
+    return [command.to_dict(tree) for command in tree.get_commands()]
+
+
+def walk_options(options: list[dict]):
+    for option in options:
+        yield option
+        yield from walk_options(option.get("options", []))
+
+
+def test_there_is_one_group_named_mancala_with_every_command_of_the_issue():
+    (group,) = command_payload()
+    assert group["name"] == "mancala"
+    names = {option["name"] for option in group["options"]}
+    assert names == {"challenge", "accept", "decline", "move", "board", "resign", "draw",
+                     "undo", "games", "rules", "leaderboard", "hint"}
+
+
+def test_names_descriptions_and_counts_fit_discords_limits():
+    (group,) = command_payload()
+    assert NAME.match(group["name"]) and 1 <= len(group["description"]) <= 100
+    assert len(group["options"]) <= 25
+    total = len(group["name"]) + len(group["description"])
+    for option in walk_options(group["options"]):
+        assert NAME.match(option["name"]), option["name"]
+        assert 1 <= len(option["description"]) <= 100, option["name"]
+        assert len(option.get("options", [])) <= 25
+        choices = option.get("choices", [])
+        assert len(choices) <= 25
+        for choice in choices:
+            assert 1 <= len(choice["name"]) <= 100 and len(str(choice["value"])) <= 100
+        total += len(option["name"]) + len(option["description"]) + sum(
+            len(c["name"]) + len(str(c["value"])) for c in choices)
+    assert total <= 8000  # Discord's cap on all of a command's text together
+
+
+def test_required_options_come_before_optional_ones():
+    (group,) = command_payload()
+    for sub in group["options"]:
+        required = [o.get("required", False) for o in sub.get("options", [])]
+        assert required == sorted(required, reverse=True), sub["name"]
+
+
+def test_the_ruleset_and_move_options_use_autocomplete():
+    (group,) = command_payload()
+    subs = {s["name"]: {o["name"]: o for o in s.get("options", [])} for s in group["options"]}
+    assert subs["challenge"]["ruleset"]["autocomplete"] is True
+    assert subs["challenge"]["opponent"]["type"] == 6  # a user: a member, or the bot for the AI
+    assert subs["move"]["pit"]["autocomplete"] is True
+    assert subs["rules"]["ruleset"]["autocomplete"] is True
+
+
+@pytest.mark.parametrize("typed", ["", "w", "k", "kalah:", "wari:captures=2-4",
+                                   "wari:captures=2-3-" + "4" * 200, "x" * 100,
+                                   "mankala:stones=9", "kalah:pits=8"])
+def test_ruleset_autocomplete_answers_fit(typed):
+    choices = ruleset_choices(typed)
+    assert len(choices) <= 25
+    for choice in choices:
+        assert 1 <= len(choice.name) <= 100 and 1 <= len(choice.value) <= 100
+
+
+def test_ruleset_autocomplete_lists_every_preset_with_its_description():
+    choices = {c.value: c.name for c in ruleset_choices("")}
+    for name, description in Ruleset.presets().items():
+        assert choices[name].startswith(f"{name}: {description[:40]}")
+
+
+def test_ruleset_autocomplete_checks_options_and_says_what_is_wrong():
+    (good,) = ruleset_choices("awale:captures=2-3-4")
+    assert good.value == "wari:captures=2-3-4" and good.name.startswith("✓")
+    (bad,) = ruleset_choices("wari:pits=99")
+    assert bad.name.startswith("✗") and "pits" in bad.name and "1 to 8" in bad.name
+
+
+def test_level_autocomplete_offers_the_ais_levels():
+    from engine.ai import LEVELS
+    assert [c.value for c in level_choices("")] == list(LEVELS)[:25]
+
+
+# -- components -------------------------------------------------------------------------------
+
+def game_view(position: Position, ply: int = 0, offer: Offer | None = None,
+              game_id: int = BIG_ID) -> GameView:
+    south, north = Player("discord", str(BIG_ID)), Player("discord", str(BIG_ID + 1))
+    over = position.is_over()
+    return GameView(id=game_id, rules=str(position.rules), south=south, north=north,
+                    channel=Channel("discord", str(BIG_ID)), position=position, ply=ply,
+                    status="over" if over else "active", moves=(), outcome=position.outcome(),
+                    offer=offer, options=GameOptions(), created_at=0.0, last_move_at=0.0)
+
+
+RULESETS = ["kalah", "wari", "oware", "al-manqala", "mankala", "manbula", "kalah:pits=8",
+            "kalah:pits=1,seeds=1", "manbula:direction=choice",
+            "kalah:pits=8,choose=any,end=all_empty,direction=choice",
+            "kalah:pits=7,choose=any,end=all_empty"]
+
+
+def positions_along_random_games(rules: str, games: int = 3, seed: int = 1):
+    rng = random.Random(seed)
+    for _ in range(games):
+        position = Position.initial(Ruleset.parse(rules))
+        ply = 0
+        while True:
+            yield position, ply
+            moves = position.legal_moves()
+            if not moves or ply > 80:
+                break
+            position = position.play(rng.choice(moves))
+            ply += 1
+
+
+def check_components(rows: list[dict]) -> None:
+    assert len(rows) <= 5
+    for row in rows:
+        items = row["components"]
+        assert 1 <= len(items) <= 5
+        if any(item["type"] == 3 for item in items):
+            assert len(items) == 1  # a select menu takes its whole row
+        for item in items:
+            assert len(item["custom_id"]) <= 100
+            if item["type"] == 2:
+                assert 1 <= len(item["label"]) <= 80
+            else:
+                assert 1 <= len(item["options"]) <= 25
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+async def test_board_components_fit_and_enable_exactly_the_legal_moves(rules):
+    for position, ply in positions_along_random_games(rules):
+        offer = Offer("draw", Player("discord", str(BIG_ID)), ply) if ply % 7 == 3 else None
+        view = board_view(game_view(position, ply, offer))
+        if position.is_over():
+            assert view is None
+            continue
+        rows = view.to_components()
+        check_components(rows)
+        items = [item for row in rows for item in row["components"]]
+        enabled = [i["label"] for i in items if i["type"] == 2
+                   and i["custom_id"].startswith("mancala:move:") and not i.get("disabled")]
+        offered = [o["value"] for i in items if i["type"] == 3 for o in i["options"]]
+        assert sorted(enabled + offered) == sorted(position.legal_moves())
+        for item in items:
+            if item["custom_id"].startswith("mancala:move:"):
+                assert item["custom_id"].startswith(f"mancala:move:{BIG_ID}:{ply}:")
+        assert any(i["custom_id"].endswith(":accept") for i in items) == (offer is not None)
+
+
+def test_buttons_follow_the_board_north_reads_right_to_left():
+    position = Position.initial(Ruleset.parse("kalah")).play("A")  # North to move
+    rows = board_view(game_view(position, 1)).to_components()
+    labels = [[b["label"] for b in row["components"]] for row in rows]
+    assert labels == [["f", "e", "d"], ["c", "b", "a"]]
+
+
+def test_challenge_buttons_fit():
+    challenge = Challenge(id=BIG_ID, challenger=Player("discord", "1"),
+                          opponent=Player("discord", "2"), rules="wari",
+                          channel=Channel("discord", "3"), options=GameOptions(), status="open",
+                          created_at=0.0, expires_at=None)
+    rows = challenge_view(challenge).to_components()
+    check_components(rows)
+    assert [b["custom_id"] for b in rows[0]["components"]] == [
+        f"mancala:challenge:{BIG_ID}:accept", f"mancala:challenge:{BIG_ID}:decline"]
+
+
+@pytest.mark.parametrize("rules", ["kalah:pits=8,seeds=12", "al-manqala"])
+def test_board_messages_fit_in_one_message(rules):
+    for position, ply in positions_along_random_games(rules, games=1):
+        text = fmt.board_message(game_view(position, ply))
+        assert len(text) <= fmt.MESSAGE_LIMIT
+        assert "```" in text
