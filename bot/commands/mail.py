@@ -1,0 +1,62 @@
+"""``mancala mail``: play by email. An SMTP server by default, or one message with ``--pipe``.
+
+Settings come from ``.env`` and the environment (see ``bot.mail.settings``). With ``--pipe``
+a mail server (Postfix's pipe transport, procmail...) hands over one message on standard
+input; the exit status is 0 when handled, 75 (EX_TEMPFAIL) when the mail server should try
+again later, and 65 (EX_DATAERR) when the message is refused (too large).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "mail", help="play by email: run the SMTP server (or --pipe one message)",
+        description="Play by email. Runs an SMTP server (MANCALA_MAIL_LISTEN, default "
+                    "127.0.0.1:8025) and sends replies through a relay (MANCALA_MAIL_RELAY, "
+                    "default 127.0.0.1:25). With --pipe, reads one message from standard "
+                    "input instead. Settings: .env and the environment, MANCALA_MAIL_*.")
+    parser.add_argument("--pipe", action="store_true",
+                        help="handle one message from standard input (for a mail server)")
+    parser.add_argument("--sender", default=None,
+                        help="with --pipe: the envelope sender (Postfix: ${sender}); empty "
+                             "means a bounce, which is never answered")
+    parser.add_argument("--recipient", action="append", default=[],
+                        help="with --pipe: the envelope recipient (Postfix: ${recipient})")
+    parser.add_argument("--no-games", action="store_true",
+                        help="only position-and-move mails against the AI (no game database)")
+    parser.add_argument("--env", default=".env", metavar="FILE",
+                        help="the settings file to read (default: .env)")
+    parser.set_defaults(func=run_mail)
+
+
+def run_mail(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    from dotenv import load_dotenv
+
+    from bot.mail import runner
+    from bot.mail.settings import MailSettings, SettingsError
+
+    load_dotenv(args.env)  # the environment wins over the file
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s",
+                        stream=sys.stderr)
+    try:
+        settings = MailSettings.from_environ(os.environ)
+    except SettingsError as err:
+        print(err, file=sys.stderr)
+        return runner.EX_TEMPFAIL if args.pipe else 2
+    if args.pipe:
+        raw = sys.stdin.buffer.read(settings.max_bytes + 1)
+        while sys.stdin.buffer.read(1 << 16):  # drain an oversized message: the mail server
+            pass  # expects its whole message read before it hears the verdict
+        status = asyncio.run(runner.pipe(settings, raw, args.sender, args.recipient,
+                                         with_games=not args.no_games))
+        return status
+    asyncio.run(runner.serve(settings, with_games=not args.no_games))
+    return 0

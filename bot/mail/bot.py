@@ -1,0 +1,78 @@
+"""What the bot answers to one message: nothing (bounces, auto-replies), a correspondence
+game's answer, or a position-and-move game's answer.
+
+Routing: a mail whose subject or address carries a game or challenge tag, or whose first
+word is a correspondence command (challenge, games, help...), goes to ``Correspondence``;
+everything else is read as a position-and-move mail.
+"""
+
+from __future__ import annotations
+
+import logging
+from email.message import EmailMessage
+
+from bot.mail.opponent import AIOpponent
+from bot.mail.position_mail import (
+    MailFormatError, apply_sender_moves, parse_position_mail, reply_text,
+)
+from bot.mail.reading import IncomingMail, read_mail
+from bot.mail.replies import build_reply
+from bot.mail.settings import MailSettings
+from bot.mail.transport import PermanentMailError, Relay
+
+log = logging.getLogger(__name__)
+
+_MAX_BOT_PLIES = 200  # replays always end (each drops a seed in a store); this is a backstop
+
+
+class MailBot:
+    """Answers mail. ``correspondence`` (a ``Correspondence``) handles stored games; without
+    it only position-and-move mails are played."""
+
+    def __init__(self, settings: MailSettings, opponent: AIOpponent, relay: Relay | None = None,
+                 correspondence=None, levels: tuple[str, ...] | None = None):
+        from engine.ai import LEVELS
+
+        self.settings = settings
+        self.opponent = opponent
+        self.relay = relay
+        self.correspondence = correspondence
+        self.levels = tuple(levels or LEVELS)
+
+    async def process(self, raw: bytes, envelope_sender: str | None,
+                      recipients: list[str]) -> None:
+        """Answer one message and send the replies (the SMTP server's and --pipe's entry)."""
+        for reply in await self.answer(raw, envelope_sender, recipients):
+            try:
+                await self.relay.send(reply)
+            except PermanentMailError as err:  # the sender's address is dead: nobody to tell
+                log.warning("reply to %s refused for good: %s", reply["To"], err)
+
+    async def answer(self, raw: bytes, envelope_sender: str | None = None,
+                     recipients: list[str] | tuple = ()) -> list[EmailMessage]:
+        """The replies to one raw message (none for bounces and auto-replies).
+
+        Raises MailTooLarge for a message over the limit: the transport refuses it.
+        """
+        mail = read_mail(raw, envelope_sender, recipients, self.settings.max_bytes)
+        if mail.automatic:
+            log.info("not answering %s: %s", mail.from_address or "(no From)", mail.automatic)
+            return []
+        if self.correspondence is not None and self.correspondence.wants(mail):
+            return await self.correspondence.handle(mail)
+        return [build_reply(mail, await self.position_game(mail), self.settings.bot_address)]
+
+    async def position_game(self, mail: IncomingMail) -> str:
+        """Play a position-and-move mail: the sender's moves, then the AI's; the reply text."""
+        try:
+            request = parse_position_mail(mail.text, self.levels, self.settings.level)
+            position, sender_moves = apply_sender_moves(request)
+        except MailFormatError as err:
+            return err.explain(self.levels)
+        bot_moves: list[str] = []
+        while (not position.is_over() and position.to_move == request.bot_side
+               and len(bot_moves) < _MAX_BOT_PLIES):
+            move = await self.opponent.choose(position, request.level)
+            position = position.play(move)
+            bot_moves.append(position.last_move)
+        return reply_text(request, position, sender_moves, bot_moves)

@@ -1,0 +1,237 @@
+"""The position-and-move mail of 003: rules, the board from the sender's side, and a move.
+
+The position travels in the mail, so this needs no stored state: the sender writes the board
+as they see it (their pits A-F on the bottom row), the bot applies their move, answers with
+the AI's, and sends the new board back from the sender's side, ready to edit.
+
+>>> mail = parse_position_mail('''Rules: wari
+... Move: E
+...     f  e  d  c  b  a
+...     4  4  4  4  4  4
+...     4  4  4  4  4  4
+...     A  B  C  D  E  F''', levels=("first",))
+>>> mail.rules.name, mail.side, mail.moves, mail.position.to_move
+('wari', 'south', ['E'], 'south')
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from engine import (
+    IllegalMove, Position, PositionError, Ruleset, RulesetError, from_perspective,
+    parse_position, render, to_perspective,
+)
+
+SIDES = ("south", "north")
+
+_KEY_LINE = re.compile(
+    r"^\s*(rules|rule|ruleset|variant|side|level|moves|move|my move)\s*[:=]\s*(.*?)\s*$", re.I)
+_KEYS = {"rules": "rules", "rule": "rules", "ruleset": "rules", "variant": "rules",
+         "side": "side", "level": "level", "move": "move", "moves": "move", "my move": "move"}
+_MOVE_TOKEN = re.compile(r"^[A-Ha-h][<>]?$")
+_BOARD_WORDS = re.compile(r"^\s*(captured|stores?|game over|south \d+, north \d+|```)", re.I)
+_TURN = re.compile(r"\b(south|north) to move\b", re.I)
+_LINE_NUMBER = re.compile(r"\bline (\d+)\b")
+
+
+def format_help(levels) -> str:
+    """The accepted format, shown with every error."""
+    return f"""A position-and-move mail holds these lines (anything before or after the board
+that is not one of them is ignored):
+    Rules: wari            the ruleset: {', '.join(Ruleset.presets())},
+                           with options like wari:captures=2-4
+    Side: south            optional: the side you play (south or north; default south)
+    Level: {levels[0]:<15} optional: my strength, one of {', '.join(levels)}
+    the board as you see it: your pits A-F on the bottom row, '-' for an empty pit,
+    then the captured counts ('Captured: North 3, South 5') or the stores between the rows
+    Move: C                optional: your move in this position (for Kalah's extra turns,
+                           several: 'Move: C F'); without a Move line the board is the
+                           position after your move, and I move
+Example:
+    Rules: wari
+        f  e  d  c  b  a
+        4  4  4  4  4  4
+        4  4  4  4  4  4
+        A  B  C  D  E  F
+    Captured: North 0, South 0.
+    Move: E
+To start a game from the beginning, send only the Rules: line. Write the board in your own
+text, not quoted with '>': quoted lines are never read."""
+
+
+class MailFormatError(ValueError):
+    """A position-and-move mail that cannot be read; ``line`` is the offending line, if one."""
+
+    def __init__(self, problem: str, line: str | None = None):
+        super().__init__(problem)
+        self.problem = problem
+        self.line = line
+
+    def explain(self, levels) -> str:
+        quoted = f"\n\nThe line in question:\n> {self.line}" if self.line else ""
+        return f"I could not read your mail: {self.problem}{quoted}\n\n{format_help(levels)}"
+
+
+@dataclass
+class PositionMail:
+    """A readable position-and-move mail."""
+
+    rules: Ruleset
+    side: str  # the sender's side; the board was written from it
+    level: str
+    position: Position  # the position the sender's moves apply to (or the bot's turn)
+    moves: list[str]  # the sender's moves, in the sender's own notation
+    started: bool  # no board was sent: a new game from the initial position
+
+    @property
+    def bot_side(self) -> str:
+        return "north" if self.side == "south" else "south"
+
+
+def parse_position_mail(text: str, levels, default_level: str | None = None,
+                        rng: random.Random | None = None) -> PositionMail:
+    """Read the newest text of a mail. Raise MailFormatError naming the offending line."""
+    lines = text.split("\n")
+    values: dict[str, tuple[str, str]] = {}  # key -> (value, raw line)
+    board_lines = [""] * len(lines)  # the board block, keeping the mail's line numbers
+    board_rows = [i for i, line in enumerate(lines) if _looks_like_board(line)]
+    first, last = (board_rows[0], board_rows[-1]) if board_rows else (len(lines), -1)
+    for i, line in enumerate(lines):
+        key_line = _KEY_LINE.match(line)
+        if key_line:
+            key = _KEYS[key_line.group(1).lower()]
+            value = key_line.group(2)
+            if key in values and values[key][0].lower() != value.lower():
+                raise MailFormatError(f"two different {key.title()}: lines", line.strip())
+            values[key] = (value, line.strip())
+        elif first <= i <= last:
+            board_lines[i] = line
+
+    if "rules" not in values:
+        if not board_rows and not values:
+            offending = next((x.strip() for x in lines if x.strip()), None)
+            raise MailFormatError("I found no Rules: line and no board"
+                                  + ("" if offending else " (the mail is empty)"), offending)
+        raise MailFormatError("which rules? Add a line like 'Rules: wari'")
+    rules_text, rules_line = values["rules"]
+    try:
+        rules = Ruleset.parse(rules_text)
+    except RulesetError as err:
+        raise MailFormatError(str(err), rules_line) from None
+
+    side = values.get("side", ("south", ""))[0].lower() or "south"
+    if side not in SIDES:
+        raise MailFormatError("the side is south or north", values["side"][1])
+    level = (values.get("level", ("", ""))[0] or default_level or levels[0]).lower()
+    if level not in levels:
+        raise MailFormatError(f"the level is one of {', '.join(levels)}", values["level"][1])
+    move_text, move_line = values.get("move", ("", ""))
+    moves = [m for m in re.split(r"[\s,;]+", move_text) if m]
+    for move in moves:
+        if not _MOVE_TOKEN.match(move):
+            raise MailFormatError(f"'{move[:10]}' is not a move; a move is a pit letter "
+                                  f"{rules.letters[0]}-{rules.letters[-1]}", move_line)
+
+    if not board_rows:
+        if moves:
+            raise MailFormatError("a Move: needs the board it is played on; copy the board "
+                                  "from my last mail into your reply, without '>' quoting",
+                                  move_line)
+        start = Position.initial(rules, rng=rng or random.Random())
+        return PositionMail(rules, side, level, start, [], started=True)
+
+    block = "\n".join(board_lines)
+    written_turn = _TURN.search(block)
+    bot_side = "north" if side == "south" else "south"
+    if moves:
+        to_move = side
+    elif written_turn and written_turn.group(1).lower() == side:
+        raise MailFormatError(f"the board says {side.title()} (you) to move, but there is no "
+                              "Move: line; add one, like 'Move: C'", written_turn.group(0))
+    else:
+        to_move = bot_side
+    try:
+        position = parse_position(block, rules, to_move=to_move, perspective=side)
+    except PositionError as err:
+        raise MailFormatError(str(err), _offending_line(str(err), lines, first, last)) from None
+    if position.is_over():
+        raise MailFormatError("this position is already over: the game has ended")
+    return PositionMail(rules, side, level, position, moves, started=False)
+
+
+def _looks_like_board(line: str) -> bool:
+    """A count row, a label row, a captured/stores line or a 'to move' line.
+
+    A row is a board row when at least half its words are counts, so a mistyped row ('4 4 x
+    4 4 4') still reaches the board reader, which names the bad count.
+    """
+    if _KEY_LINE.match(line):
+        return False
+    if _BOARD_WORDS.match(line) or _TURN.search(line):
+        return True
+    tokens = line.split()
+    if len(tokens) < 2:
+        return False
+    if all(len(t) == 1 and t.isalpha() for t in tokens):
+        return True
+    counts = sum(1 for t in tokens if t == "-" or t.isdigit())
+    return counts * 2 >= len(tokens)
+
+
+def _offending_line(message: str, lines: list[str], first: int, last: int) -> str | None:
+    found = _LINE_NUMBER.search(message)
+    if found and 0 < int(found.group(1)) <= len(lines):
+        return lines[int(found.group(1)) - 1].strip()
+    if 0 <= first <= last:  # the board as a whole is wrong: quote its first row
+        return lines[first].strip()
+    return None
+
+
+def apply_sender_moves(mail: PositionMail) -> tuple[Position, list[str]]:
+    """Play the sender's moves; return the position and the moves as the engine names them.
+
+    Raise MailFormatError when a move is not the sender's to make or is illegal.
+    """
+    position, played = mail.position, []
+    for move in mail.moves:
+        if position.is_over():
+            raise MailFormatError(f"the game ended before your move {move}")
+        if position.to_move != mail.side:
+            raise MailFormatError(f"after {' '.join(mail.moves[:len(played)])} it is my turn, "
+                                  f"not yours: {move} cannot be played")
+        try:
+            position = position.play(from_perspective(move, mail.side))
+        except IllegalMove as err:
+            legal = ", ".join(to_perspective(m, mail.side) for m in position.legal_moves())
+            raise MailFormatError(f"{move} is not a legal move here: {err} "
+                                  f"(legal moves: {legal})", f"Move: {' '.join(mail.moves)}")
+        played.append(position.last_move)
+    return position, played
+
+
+def reply_text(mail: PositionMail, position: Position, sender_moves: list[str],
+               bot_moves: list[str]) -> str:
+    """The reply: what happened, then the new position in the same format, ready to edit."""
+    side = mail.side
+    told = []
+    if mail.started:
+        told.append(f"A new game of {mail.rules.name}; you play {side.title()}.")
+    if sender_moves:
+        told.append("You played " + " ".join(to_perspective(m, side) for m in sender_moves) + ".")
+    if bot_moves:
+        told.append(f"I ({mail.level}) played "
+                    + " ".join(to_perspective(m, side) for m in bot_moves) + ".")
+    if position.is_over():
+        told.append("The game is over.")
+        move_line = ""
+    else:
+        legal = ", ".join(to_perspective(m, side) for m in position.legal_moves())
+        told.append(f"Your move: one of {legal}. Reply with this board (not quoted) and your "
+                    "move on the Move: line.")
+        move_line = "\nMove: "
+    return (" ".join(told) + "\n\n"
+            f"Rules: {mail.rules}\nSide: {side}\nLevel: {mail.level}\n\n"
+            + render(position, perspective=side) + "\n" + move_line)

@@ -1,0 +1,74 @@
+"""Outgoing mail: threaded replies and notifications, always marked as automatic.
+
+Every message the bot sends carries ``Auto-Submitted: auto-replied`` (RFC 3834), so other
+robots do not answer it, and threads with what it answers: ``In-Reply-To`` names the mail
+answered and ``References`` the whole chain, so mail clients show one conversation.
+
+>>> from bot.mail.reading import read_mail
+>>> mail = read_mail(b"From: ann@example.org\\r\\nSubject: my game\\r\\n"
+...                  b"Message-ID: <1@example.org>\\r\\nReferences: <0@example.org>\\r\\n\\r\\nhi")
+>>> reply = build_reply(mail, "Hello", "Mancala <mancala@bot.example>")
+>>> reply["To"], reply["Subject"], reply["In-Reply-To"], reply["References"]
+('ann@example.org', 'Re: my game', '<1@example.org>', '<0@example.org> <1@example.org>')
+>>> reply["Auto-Submitted"]
+'auto-replied'
+"""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid, parseaddr
+
+from bot.mail.reading import IncomingMail
+
+_RE_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|réf|ref)\s*:\s*)+", re.I)
+_MAX_REFERENCES = 20  # RFC 5322 lets the chain grow; mail servers dislike huge headers
+
+
+def reply_subject(subject: str) -> str:
+    """One 'Re: ' in front, however many the client stacked.
+
+    >>> reply_subject("Re: RE: Aw: wari"), reply_subject("")
+    ('Re: wari', 'Re: your mancala mail')
+    """
+    bare = _RE_PREFIX.sub("", subject).strip()
+    return f"Re: {bare or 'your mancala mail'}"
+
+
+def new_message(to: str, subject: str, body: str, bot_address: str,
+                reply_to: str | None = None, in_reply_to: str | None = None,
+                references: list[str] | None = None) -> EmailMessage:
+    """A plain-text mail from the bot (UTF-8, so boards and names survive any client)."""
+    message = EmailMessage()
+    message["From"] = bot_address
+    message["To"] = to
+    message["Subject"] = subject
+    message["Date"] = formatdate(localtime=False)
+    message["Message-ID"] = make_msgid(domain=_domain(bot_address))
+    message["Auto-Submitted"] = "auto-replied"
+    message["X-Auto-Response-Suppress"] = "All"  # Exchange: no out-of-office replies to us
+    if reply_to:
+        message["Reply-To"] = reply_to
+    if in_reply_to:
+        message["In-Reply-To"] = in_reply_to
+    if references:
+        message["References"] = " ".join(references[-_MAX_REFERENCES:])
+    message.set_content(body, charset="utf-8")
+    return message
+
+
+def build_reply(mail: IncomingMail, body: str, bot_address: str, to: str | None = None,
+                subject: str | None = None, reply_to: str | None = None) -> EmailMessage:
+    """Answer ``mail`` in its thread (by default to its sender, with 'Re: ' its subject)."""
+    references = list(mail.references)
+    if mail.message_id and mail.message_id not in references:
+        references.append(mail.message_id)
+    return new_message(to or mail.sender, subject or reply_subject(mail.subject), body,
+                       bot_address, reply_to=reply_to, in_reply_to=mail.message_id,
+                       references=references)
+
+
+def _domain(address: str) -> str:
+    addr = parseaddr(address)[1] or address
+    return addr.rpartition("@")[2] or "localhost"

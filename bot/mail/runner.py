@@ -1,0 +1,111 @@
+"""Putting the email surface together: the relay, the AI, the game service, the bot; then
+either an SMTP server that runs until stopped, or one message from a pipe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from dataclasses import dataclass
+
+from bot.mail.bot import MailBot
+from bot.mail.opponent import AIOpponent
+from bot.mail.reading import MailTooLarge
+from bot.mail.settings import MailSettings
+from bot.mail.transport import Relay, TransientMailError, start_server
+
+log = logging.getLogger(__name__)
+
+EX_OK, EX_DATAERR, EX_SOFTWARE, EX_TEMPFAIL = 0, 65, 70, 75  # sysexits.h, as Postfix reads them
+
+
+@dataclass
+class MailSurface:
+    """Everything the bot needs, opened together and closed together."""
+
+    bot: MailBot
+    relay: Relay
+    opponent: AIOpponent
+    service: object | None = None
+
+    async def close(self) -> None:
+        if self.service is not None:
+            await self.service.close()
+        await self.relay.close()
+        self.opponent.close()
+
+
+async def open_surface(settings: MailSettings, *, with_games: bool = True,
+                       service=None) -> MailSurface:
+    """The relay, the AI and (``with_games``) the game service on ``settings.database`` with
+    the email notifier attached; pass ``service`` to share one that is already open."""
+    relay = Relay(settings.relay[0], settings.relay[1], user=settings.relay_user,
+                  password=settings.relay_password, tls=settings.relay_tls)
+    opponent = AIOpponent()
+    correspondence = None
+    owned_service = None
+    if with_games:
+        from bot.mail.correspondence import Correspondence, attach_email
+
+        if service is None:
+            from bot.service import GameService
+
+            service = owned_service = await GameService.open(settings.database)
+        notifier = attach_email(service, settings, relay)
+        correspondence = Correspondence(service, notifier)
+    bot = MailBot(settings, opponent, relay, correspondence)
+    return MailSurface(bot, relay, opponent, owned_service)
+
+
+async def serve(settings: MailSettings, stop: asyncio.Event | None = None,
+                ready: asyncio.Event | None = None, with_games: bool = True) -> None:
+    """Run the SMTP server until ``stop`` is set (or SIGINT/SIGTERM)."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop.set)
+    surface = await open_surface(settings, with_games=with_games)
+    host, port = settings.listen
+    server = await start_server(surface.bot.process, host, port, settings.max_bytes)
+    log.info("mancala mail: listening on %s:%s, replies via %s:%s", host, port, *settings.relay)
+    if ready is not None:
+        ready.set()
+    try:
+        await stop.wait()
+    finally:
+        server.close()
+        await server.wait_closed()
+        await surface.close()
+
+
+async def pipe(settings: MailSettings, raw: bytes, sender: str | None,
+               recipients: list[str], with_games: bool = True) -> int:
+    """Handle one message delivered by a mail server; the exit status it expects."""
+    if len(raw) > settings.max_bytes:
+        print(f"message refused: {len(raw)} bytes, the limit is {settings.max_bytes}")
+        return EX_DATAERR
+    try:
+        surface = await open_surface(settings, with_games=with_games)
+    except Exception as err:  # noqa: BLE001 - e.g. the database is locked: retry later
+        print(f"cannot start the mail bot, will retry: {err}")
+        return EX_TEMPFAIL
+    try:
+        await surface.bot.process(raw, sender, recipients)
+        if surface.service is not None:
+            await surface.service.idle()  # notifications to the opponent go out before exit
+    except MailTooLarge as err:
+        print(f"message refused: {err}")
+        return EX_DATAERR
+    except TransientMailError as err:
+        print(f"cannot answer now, will retry: {err}")
+        return EX_TEMPFAIL
+    except Exception as err:  # noqa: BLE001 - let the mail server keep the message and retry
+        log.exception("failed to handle a piped message")
+        print(f"internal error, will retry: {err}")
+        return EX_TEMPFAIL
+    finally:
+        await surface.close()
+    return EX_OK

@@ -1,0 +1,95 @@
+"""The email surface's settings, from the environment (``mancala mail`` loads ``.env`` first).
+
+==========================  ===============================================================
+MANCALA_MAIL_LISTEN         where the SMTP server listens (default 127.0.0.1:8025)
+MANCALA_MAIL_RELAY          the SMTP relay replies go through (default 127.0.0.1:25)
+MANCALA_MAIL_RELAY_USER     optional login at the relay (with MANCALA_MAIL_RELAY_PASSWORD)
+MANCALA_MAIL_RELAY_TLS      starttls, tls or none (default none: a local Postfix)
+MANCALA_MAIL_ADDRESS        the bot's own address (default Mancala <mancala@localhost>)
+MANCALA_MAIL_SECRET         the secret behind game tokens (else kept in MANCALA_MAIL_SECRET_FILE,
+                            default mancala-mail.secret, created on first use)
+MANCALA_MAIL_MAX_BYTES      larger messages are refused (default 1048576)
+MANCALA_MAIL_LEVEL          the AI level when a mail names none (default: the engine's first)
+MANCALA_DB                  the games database, shared with the other surfaces
+==========================  ===============================================================
+
+>>> s = MailSettings.from_environ({"MANCALA_MAIL_LISTEN": "0.0.0.0:2525",
+...                                "MANCALA_MAIL_SECRET": "s3cret-value"})
+>>> s.listen, s.relay, s.bot_address, s.secret
+(('0.0.0.0', 2525), ('127.0.0.1', 25), 'Mancala <mancala@localhost>', b's3cret-value')
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+from bot.mail.reading import DEFAULT_MAX_BYTES
+
+
+class SettingsError(ValueError):
+    """A setting has a value we cannot use; the message names it and what is accepted."""
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    listen: tuple[str, int] = ("127.0.0.1", 8025)
+    relay: tuple[str, int] = ("127.0.0.1", 25)
+    relay_user: str | None = None
+    relay_password: str | None = None
+    relay_tls: str = "none"  # none | starttls | tls
+    bot_address: str = "Mancala <mancala@localhost>"
+    secret: bytes | None = None  # None: read or create the secret file
+    secret_file: str = "mancala-mail.secret"
+    max_bytes: int = DEFAULT_MAX_BYTES
+    level: str | None = None
+    database: str = "mancala.sqlite3"
+
+    @classmethod
+    def from_environ(cls, env: Mapping[str, str]) -> MailSettings:
+        def get(name: str) -> str:
+            return env.get(name, "").strip()
+
+        tls = get("MANCALA_MAIL_RELAY_TLS").lower() or "none"
+        if tls not in ("none", "starttls", "tls"):
+            raise SettingsError(f"MANCALA_MAIL_RELAY_TLS is none, starttls or tls, not {tls!r}")
+        max_bytes = get("MANCALA_MAIL_MAX_BYTES") or str(DEFAULT_MAX_BYTES)
+        if not max_bytes.isdigit() or int(max_bytes) < 1024:
+            raise SettingsError(f"MANCALA_MAIL_MAX_BYTES is a byte count of at least 1024, not "
+                                f"{max_bytes!r}")
+        return cls(
+            listen=_host_port("MANCALA_MAIL_LISTEN", get("MANCALA_MAIL_LISTEN"), cls.listen),
+            relay=_host_port("MANCALA_MAIL_RELAY", get("MANCALA_MAIL_RELAY"), cls.relay),
+            relay_user=get("MANCALA_MAIL_RELAY_USER") or None,
+            relay_password=get("MANCALA_MAIL_RELAY_PASSWORD") or None,
+            relay_tls=tls,
+            bot_address=get("MANCALA_MAIL_ADDRESS") or cls.bot_address,
+            secret=get("MANCALA_MAIL_SECRET").encode() or None,
+            secret_file=get("MANCALA_MAIL_SECRET_FILE") or cls.secret_file,
+            max_bytes=int(max_bytes),
+            level=get("MANCALA_MAIL_LEVEL").lower() or None,
+            database=get("MANCALA_DB") or cls.database,
+        )
+
+    def token_secret(self) -> bytes:
+        """The configured secret, else the secret file's (created, private, on first use)."""
+        if self.secret:
+            return self.secret
+        path = Path(self.secret_file)
+        if not path.exists():
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_urlsafe(32) + "\n")
+        return path.read_text().strip().encode()
+
+
+def _host_port(name: str, text: str, default: tuple[str, int]) -> tuple[str, int]:
+    if not text:
+        return default
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise SettingsError(f"{name} is host:port (like 127.0.0.1:8025), not {text!r}")
+    return host.strip("[]") or default[0], int(port)

@@ -1,0 +1,90 @@
+"""Secret per-game, per-player tokens: what authorizes a correspondence mail (never From).
+
+A token is an HMAC of (what, id, player address) under the bot's secret, so nothing is
+stored: the bot recomputes it to check. It travels in the reply address
+(``mancala+g12-<token>@host``, which mail servers deliver to ``mancala@host``) and in the
+subject tag (``[mancala game 12 <token>]``), so a plain "Reply" carries it back.
+
+>>> keys = Tokens(b"secret")
+>>> token = keys.token("game", 12, "ann@example.org")
+>>> len(token), keys.check("game", 12, "ann@example.org", token)
+(10, True)
+>>> keys.check("game", 12, "bob@example.org", token)
+False
+>>> subject_tag("game", 12, token) == f"[mancala game 12 {token}]"
+True
+>>> find_tags(f"Re: [mancala game 12 {token}] your move 7", []) == [("game", 12, token)]
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+
+TOKEN_LENGTH = 10  # 50 bits of base32: guessing one by mail is hopeless
+KINDS = {"g": "game", "c": "challenge"}
+
+_SUBJECT_TAG = re.compile(r"\[mancala (game|challenge) (\d{1,12}) ([a-z2-7]{%d})\]" % TOKEN_LENGTH,
+                          re.I)
+_ADDRESS_TAG = re.compile(r"^[^@+]+\+([gc])(\d{1,12})-([a-z2-7]{%d})@" % TOKEN_LENGTH, re.I)
+
+
+class Tokens:
+    """Make and check tokens under one secret."""
+
+    def __init__(self, secret: bytes):
+        if len(secret) < 6:
+            raise ValueError("the token secret must be at least 6 bytes")
+        self._secret = secret
+
+    def token(self, kind: str, ident: int, address: str) -> str:
+        message = f"{kind}:{ident}:{address.lower()}".encode()
+        digest = hmac.new(self._secret, message, hashlib.sha256).digest()
+        return base64.b32encode(digest).decode()[:TOKEN_LENGTH].lower()
+
+    def check(self, kind: str, ident: int, address: str, token: str) -> bool:
+        return hmac.compare_digest(self.token(kind, ident, address), token.lower())
+
+
+def subject_tag(kind: str, ident: int, token: str) -> str:
+    return f"[mancala {kind} {ident} {token}]"
+
+
+def reply_address(bot_address: str, kind: str, ident: int, token: str) -> str:
+    """The bot's address with the tag as a '+' extension.
+
+    >>> reply_address("Mancala <mancala@bot.example>", "game", 3, "abcdefghij")
+    'mancala+g3-abcdefghij@bot.example'
+    """
+    addr = bot_address.rpartition("<")[2].rstrip(">").strip()
+    local, _, domain = addr.partition("@")
+    return f"{local}+{kind[0]}{ident}-{token}@{domain}"
+
+
+def find_tags(subject: str, recipients: list[str]) -> list[tuple[str, int, str]]:
+    """Every (kind, id, token) in the recipients' '+' extensions and in the subject."""
+    found = []
+    for address in recipients:
+        match = _ADDRESS_TAG.match(address)
+        if match:
+            found.append((KINDS[match.group(1).lower()], int(match.group(2)),
+                          match.group(3).lower()))
+    for match in _SUBJECT_TAG.finditer(subject):
+        tag = (match.group(1).lower(), int(match.group(2)), match.group(3).lower())
+        if tag not in found:
+            found.append(tag)
+    return found
+
+
+def find_unverified_ids(subject: str) -> list[tuple[str, int]]:
+    """Game or challenge ids named in a subject without a valid-looking token, to say why a
+    mail is refused ("[mancala game 12]" typed by hand, or a token cut off).
+
+    >>> find_unverified_ids("Re: [mancala game 12] C")
+    [('game', 12)]
+    """
+    return [(m.group(1).lower(), int(m.group(2)))
+            for m in re.finditer(r"\[mancala (game|challenge) (\d{1,12})\b", subject, re.I)]
