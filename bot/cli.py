@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -28,6 +29,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
+        from bot.config import load_env
+        load_env()
+        if not os.environ.get("DISCORD_TOKEN", "").strip():
+            from bot.commands.play import play_default
+            return play_default()  # no bot to run: play in the terminal
         parser.print_help()
         return 2
     try:

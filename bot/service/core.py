@@ -593,6 +593,18 @@ class GameService:
             self._notify([opponent], lambda who: OfferMade(who, view, kind, by))
         return view
 
+    async def offer_draw(self, game_id: int, by: Player) -> GameView:
+        """Same as ``offer(game_id, by, "draw")``."""
+        return await self.offer(game_id, by, "draw")
+
+    async def offer_end(self, game_id: int, by: Player) -> GameView:
+        """Same as ``offer(game_id, by, "end")``."""
+        return await self.offer(game_id, by, "end")
+
+    async def request_undo(self, game_id: int, by: Player) -> GameView:
+        """Same as ``offer(game_id, by, "undo")``."""
+        return await self.offer(game_id, by, "undo")
+
     def _undo_target(self, live: LiveGame, side: str) -> int:
         """The ply to go back to so that ``side``'s last move is taken back."""
         game = live.game

@@ -1,0 +1,54 @@
+"""``mancala play [RULES] [--vs LEVEL|human]``: play in the terminal.
+
+The games database is ``MANCALA_DB`` from ``.env`` or the environment, else the user's data
+directory (see ``bot.config``). An unfinished game is resumed.
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
+>>> args = parser.parse_args(["play", "wari", "--vs", "human"])
+>>> args.rules, args.vs
+('wari', 'human')
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "play", help="play in the terminal against the AI or a friend (the default command)",
+        description="Play in the terminal. RULES is a ruleset string such as kalah, wari, "
+                    "oware or 'wari:captures=2-4' (default: kalah; `mancala rules` lists them "
+                    "where available). An unfinished game is resumed. Moves are pit letters; "
+                    "type help during the game.")
+    parser.add_argument("rules", nargs="?", metavar="RULES", help="the ruleset (default kalah)")
+    parser.add_argument("--vs", metavar="LEVEL|human",
+                        help="an AI level (from engine.ai.LEVELS), or 'human' for two players "
+                             "at one keyboard (default: the AI's middle level)")
+    parser.add_argument("--db", metavar="FILE",
+                        help="the games database (default: MANCALA_DB or the data directory)")
+    parser.add_argument("--env", default=".env", metavar="FILE",
+                        help="the settings file to read (default: .env)")
+    parser.set_defaults(func=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.config import database_path, load_env
+    from bot.terminal import play
+
+    load_env(args.env)
+    if args.vs and args.vs != "human":
+        from bot.service.ai import known_levels
+        if args.vs not in known_levels():
+            print(f"unknown AI level '{args.vs}'; levels are: {', '.join(known_levels())} "
+                  "(or 'human')")
+            return 2
+    return asyncio.run(play(args.rules, args.vs, args.db or database_path()))
+
+
+def play_default() -> int:
+    """What ``mancala`` with no command does when no Discord token is set."""
+    return run_play(argparse.Namespace(rules=None, vs=None, db=None, env=".env"))

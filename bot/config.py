@@ -1,0 +1,54 @@
+"""Settings from ``.env`` and the environment (the environment wins).
+
+``MANCALA_DB`` is the games database; without it the file lives in the user's data directory:
+``$XDG_DATA_HOME/mancala/mancala.sqlite3``, else ``~/.local/share/mancala/mancala.sqlite3``
+(``%APPDATA%\\mancala`` on Windows, ``~/Library/Application Support/mancala`` on macOS).
+
+>>> database_path({"MANCALA_DB": "/tmp/games.sqlite3"})
+PosixPath('/tmp/games.sqlite3')
+>>> database_path({"XDG_DATA_HOME": "/data", "HOME": "/home/ann"}, platform="linux")
+PosixPath('/data/mancala/mancala.sqlite3')
+>>> database_path({"HOME": "/home/ann"}, platform="linux")
+PosixPath('/home/ann/.local/share/mancala/mancala.sqlite3')
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Mapping
+
+APP = "mancala"
+DB_FILE = "mancala.sqlite3"
+
+
+def load_env(env_file: str | os.PathLike | None = ".env") -> None:
+    """Read ``env_file`` (if it exists) into the environment, never overriding what is set."""
+    if env_file and Path(env_file).is_file():
+        from dotenv import load_dotenv
+        load_dotenv(env_file, override=False)
+
+
+def data_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+    """The user's data directory for this program (not created here)."""
+    environ = os.environ if environ is None else environ
+    platform = platform or sys.platform
+    home = Path(environ.get("HOME") or Path.home())
+    if platform.startswith("win"):
+        base = Path(environ.get("APPDATA") or home / "AppData" / "Roaming")
+    elif platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        xdg = environ.get("XDG_DATA_HOME", "").strip()
+        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".local" / "share"
+    return base / APP
+
+
+def database_path(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+    """``MANCALA_DB`` if set (``~`` expanded), else the data directory's database file."""
+    environ = os.environ if environ is None else environ
+    explicit = environ.get("MANCALA_DB", "").strip()
+    if explicit:
+        return Path(explicit).expanduser()
+    return data_dir(environ, platform) / DB_FILE
