@@ -1,0 +1,96 @@
+"""The SQLite storage on a real file: migrations, WAL, foreign keys, the one-game-per-channel
+index and the compare-and-set that makes a move apply once."""
+
+import sqlite3
+
+import pytest
+
+from storage import ChannelTaken, StorageError, open_storage
+from storage.migrations import LATEST
+
+
+def game_row(south, north, channel="c1", now=0.0):
+    return dict(rules="kalah", south_id=south, north_id=north, channel_surface="discord",
+                channel_id=channel, first="south", board="[4,4,4,4,4,4,4,4,4,4,4,4,0,0]",
+                mover=0, options="{}", rated=1, created_at=now, last_move_at=now,
+                remind_at=None, forfeit_at=None)
+
+
+def move_row(player, move="C"):
+    return dict(move=move, player_id=player, played_at=1.0, board="[4,4,0,5,5,5,4,4,4,4,4,4,1,0]",
+                mover=0)
+
+
+async def test_new_file_is_migrated_in_wal_mode_with_foreign_keys(tmp_path):
+    store = await open_storage(tmp_path / "sub" / "games.sqlite3")
+    assert await store.schema_version() == LATEST
+    await store.close()
+    conn = sqlite3.connect(tmp_path / "sub" / "games.sqlite3")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"players", "games", "moves", "challenges", "ratings", "schema_version"} <= tables
+    conn.close()
+
+
+async def test_reopening_keeps_data_and_does_not_migrate_twice(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    store = await open_storage(path)
+    pid = await store.player_id("email", "a@example.org", 0.0)
+    await store.close()
+    store = await open_storage(path)
+    assert await store.player_id("email", "a@example.org", 5.0) == pid
+    rows = await store._writer.execute_fetchall("SELECT count(*) FROM schema_version")
+    assert rows[0][0] == LATEST
+    await store.close()
+
+
+async def test_a_newer_schema_is_refused_rather_than_touched(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    await (await open_storage(path)).close()
+    conn = sqlite3.connect(path)
+    conn.execute("INSERT INTO schema_version VALUES (?)", (LATEST + 1,))
+    conn.commit()
+    conn.close()
+    with pytest.raises(StorageError, match="newer than this program"):
+        await open_storage(path)
+
+
+async def test_foreign_keys_are_enforced(tmp_path):
+    store = await open_storage(tmp_path / "g.sqlite3")
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.create_game(game_row(98, 99))
+    await store.close()
+
+
+async def test_one_active_game_per_channel(tmp_path):
+    store = await open_storage(tmp_path / "g.sqlite3")
+    a = await store.player_id("discord", "1", 0.0)
+    b = await store.player_id("discord", "2", 0.0)
+    first = await store.create_game(game_row(a, b))
+    with pytest.raises(ChannelTaken):
+        await store.create_game(game_row(a, b))
+    assert await store.create_game(game_row(a, b, channel="c2")) != first
+    assert await store.update_game(first, 0, {"status": "over"})
+    await store.create_game(game_row(a, b))  # the channel is free once the game is over
+    await store.close()
+
+
+async def test_a_move_is_recorded_only_at_the_ply_it_was_made_for(tmp_path):
+    store = await open_storage(tmp_path / "g.sqlite3")
+    a = await store.player_id("discord", "1", 0.0)
+    b = await store.player_id("discord", "2", 0.0)
+    game = await store.create_game(game_row(a, b))
+    assert await store.record_move(game, 0, move_row(a), {"mover": 1})
+    assert not await store.record_move(game, 0, move_row(a), {"mover": 1})  # stale: ply is 1
+    assert [m["ply"] for m in await store.moves(game)] == [1]
+    assert (await store.game(game))["ply"] == 1
+    assert await store.take_back(game, 1, 0, {"mover": 0})
+    assert await store.moves(game) == []
+    await store.close()
+
+
+async def test_only_whitelisted_columns_can_change(tmp_path):
+    store = await open_storage(tmp_path / "g.sqlite3")
+    with pytest.raises(StorageError, match="not a game column"):
+        await store.update_game(1, 0, {"rules; DROP TABLE games": 1})
+    await store.close()
