@@ -85,6 +85,7 @@ class Request:
     method: str
     path: str  # below /api/v10
     body: Any
+    message: dict | None = None  # the message the fake made of it, as Discord returns it
 
     @property
     def content(self) -> str:
@@ -117,8 +118,15 @@ class FakeDiscord:
 
     requests: list[Request] = field(default_factory=list)
     _arrived: asyncio.Condition = field(default_factory=asyncio.Condition)
-    _seen: int = 0  # requests already consumed by wait_for
+    _taken: set = field(default_factory=set)  # indices of requests wait_for returned
     messages: dict[str, dict] = field(default_factory=dict)  # message id -> payload
+    # the channel of each interaction sent, by its id and by its token: replies land there
+    channel_of: dict[str, int] = field(default_factory=dict)
+
+    def expect(self, interaction: dict) -> None:
+        """Note an interaction about to be sent, so its replies get its channel."""
+        channel = int(interaction["channel_id"])
+        self.channel_of[interaction["id"]] = self.channel_of[interaction["token"]] = channel
 
     def app(self) -> web.Application:
         app = web.Application()
@@ -131,13 +139,13 @@ class FakeDiscord:
         if isinstance(body, dict) is False and request.content_type.startswith("multipart"):
             body = None
         record = Request(request.method, path, body)
-        response = self._answer(record, request)
+        response = self._answer(record)
         self.requests.append(record)
         async with self._arrived:
             self._arrived.notify_all()
         return response
 
-    def _answer(self, req: Request, raw: web.Request) -> web.StreamResponse:
+    def _answer(self, req: Request) -> web.StreamResponse:
         parts = req.path.strip("/").split("/")
         if req.path == "/users/@me":
             return _json(user_payload(BOT_ID))
@@ -162,6 +170,7 @@ class FakeDiscord:
                 "archived": False, "auto_archive_duration": 1440, "locked": False,
                 "archive_timestamp": TIMESTAMP}, message_count=0, member_count=1,
                 rate_limit_per_user=0)
+            req.message = thread  # what Discord made of the request: here a channel
             return _json(thread)
         return _json({"message": f"fake Discord has no {req.method} {req.path}",
                                   "code": 0}, status=404)
@@ -174,8 +183,8 @@ class FakeDiscord:
                                         "response_message_ephemeral": bool(
                                             data.get("flags", 0) & 64)}}
         if kind in (4, 7):  # a message reply, or an update of the clicked message
-            message = message_payload(CHANNEL_ID, data)
-            self.messages[message["id"]] = message
+            message = message_payload(self.channel_of.get(interaction_id, CHANNEL_ID), data)
+            self.messages[message["id"]] = req.message = message
             answer["interaction"]["response_message_id"] = message["id"]
             answer["resource"] = {"type": kind, "message": message}
         else:
@@ -185,10 +194,10 @@ class FakeDiscord:
     def _webhook(self, parts: list[str], req: Request) -> web.Response:
         # /webhooks/{app}/{token}[/messages/{id}]: follow-ups and edits of the original reply
         message_id = parts[4] if len(parts) > 4 else None
-        message = message_payload(CHANNEL_ID, req.body or {},
+        message = message_payload(self.channel_of.get(parts[2], CHANNEL_ID), req.body or {},
                                   message_id=None if message_id in (None, "@original")
                                   else message_id)
-        self.messages[message["id"]] = message
+        self.messages[message["id"]] = req.message = message
         return _json(message)
 
     def _channel_message(self, channel_id: int, rest: list[str], req: Request) -> web.Response:
@@ -200,24 +209,26 @@ class FakeDiscord:
             message = self.messages.get(rest[0]) or message_payload(channel_id, {}, message_id=rest[0])
         else:
             return web.Response(status=204)
-        self.messages[message["id"]] = message
+        self.messages[message["id"]] = req.message = message
         return _json(message)
 
     async def wait_for(self, method: str, path_start: str, timeout: float = 5.0) -> Request:
-        """The next unconsumed request with this method whose path starts with ``path_start``."""
+        """The first request not yet returned whose method and path start match (waiting
+        for it if need be)."""
         async def found() -> Request:
             async with self._arrived:
                 while True:
-                    for index in range(self._seen, len(self.requests)):
-                        req = self.requests[index]
-                        if req.method == method and req.path.startswith(path_start):
-                            self._seen = index + 1
+                    for index, req in enumerate(self.requests):
+                        if index not in self._taken and req.method == method \
+                                and req.path.startswith(path_start):
+                            self._taken.add(index)
                             return req
                     await self._arrived.wait()
         try:
             return await asyncio.wait_for(found(), timeout)
         except TimeoutError:
-            seen = "\n".join(f"  {r.method} {r.path}" for r in self.requests[self._seen:])
+            seen = "\n".join(f"  {r.method} {r.path}" for i, r in enumerate(self.requests)
+                             if i not in self._taken)
             raise AssertionError(f"no {method} {path_start}... within {timeout}s; "
                                  f"unconsumed requests:\n{seen or '  none'}") from None
 
@@ -241,7 +252,7 @@ def interaction_payload(kind: int, user_id: int, data: dict, channel_id: int = C
                "member": member_payload(user_id), "data": data, "locale": "en-US",
                "guild_locale": "en-US", "app_permissions": str(discord.Permissions.all().value),
                "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD_ID)},
-               "context": 0}
+               "context": 0, "attachment_size_limit": 10 * 1024 * 1024}
     if message is not None:
         payload["message"] = message
     return payload

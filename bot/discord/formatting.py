@@ -66,6 +66,8 @@ def turn_line(game: GameView) -> str:
         return (f"{last}Game over ({out.reason}): {verdict}, South {out.score[0]}, "
                 f"North {out.score[1]}.")
     side = game.position.to_move
+    if game.to_move.is_ai:
+        return f"{last}{who(game.to_move)} to move ({side.title()}): thinking…"
     moves = ", ".join(game.position.legal_moves())
     return f"{last}{who(game.to_move)} to move ({side.title()}): {moves}."
 

@@ -129,9 +129,10 @@ def challenge_view(challenge: Challenge) -> discord.ui.View | None:
 
 def board_view(game: GameView) -> discord.ui.View | None:
     """Pit buttons for the player to move (only legal ones enabled), or menus when the moves
-    outnumber the buttons; offer buttons below while an offer is pending. None once over."""
-    if game.is_over:
-        return None
+    outnumber the buttons; offer buttons below while an offer is pending. None once over, and
+    while the AI is to move."""
+    if game.is_over or game.to_move.is_ai:
+        return None  # nothing to press: the game is over, or the AI is thinking
     view = discord.ui.View(timeout=None)
     position = game.position
     legal = position.legal_moves()

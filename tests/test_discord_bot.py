@@ -1,0 +1,279 @@
+"""The bot end to end: the real discord.py client, the real game service on a SQLite file, and
+a loopback fake of Discord (test_discord_fake.py) that records what the bot sends.
+
+Interactions are raw gateway payloads handed to the client's own parser, so they pass through
+discord.py's CommandTree, autocomplete and persistent-view dispatch as in production.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+import pytest
+
+from bot.discord.client import MancalaBot
+from bot.discord.settings import Settings
+from bot.service import GameService, ManualClock, Player
+from test_discord_fake import (  # noqa: F401  (fake_discord is a fixture)
+    ALICE_ID, APP_ID, BOB_ID, BOT_ID, CAROL_ID, CHANNEL_ID, GUILD_ID, click, fake_discord,
+    guild_payload, slash, typed_message,
+)
+
+
+async def start_bot(fake, path, message_content: bool = False) -> MancalaBot:
+    service = await GameService.open(path, clock=ManualClock(), tick_every=None)
+    client = MancalaBot(service, Settings(guild_id=GUILD_ID, message_content=message_content))
+    await client.login("fake-token")  # runs setup_hook: commands, buttons, notifier, sync
+    client._connection.parse_guild_create(guild_payload())
+    return client
+
+
+async def stop_bot(client: MancalaBot) -> None:
+    await client.service.idle()
+    await client.close()
+    await client.service.close()
+
+
+@pytest.fixture
+async def bot(fake_discord, tmp_path):
+    client = await start_bot(fake_discord, tmp_path / "games.sqlite3")
+    yield client
+    await stop_bot(client)
+
+
+class Table:
+    """Sends interactions as players would, and returns the bot's answers."""
+
+    def __init__(self, client: MancalaBot, fake):
+        self.client, self.fake = client, fake
+
+    async def send(self, payload: dict):
+        self.fake.expect(payload)
+        self.client._connection.parse_interaction_create(payload)
+        return await self.fake.reply_to(payload["id"])
+
+    async def command(self, user: int, sub: str, **options):
+        return await self.send(slash(user, sub, **options))
+
+    async def click(self, user: int, message: dict, label: str):
+        (button,) = [b for row in message["components"] for b in row["components"]
+                     if b.get("label") == label]
+        channel_id = int(message["channel_id"])  # the click comes from the message's channel
+        return await self.send(click(user, button["custom_id"], message, channel_id))
+
+    async def autocomplete(self, user: int, sub: str, focused: str, **options):
+        reply = await self.send(slash(user, sub, focused=focused, **options))
+        assert reply.body["type"] == 8  # APPLICATION_COMMAND_AUTOCOMPLETE_RESULT
+        return [c["value"] for c in reply.body["data"]["choices"]]
+
+    async def game_between_alice_and_bob(self, rules: str = "kalah"):
+        """Alice challenges Bob, Bob accepts with the button: the board's message."""
+        card = await self.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
+                                  ruleset=rules)
+        await self.click(BOB_ID, card.message, "Accept")
+        return await self.fake.wait_for("POST", f"/webhooks/{APP_ID}/")
+
+
+@pytest.fixture
+def table(bot, fake_discord):
+    return Table(bot, fake_discord)
+
+
+def mentioned_users(request) -> set[int]:
+    allowed = request.data["allowed_mentions"]
+    assert allowed["parse"] == []  # never @everyone, roles or names picked from text
+    return {int(u) for u in allowed.get("users", [])}
+
+
+async def test_setup_hook_syncs_one_mancala_group_to_the_test_guild(bot, fake_discord):
+    sync = next(r for r in fake_discord.requests if r.method == "PUT")
+    assert sync.path == f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands"
+    assert [c["name"] for c in sync.body] == ["mancala"]
+    assert {o["name"] for o in sync.body[0]["options"]} >= {"challenge", "move", "hint"}
+
+
+async def test_a_challenge_shows_accept_and_decline_and_pings_only_the_two_players(table):
+    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
+                               ruleset="wari:captures=2-4")
+    assert not card.ephemeral
+    assert f"<@{ALICE_ID}> challenges <@{BOB_ID}>" in card.content
+    assert "wari:captures=2-3-4" not in card.content and "`wari:captures=2-4`" in card.content
+    assert [b["label"] for b in card.buttons()] == ["Accept", "Decline"]
+    assert mentioned_users(card) == {ALICE_ID, BOB_ID}
+
+
+async def test_a_bad_ruleset_is_refused_privately_with_what_is_accepted(table):
+    reply = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
+                                ruleset="wari:pits=99")
+    assert reply.ephemeral
+    assert "pits" in reply.content and "1 to 8" in reply.content
+
+
+async def test_only_the_challenged_player_can_accept(table):
+    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
+                               ruleset="kalah")
+    refused = await table.click(CAROL_ID, card.message, "Accept")
+    assert refused.ephemeral
+    accepted = await table.command(BOB_ID, "accept")
+    assert not accepted.ephemeral and "```" in accepted.content
+    assert f"<@{ALICE_ID}> to move (South)" in accepted.content
+    assert [b["label"] for b in accepted.buttons()] == list("ABCDEF")
+
+
+async def test_decline_by_button_closes_the_card(table):
+    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
+                               ruleset="kalah")
+    declined = await table.click(BOB_ID, card.message, "Decline")
+    assert declined.body["type"] == 7  # the card itself is updated
+    assert "declined" in declined.content and declined.data["components"] == []
+
+
+async def test_moves_by_command_and_by_button(table, fake_discord):
+    board = await table.game_between_alice_and_bob()
+    assert [b["label"] for b in board.buttons()] == list("ABCDEF")
+
+    moved = await table.command(ALICE_ID, "move", pit="C")  # 4 seeds from C end in the store
+    assert "Last move: **C**" in moved.content and f"<@{ALICE_ID}> to move" in moved.content
+    # the old board's buttons are taken off
+    strip = await fake_discord.wait_for("PATCH", f"/channels/{CHANNEL_ID}/messages/")
+    assert strip.path.endswith(board.message["id"]) and strip.data["components"] == []
+
+    clicked = await table.click(ALICE_ID, moved.message, "F")
+    assert clicked.body["type"] == 7 and clicked.data["components"] == []
+    board = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    assert "Last move: **F**" in board.content and f"<@{BOB_ID}> to move (North)" in board.content
+    assert [b["label"] for b in board.buttons()] == list("fedcba")
+    assert mentioned_users(board) == {ALICE_ID, BOB_ID}
+
+
+async def test_a_click_on_a_stale_board_is_refused(table):
+    board = await table.game_between_alice_and_bob()
+    await table.command(ALICE_ID, "move", pit="A")  # now Bob's turn; the first board is old
+    stale = await table.click(BOB_ID, board.message, "B")  # button of ply 0
+    assert stale.ephemeral
+    game = await table.client.service.active_game(
+        __import__("bot.service", fromlist=["Channel"]).Channel("discord", str(CHANNEL_ID)))
+    assert game.ply == 1  # nothing was played
+
+
+async def test_not_your_turn_is_private_and_plays_nothing(table):
+    board = await table.game_between_alice_and_bob()
+    by_command = await table.command(BOB_ID, "move", pit="a")
+    assert by_command.ephemeral and "turn" in by_command.content.lower()
+    by_button = await table.click(BOB_ID, board.message, "A")
+    assert by_button.ephemeral and "turn" in by_button.content.lower()
+    outsider = await table.command(CAROL_ID, "move", pit="A")
+    assert outsider.ephemeral
+
+
+async def test_an_illegal_move_gets_the_engines_reason_privately(table):
+    await table.game_between_alice_and_bob()
+    reply = await table.command(ALICE_ID, "move", pit="Z")
+    assert reply.ephemeral and "not a move" in reply.content and "A-F" in reply.content
+
+
+async def test_the_ai_replies_as_a_follow_up_of_the_players_move(table, fake_discord):
+    started = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOT_ID),
+                                  ruleset="kalah", level="first")
+    assert "the AI (first)" in started.content and f"<@{ALICE_ID}> to move" in started.content
+    moved = await table.command(ALICE_ID, "move", pit="A")
+    assert "the AI (first) to move" in moved.content
+    assert moved.buttons() == []  # nothing to press while the AI thinks
+    await table.client.service.idle()
+    reply = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    assert "the AI (first) played" in reply.content
+    assert f"<@{ALICE_ID}> to move" in reply.content
+    assert [b["label"] for b in reply.buttons()] == list("ABCDEF")
+
+
+async def test_resign_ends_the_game_and_removes_the_buttons(table):
+    await table.game_between_alice_and_bob()
+    resigned = await table.command(BOB_ID, "resign")
+    assert "resigned" in resigned.content and "Game over" in resigned.content
+    assert resigned.buttons() == []
+    after = await table.command(ALICE_ID, "move", pit="A")
+    assert after.ephemeral  # no game here any more
+
+
+async def test_a_draw_offer_is_accepted_with_its_button(table, fake_discord):
+    await table.game_between_alice_and_bob()
+    offered = await table.command(ALICE_ID, "draw")
+    assert "offers a draw" in offered.content
+    accepted = await table.click(BOB_ID, offered.message, "Accept draw")
+    assert accepted.body["type"] == 7
+    board = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    assert "a draw" in board.content and board.buttons() == []
+
+
+async def test_autocomplete_offers_presets_and_only_the_legal_moves(table):
+    presets = await table.autocomplete(ALICE_ID, "challenge", "ruleset",
+                                       opponent=discord.Object(BOB_ID), ruleset="wa")
+    assert presets == ["wari"]
+    await table.game_between_alice_and_bob("wari")
+    await table.command(ALICE_ID, "move", pit="F")
+    for_bob = await table.autocomplete(BOB_ID, "move", "pit", pit="")
+    assert for_bob == ["a", "b", "c", "d", "e", "f"]
+    for_alice = await table.autocomplete(ALICE_ID, "move", "pit", pit="")
+    assert for_alice == []  # not her turn: nothing to offer
+
+
+async def test_games_and_rules_answer_privately(table):
+    await table.game_between_alice_and_bob()
+    games = await table.command(BOB_ID, "games")
+    assert games.ephemeral and "vs <@" in games.content and "their move" in games.content
+    rules = await table.command(BOB_ID, "rules", ruleset="oware")
+    assert rules.ephemeral and "grand_slam=no_capture" in rules.content
+
+
+async def test_a_busy_channel_sends_the_next_game_to_a_thread(table, fake_discord):
+    await table.game_between_alice_and_bob()
+    reply = await table.command(CAROL_ID, "challenge", opponent=discord.Object(ALICE_ID),
+                                ruleset="oware")
+    thread = (await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/threads")).message
+    assert f"see <#{thread['id']}>" in reply.content
+    card = await fake_discord.wait_for("POST", f"/channels/{thread['id']}/messages")
+    assert [b["label"] for b in card.buttons()] == ["Accept", "Decline"]
+    assert mentioned_users(card) == {ALICE_ID, CAROL_ID}
+    accepted = await table.click(ALICE_ID, card.message, "Accept")
+    assert accepted.body["type"] == 7
+    board = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    assert "**Game 2**" in board.content and f"<@{CAROL_ID}> to move (South)" in board.content
+
+
+async def test_buttons_still_work_after_a_restart(fake_discord, tmp_path):
+    path = tmp_path / "games.sqlite3"
+    first = await start_bot(fake_discord, path)
+    board = await Table(first, fake_discord).game_between_alice_and_bob()
+    await stop_bot(first)
+
+    second = await start_bot(fake_discord, path)
+    try:
+        clicked = await Table(second, fake_discord).click(ALICE_ID, board.message, "D")
+        assert clicked.body["type"] == 7
+        after = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+        assert "Last move: **D**" in after.content
+    finally:
+        await stop_bot(second)
+
+
+async def test_typed_letters_move_where_message_content_is_enabled(fake_discord, tmp_path):
+    client = await start_bot(fake_discord, tmp_path / "games.sqlite3", message_content=True)
+    try:
+        assert client.intents.message_content
+        await Table(client, fake_discord).game_between_alice_and_bob()
+        client._connection.parse_message_create(typed_message(CAROL_ID, "A"))  # not a player
+        client._connection.parse_message_create(typed_message(ALICE_ID, "nice"))  # just chat
+        client._connection.parse_message_create(typed_message(ALICE_ID, "B"))
+        posted = await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/messages")
+        assert "Last move: **B**" in posted.content
+        client._connection.parse_message_create(typed_message(ALICE_ID, "C"))  # Bob's turn
+        refused = await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/messages")
+        assert "turn" in refused.content.lower()
+        assert refused.data["message_reference"]  # a reply to the typed move
+    finally:
+        await stop_bot(client)
+
+
+async def test_without_message_content_typed_letters_are_not_requested(bot):
+    assert not bot.intents.message_content
