@@ -1,0 +1,111 @@
+"""The words of a correspondence game by mail: the first line of the newest text.
+
+>>> parse_command("Move 7: C")
+Command(verb='move', move='C', number=7, opponent=None, rules=None, side=None)
+>>> parse_command("challenge Bob@Example.org wari:captures=2-4 as north")
+Command(verb='challenge', move=None, number=None, opponent='bob@example.org', rules='wari:captures=2-4', side='north')
+>>> parse_command("Thanks for the game!") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+VERBS = ("challenge", "accept", "decline", "cancel", "move", "resign", "draw", "end", "undo",
+         "board", "games", "help")
+DEFAULT_RULES = "wari"  # the game of 003, where play by mail began
+
+_MOVE = re.compile(r"^(?:move\b\s*)?(?:#?(\d{1,5})\s*[.:)]?\s*)?(?::\s*)?([a-h][<>]?)\s*[.!]?$",
+                   re.I)
+_WORD = re.compile(r"^([a-z]+(?: games)?)\b[\s:,.!]*(.*)$", re.I)
+_SYNONYMS = {"my games": "games", "list": "games", "status": "board", "show": "board",
+             "withdraw": "cancel", "offer draw": "draw", "takeback": "undo", "yes": "accept",
+             "no": "decline", "refuse": "decline", "play": "challenge", "commands": "help"}
+
+HELP = f"""Playing by mail: the commands (the first line of your mail; one per mail)
+    challenge ADDRESS [RULES] [as south|north]
+                   challenge someone by email (ann@example.org), on Discord
+                   (discord:USER_ID) or the AI (ai, or ai:LEVEL); RULES default to
+                   {DEFAULT_RULES} (like wari:captures=2-4)
+    accept / decline    answer a challenge, or an offer of a draw or a take-back
+    cancel              withdraw your challenge
+    C / Move 7: C       play pit C (your pits are A-F on your bottom row); the number is
+                        the move the board showed, so an old or repeated mail is refused
+    resign / draw / undo / end    resign, offer a draw, ask to take back your last move,
+                        or offer to end the game (scored like a repetition)
+    board               the current board
+    games               your games and open challenges
+Reply to the bot's latest mail about a game: its subject and reply address carry your
+secret token for that game, and mail without it is refused."""
+
+
+@dataclass(frozen=True)
+class Command:
+    verb: str
+    move: str | None = None  # for "move": the pit, as the player wrote it
+    number: int | None = None  # for "move": the move number, if written
+    opponent: str | None = None  # for "challenge"
+    rules: str | None = None
+    side: str | None = None
+
+
+class CommandError(ValueError):
+    """A command word with arguments we cannot read; the message says what is accepted."""
+
+
+def first_line(text: str) -> str:
+    return next((line.strip() for line in text.split("\n") if line.strip()), "")
+
+
+def parse_command(text: str) -> Command | None:
+    """The command on the first non-empty line, or None when it is not one.
+
+    Raise CommandError for a command word whose arguments are wrong (a challenge without an
+    opponent, say).
+    """
+    line = first_line(text)
+    move = _MOVE.match(line)
+    if move:
+        return Command("move", move=move.group(2), number=int(move.group(1))
+                       if move.group(1) else None)
+    word = _WORD.match(line)
+    if not word:
+        return None
+    verb, rest = word.group(1).lower(), word.group(2).strip()
+    if verb.endswith(" games") and verb != "my games":
+        verb, rest = verb.split()[0], ("games " + rest).strip()
+    if rest.lower().startswith("draw") and verb in ("offer",):
+        verb, rest = "draw", rest[4:].strip()
+    verb = _SYNONYMS.get(verb, verb)
+    if verb not in VERBS:
+        return None
+    if verb == "challenge":
+        return _challenge(rest)
+    if verb == "move":  # "move" with something that is not a pit
+        raise CommandError(f"'{line[:60]}': a move is a pit letter, like 'C' or 'Move 7: C'")
+    return Command(verb)
+
+
+def _challenge(rest: str) -> Command:
+    words = rest.replace(",", " ").split()
+    words = [w for w in words if w.lower() not in ("to", "at", "with", "a", "game", "of")]
+    side = None
+    for i, w in enumerate(words[:-1]):
+        if w.lower() == "as" and words[i + 1].lower() in ("south", "north", "random"):
+            side = words[i + 1].lower()
+            del words[i:i + 2]
+            break
+    if not words:
+        raise CommandError("challenge whom? Write 'challenge ann@example.org wari', "
+                           "'challenge discord:USER_ID' or 'challenge ai'")
+    opponent = words[0].strip("<>").lower()
+    if "@" not in opponent and not re.match(r"^(ai(:\w+)?|discord:\d+)$", opponent):
+        raise CommandError(f"'{words[0][:60]}' is not an opponent: write an email address, "
+                           "discord:USER_ID, ai or ai:LEVEL")
+    if len(words) > 2:
+        raise CommandError(f"'{' '.join(words[2:])[:60]}' is not understood; write "
+                           "'challenge ADDRESS RULES as SIDE'")
+    return Command("challenge", opponent=opponent,
+                   rules=words[1] if len(words) > 1 else DEFAULT_RULES, side=side)

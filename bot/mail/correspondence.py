@@ -1,0 +1,284 @@
+"""Correspondence games by mail, on the game service: mail in (``Correspondence``) and the
+service's events out (``EmailNotifier``).
+
+The service decides everything; this module only translates. A mail acts for a player of a
+game or challenge only when it carries that seat's secret token (in the reply address or the
+subject): the From header alone never authorizes anything but starting a challenge or listing
+one's own games, whose answers go to the From address itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from email.message import EmailMessage
+
+from bot.mail.commands import HELP, Command, CommandError, first_line, parse_command
+from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from
+from bot.mail.reading import IncomingMail
+from bot.mail.settings import MailSettings
+from bot.mail.tokens import Tokens, find_tags, find_unverified_ids
+from bot.mail.transport import PermanentMailError, Relay
+from bot.service import (
+    Challenge, ChallengeAnswered, ChallengeReceived, Channel, Forfeit, GameOptions, GameOver,
+    GameView, MoveMade, Notifier, OfferAnswered, OfferMade, Player, Reminder, ServiceError,
+)
+from engine import from_perspective, to_perspective
+
+log = logging.getLogger(__name__)
+
+_OPEN_VERBS = ("challenge", "games", "help")  # need no token: they act for the From address
+_REFUSED = ("I did not act on your mail: it does not carry the secret token of {what}. "
+            "Reply to my latest mail about it (its subject and reply address carry your "
+            "token); a From address alone never authorizes a move.")
+
+
+class EmailNotifier(Notifier):
+    """Sends the service's events to email players, each in their game's thread."""
+
+    def __init__(self, mailer: GameMailer, relay: Relay):
+        self.mailer = mailer
+        self.relay = relay
+
+    async def _send(self, message: EmailMessage) -> None:
+        try:
+            await self.relay.send(message)
+        except PermanentMailError as err:
+            log.warning("mail to %s refused for good: %s", message["To"], err)
+
+    async def _name(self, player: Player) -> str:
+        return await self.mailer.display_name(player)
+
+    async def on_challenge(self, event: ChallengeReceived) -> None:
+        who = await self._name(event.challenge.challenger)
+        await self._send(await self.mailer.challenge_mail(
+            event.challenge, event.recipient,
+            f"{who} challenges you to a game of {event.challenge.rules}."))
+
+    async def on_challenge_answered(self, event: ChallengeAnswered) -> None:
+        challenge = event.challenge
+        who = await self._name(challenge.opponent)
+        if event.game is not None:
+            await self._send(await self.mailer.game_mail(
+                event.game, event.recipient, f"{who} accepted your challenge: the game begins."))
+        else:
+            await self._send(await self.mailer.challenge_mail(
+                challenge, event.recipient, f"Your challenge to {who} is {challenge.status}."))
+
+    async def on_move(self, event: MoveMade) -> None:
+        side = event.game.side_of(event.recipient)
+        move = to_perspective(event.move, side)
+        await self._send(await self.mailer.game_mail(
+            event.game, event.recipient, f"{await self._name(event.by)} played {move}."))
+
+    async def on_offer(self, event: OfferMade) -> None:
+        what = {"draw": "a draw", "end": "to end the game here",
+                "undo": "to take back their last move"}.get(event.kind, event.kind)
+        await self._send(await self.mailer.game_mail(
+            event.game, event.recipient, f"{await self._name(event.by)} offers {what}."))
+
+    async def on_offer_answered(self, event: OfferAnswered) -> None:
+        verdict = "accepted" if event.accepted else "declined"
+        await self._send(await self.mailer.game_mail(
+            event.game, event.recipient,
+            f"{await self._name(event.by)} {verdict} your {event.kind} offer."))
+
+    async def on_game_over(self, event: GameOver) -> None:
+        outcome = event.game.outcome
+        reason = outcome.reason if outcome else "the game ended"
+        await self._send(await self.mailer.game_mail(event.game, event.recipient,
+                                                     f"Game over: {reason}."))
+
+    async def on_forfeit(self, event: Forfeit) -> None:
+        loser = await self._name(event.loser)
+        await self._send(await self.mailer.game_mail(
+            event.game, event.recipient, f"Game over: {loser} did not move in time."))
+
+    async def on_reminder(self, event: Reminder) -> None:
+        days = event.idle_seconds / 86400
+        note = "" if event.forfeit_at is None else " Without a move the game will be forfeited."
+        await self._send(await self.mailer.game_mail(
+            event.game, event.recipient,
+            f"Reminder: it has been your move for {days:.1f} days.{note}"))
+
+
+def attach_email(service, settings: MailSettings, relay: Relay) -> EmailNotifier:
+    """Register the email notifier on ``service``; any process running the service (the
+    Discord bot's too) calls this so email players hear about their games."""
+    mailer = GameMailer(Tokens(settings.token_secret()), settings.bot_address,
+                        service.display_name)
+    notifier = EmailNotifier(mailer, relay)
+    service.add_notifier("email", notifier)
+    return notifier
+
+
+class Correspondence:
+    """Acts on correspondence mail through the service; returns the replies to send."""
+
+    def __init__(self, service, notifier: EmailNotifier):
+        self.service = service
+        self.mailer = notifier.mailer
+        self.tokens = notifier.mailer.tokens
+
+    def wants(self, mail: IncomingMail) -> bool:
+        """Is this mail about a stored game (rather than a position-and-move mail)?"""
+        if find_tags(mail.subject, mail.recipients) or find_unverified_ids(mail.subject):
+            return True
+        try:
+            command = parse_command(mail.text)
+        except CommandError:
+            return first_line(mail.text).lower().startswith("challenge")
+        return command is not None and command.verb in _OPEN_VERBS
+
+    async def handle(self, mail: IncomingMail) -> list[EmailMessage]:
+        player = Player("email", mail.from_address)
+        try:
+            command = parse_command(mail.text)
+        except CommandError as err:
+            return [self.mailer.plain_reply(mail, mail.from_address, f"{err}\n\n{HELP}")]
+        tags = find_tags(mail.subject, mail.recipients)
+        try:
+            for kind, ident, token in tags:
+                if kind == "game":
+                    side = self._seat("game", ident, token, ("south", "north"))
+                    if side:
+                        return await self._in_game(mail, command, ident, side)
+                else:
+                    role = self._seat("challenge", ident, token, CHALLENGE_ROLES)
+                    if role:
+                        return await self._in_challenge(mail, command, ident, role)
+            if command is not None and command.verb in _OPEN_VERBS:
+                return await self._open_command(mail, command, player)
+        except ServiceError as err:
+            return [self.mailer.plain_reply(mail, mail.from_address, str(err))]
+        named = tags[:1] or [(k, i, "") for k, i in find_unverified_ids(mail.subject)][:1]
+        what = f"{named[0][0]} {named[0][1]}" if named else "a game"
+        return [self.mailer.plain_reply(mail, mail.from_address,
+                                        _REFUSED.format(what=what) + "\n\n" + HELP)]
+
+    def _seat(self, kind: str, ident: int, token: str, seats) -> str | None:
+        return next((s for s in seats if self.tokens.check(kind, ident, s, token)), None)
+
+    # -- mail that acts for a seat of a game ------------------------------------------------
+
+    async def _in_game(self, mail: IncomingMail, command: Command | None, game_id: int,
+                       side: str) -> list[EmailMessage]:
+        game = await self.service.get_game(game_id)
+        player = game.player(side)
+        if command is None:
+            return [await self.mailer.game_mail(
+                game, player, f"I could not read '{first_line(mail.text)[:60]}' as a move "
+                "or command.\n\n" + HELP, mail)]
+        try:
+            game, headline = await self._act(mail, command, game, player, side)
+        except ServiceError as err:
+            game = await self.service.get_game(game_id)
+            headline = f"Not done: {err}"
+        return [await self.mailer.game_mail(game, player, headline, mail)]
+
+    async def _act(self, mail: IncomingMail, command: Command, game: GameView, player: Player,
+                   side: str) -> tuple[GameView, str]:
+        service, verb = self.service, command.verb
+        if verb == "move":
+            number = command.number or move_number_from(mail, game.id)
+            if number is None:
+                return game, (f"Which move is {command.move} for? Write it with the move "
+                              f"number of the board you saw, like 'Move {game.ply + 1}: "
+                              f"{command.move}'.")
+            move = from_perspective(command.move, side)
+            game = await service.move(game.id, player, move, expected_ply=number - 1)
+            return game, f"You played {to_perspective(game.moves[-1], side)} (move {number})."
+        if verb == "resign":
+            return await service.resign(game.id, player), "You resigned."
+        if verb in ("draw", "end", "undo"):
+            if game.offer and game.offer.by != player and game.offer.kind == verb:
+                return await service.accept_offer(game.id, player), f"You accepted the {verb}."
+            return await service.offer(game.id, player, verb), f"You offered: {verb}."
+        if verb == "accept":
+            return await service.accept_offer(game.id, player), "You accepted the offer."
+        if verb == "decline":
+            return await service.decline_offer(game.id, player), "You declined the offer."
+        if verb == "board":
+            return game, "The board:"
+        return game, f"'{verb}' does not apply to a game in progress.\n\n{HELP}"
+
+    # -- mail that acts for a side of a challenge --------------------------------------------
+
+    async def _in_challenge(self, mail: IncomingMail, command: Command | None,
+                            challenge_id: int, role: str) -> list[EmailMessage]:
+        challenge = await self.service.get_challenge(challenge_id)
+        player = challenge.challenger if role == "challenger" else challenge.opponent
+        verb = command.verb if command else None
+        try:
+            if verb == "accept" and role == "opponent":
+                game = await self.service.accept(challenge_id, player)
+                return [await self.mailer.game_mail(game, player,
+                                                    "You accepted: the game begins.", mail)]
+            if verb == "decline" and role == "opponent":
+                challenge = await self.service.decline(challenge_id, player)
+                headline = "You declined the challenge."
+            elif verb == "cancel" and role == "challenger":
+                challenge = await self.service.cancel(challenge_id, player)
+                headline = "You withdrew your challenge."
+            else:
+                allowed = "accept or decline" if role == "opponent" else "cancel"
+                headline = f"For this challenge, reply '{allowed}'."
+        except ServiceError as err:
+            challenge = await self.service.get_challenge(challenge_id)
+            headline = f"Not done: {err}"
+        return [await self.mailer.challenge_mail(challenge, player, headline, mail)]
+
+    # -- mail that acts for its From address ------------------------------------------------
+
+    async def _open_command(self, mail: IncomingMail, command: Command,
+                            player: Player) -> list[EmailMessage]:
+        if command.verb == "help":
+            return [self.mailer.plain_reply(mail, mail.from_address, HELP)]
+        if command.verb == "games":
+            return [self.mailer.plain_reply(mail, mail.from_address,
+                                            await self._games_list(player))]
+        opponent = self._opponent(command.opponent)
+        channel = Channel("email", f"{mail.from_address}/{secrets.token_hex(8)}")
+        challenge = await self.service.challenge(
+            player, opponent, command.rules, channel,
+            GameOptions(side=command.side) if command.side else None)
+        if challenge.game_id is not None:  # the AI accepts at once
+            game = await self.service.get_game(challenge.game_id)
+            return [await self.mailer.game_mail(game, player, "The AI accepted: the game "
+                                                "begins.", mail)]
+        return [await self.mailer.challenge_mail(
+            challenge, player, f"Challenge sent to {await self.service.display_name(opponent)}.",
+            mail)]
+
+    def _opponent(self, text: str) -> Player:
+        if text == "ai":
+            from engine.ai import LEVELS
+            return Player.ai(LEVELS[0])
+        if text.startswith("ai:") or text.startswith("discord:"):
+            return Player.parse(text)
+        return Player("email", text)
+
+    async def _games_list(self, player: Player) -> str:
+        games = await self.service.list_games(player)
+        challenges = await self.service.open_challenges(player)
+        if not games and not challenges:
+            return "You have no games and no open challenges. " + HELP.split("\n")[0]
+        lines = ["Your games (write 'board' in a mail with the tag in its subject):"]
+        for game in games:
+            side = game.side_of(player)
+            token = self.mailer.game_token(game.id, side)
+            turn = "your move" if game.to_move == player else "waiting"
+            opponent = await self.service.display_name(game.opponent_of(player))
+            lines.append(f"  [mancala game {game.id} {token}] {game.rules} against {opponent}, "
+                         f"move {game.ply + 1}, {turn}")
+        for challenge in challenges:
+            role = "challenger" if challenge.challenger == player else "opponent"
+            token = self.mailer.challenge_token(challenge.id, role)
+            other = challenge.opponent if role == "challenger" else challenge.challenger
+            lines.append(f"  [mancala challenge {challenge.id} {token}] {challenge.rules}, "
+                         f"{'to' if role == 'challenger' else 'from'} "
+                         f"{await self.service.display_name(other)}")
+        return "\n".join(lines)
+
+
+__all__ = ["Correspondence", "EmailNotifier", "attach_email"]

@@ -1,0 +1,185 @@
+"""Correspondence games by mail on the real service (SQLite file) and a loopback mailbox:
+challenge, accept, moves with move numbers, duplicates, stale mails, forged mail, resign."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.mail import runner
+from bot.mail.settings import MailSettings
+from bot.service import GameService, Player
+from test_mail_support import Mailbox, mail
+
+
+@pytest.fixture
+async def table(tmp_path):
+    """The mail surface on a fresh service; replies and notifications go to one mailbox."""
+    mailbox = await Mailbox().start()
+    settings = MailSettings(relay=("127.0.0.1", mailbox.port), bot_address="mancala@bot.test",
+                            secret=b"test-secret", database=str(tmp_path / "games.sqlite3"))
+    service = await GameService.open(settings.database, tick_every=None)
+    surface = await runner.open_surface(settings, service=service)
+    yield surface, service, mailbox
+    await surface.close()
+    await service.close()
+    await mailbox.stop()
+
+
+class Player_:
+    """A person with a mail client: sends text, replying to the bot's latest mail to them."""
+
+    def __init__(self, table, address: str):
+        self.surface, self.service, self.mailbox = table
+        self.address = address
+        self.sent = 0
+
+    def inbox(self):
+        return [m for m in self.mailbox.messages if m["To"] == self.address]
+
+    def last(self):
+        return self.inbox()[-1]
+
+    async def send(self, body: str, reply_to_last: bool = True, subject: str | None = None,
+                   sender: str | None = None) -> None:
+        """Send ``body``; as a reply (subject, In-Reply-To, To: the Reply-To) when asked."""
+        self.sent += 1
+        extra, to = "", "mancala@bot.test"
+        if reply_to_last and subject is None:
+            last = self.last()
+            subject, to = "Re: " + last["Subject"], last["Reply-To"]
+            extra = f"In-Reply-To: {last['Message-ID']}\r\nReferences: {last['Message-ID']}\r\n"
+        raw = mail(body, subject=subject or "mancala", sender=sender or self.address, to=to,
+                   message_id=f"<{self.sent}.{self.address}>", extra=extra)
+        before = len(self.mailbox.messages)
+        await self.surface.bot.process(raw, sender or self.address, [to])
+        await self.service.idle()
+        await self.mailbox.wait_for(before + 1)
+
+    def text(self) -> str:
+        return self.last().get_body(("plain",)).get_content()
+
+
+async def start_game(table):
+    ann, bob = Player_(table, "ann@example.org"), Player_(table, "bob@example.org")
+    await ann.send("challenge bob@example.org wari", reply_to_last=False)
+    assert "[mancala challenge 1 " in ann.last()["Subject"]
+    assert "ann@example.org challenges you" in bob.text()
+    assert "Reply 'accept'" in bob.text()
+    await bob.send("accept")
+    return ann, bob
+
+
+async def test_a_game_by_mail_from_challenge_to_resignation(table):
+    surface, service, mailbox = table
+    ann, bob = await start_game(table)
+    assert "the game begins" in ann.text() and "Your move, move 1" in ann.text()
+    assert "Waiting for" in bob.text()
+    game_subject = ann.last()["Subject"]
+    assert re.search(r"\[mancala game 1 [a-z2-7]{10}\]", game_subject)
+
+    await ann.send("E")  # a bare pit: the move number comes from the board she replied to
+    assert "You played E (move 1)" in ann.text()
+    assert "ann@example.org played e." in bob.text()  # her E is his far row's e
+    assert "Your move, move 2" in bob.text()
+    game = await service.get_game(1)
+    assert game.moves == ("E",) and game.ply == 1
+
+    await bob.send("Move 2: C")  # North writes from his side: his C is the engine's c
+    game = await service.get_game(1)
+    assert game.moves == ("E", "c")
+    assert "played C" in bob.text()  # shown back in his own notation
+    assert "played c" in ann.text()
+
+    await ann.send("resign")
+    game = await service.get_game(1)
+    assert game.is_over and game.outcome.winner == "north"
+    assert "Game over" in bob.text() and "You resigned" in ann.text()
+    # every mail of the game stays in its thread and is marked automatic
+    for message in ann.inbox() + bob.inbox():
+        assert message["Auto-Submitted"] == "auto-replied"
+
+
+async def test_duplicate_and_stale_moves_are_refused(table):
+    surface, service, mailbox = table
+    ann, bob = await start_game(table)
+    first_board = ann.last()
+    await ann.send("Move 1: E")
+    await ann.send("Move 1: E")  # the same mail sent twice
+    assert "already played" in ann.text()
+    assert (await service.get_game(1)).moves == ("E",)
+    await bob.send("Move 2: A")
+    # Ann answers an old board (move 1) with a different move: out of date
+    ann_reply_to_old = Player_(table, ann.address)
+    ann_reply_to_old.sent = 100
+    ann_reply_to_old.last = lambda: first_board
+    await ann_reply_to_old.send("D")
+    assert "out of date" in ann.text()
+    assert (await service.get_game(1)).moves == ("E", "a")
+
+
+async def test_mail_without_the_token_is_refused_whatever_its_from(table):
+    surface, service, mailbox = table
+    ann, bob = await start_game(table)
+    tag = re.search(r"\[mancala game 1 ([a-z2-7]+)\]", ann.last()["Subject"])
+    forged = Player_(table, "mallory@example.org")
+    # From: Ann, but the subject names the game without its token
+    await forged.send("E", subject="Re: [mancala game 1] wari", sender="ann@example.org")
+    assert "does not carry the secret token of game 1" in ann.text()
+    # From: Ann, with a made-up token
+    await forged.send("E", subject="Re: [mancala game 1 aaaaaaaaaa] wari",
+                      sender="ann@example.org")
+    assert "does not carry the secret token" in ann.text()
+    assert (await service.get_game(1)).moves == ()
+    # Bob's token cannot move Ann's pits: it speaks for North, and it is South's turn
+    bob_token = re.search(r"\[mancala game 1 ([a-z2-7]+)\]", bob.last()["Subject"]).group(1)
+    assert bob_token != tag.group(1)
+    await bob.send("Move 1: E")
+    assert "not your turn" in bob.text()
+    assert (await service.get_game(1)).moves == ()
+
+
+async def test_a_move_without_a_number_or_a_reply_is_asked_for_its_number(table):
+    surface, service, mailbox = table
+    ann, bob = await start_game(table)
+    subject = ann.last()["Subject"]
+    await ann.send("E", subject="Re: " + subject)  # a new mail, not a reply: no In-Reply-To
+    assert "Which move is E for?" in ann.text()
+    assert (await service.get_game(1)).moves == ()
+
+
+async def test_against_the_ai_and_my_games(table):
+    surface, service, mailbox = table
+    ann = Player_(table, "ann@example.org")
+    await ann.send("challenge ai kalah", reply_to_last=False)
+    assert "The AI accepted" in ann.text()
+    await ann.send("C")  # kalah: C ends in the store, Ann moves again
+    await ann.send("Move 2: F")
+    game = await service.get_game(1)
+    assert game.moves[:2] == ("C", "F") and len(game.moves) > 2  # the AI answered
+    assert game.to_move == Player("email", "ann@example.org")
+    await ann.send("games", reply_to_last=False)
+    assert f"move {game.ply + 1}, your move" in ann.text()
+
+
+async def test_a_discord_player_challenges_an_email_address(table):
+    surface, service, mailbox = table
+    from bot.service import Channel
+
+    carol = Player("discord", "42")
+    await service.challenge(carol, Player("email", "bob@example.org"), "oware",
+                            Channel("discord", "7"))
+    await service.idle()
+    bob = Player_(table, "bob@example.org")
+    await mailbox.wait_for(1)
+    assert "challenge" in bob.last()["Subject"]
+    await bob.send("accept")
+    game = await service.get_game(1)
+    assert game.north == Player("email", "bob@example.org")
+    await service.move(1, carol, "A")
+    await service.idle()
+    await mailbox.wait_for(3)
+    assert "played a" in bob.text()  # Carol's A is Bob's a: the far row from his side
+    await bob.send("B")
+    assert (await service.get_game(1)).moves == ("A", "b")
