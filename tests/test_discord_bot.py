@@ -14,15 +14,17 @@ import pytest
 
 from bot.discord.client import MancalaBot
 from bot.discord.settings import Settings
-from bot.service import GameService, ManualClock, Player
+from bot.service import Channel, GameService, ManualClock
+from test_discord_limits import check_command_limits
 from test_discord_fake import (  # noqa: F401  (fake_discord is a fixture)
     ALICE_ID, APP_ID, BOB_ID, BOT_ID, CAROL_ID, CHANNEL_ID, GUILD_ID, click, fake_discord,
     guild_payload, slash, typed_message,
 )
 
 
-async def start_bot(fake, path, message_content: bool = False) -> MancalaBot:
-    service = await GameService.open(path, clock=ManualClock(), tick_every=None)
+async def start_bot(fake, path, message_content: bool = False,
+                    clock: ManualClock | None = None) -> MancalaBot:
+    service = await GameService.open(path, clock=clock or ManualClock(), tick_every=None)
     client = MancalaBot(service, Settings(guild_id=GUILD_ID, message_content=message_content))
     await client.login("fake-token")  # runs setup_hook: commands, buttons, notifier, sync
     client._connection.parse_guild_create(guild_payload())
@@ -36,8 +38,13 @@ async def stop_bot(client: MancalaBot) -> None:
 
 
 @pytest.fixture
-async def bot(fake_discord, tmp_path):
-    client = await start_bot(fake_discord, tmp_path / "games.sqlite3")
+def clock():
+    return ManualClock()
+
+
+@pytest.fixture
+async def bot(fake_discord, tmp_path, clock):
+    client = await start_bot(fake_discord, tmp_path / "games.sqlite3", clock=clock)
     yield client
     await stop_bot(client)
 
@@ -91,6 +98,7 @@ async def test_setup_hook_syncs_one_mancala_group_to_the_test_guild(bot, fake_di
     assert sync.path == f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands"
     assert [c["name"] for c in sync.body] == ["mancala"]
     assert {o["name"] for o in sync.body[0]["options"]} >= {"challenge", "move", "hint"}
+    check_command_limits(sync.body[0])  # the payload as it went over the wire
 
 
 async def test_a_challenge_shows_accept_and_decline_and_pings_only_the_two_players(table):
@@ -152,8 +160,7 @@ async def test_a_click_on_a_stale_board_is_refused(table):
     await table.command(ALICE_ID, "move", pit="A")  # now Bob's turn; the first board is old
     stale = await table.click(BOB_ID, board.message, "B")  # button of ply 0
     assert stale.ephemeral
-    game = await table.client.service.active_game(
-        __import__("bot.service", fromlist=["Channel"]).Channel("discord", str(CHANNEL_ID)))
+    game = await table.client.service.active_game(Channel("discord", str(CHANNEL_ID)))
     assert game.ply == 1  # nothing was played
 
 
@@ -277,3 +284,46 @@ async def test_typed_letters_move_where_message_content_is_enabled(fake_discord,
 
 async def test_without_message_content_typed_letters_are_not_requested(bot):
     assert not bot.intents.message_content
+
+
+async def test_user_text_never_pings_anyone(table):
+    reply = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
+                                ruleset="@everyone <@&1234>")
+    assert reply.ephemeral
+    allowed = reply.data["allowed_mentions"]
+    assert allowed["parse"] == [] and not allowed.get("users") and not allowed.get("roles")
+
+
+async def test_the_ai_moving_first_answers_the_challenge_with_a_follow_up(table, fake_discord):
+    started = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOT_ID),
+                                  ruleset="wari", first="opponent")
+    assert "the AI (first) to move (South): thinking" in started.content
+    await table.client.service.idle()
+    reply = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    assert f"<@{ALICE_ID}> to move (North)" in reply.content
+    assert [b["label"] for b in reply.buttons()] == list("fedcba")
+
+
+async def test_a_reminder_is_posted_in_the_games_channel(table, fake_discord, clock):
+    await table.game_between_alice_and_bob()
+    clock.advance(2 * 86400)  # Discord reminds after a day
+    await table.client.service.tick()
+    await table.client.service.idle()
+    reminder = await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/messages")
+    assert f"<@{ALICE_ID}>, your move" in reminder.content
+    assert mentioned_users(reminder) == {ALICE_ID}
+
+
+async def test_a_hint_is_private_and_names_a_legal_move(table, fake_discord):
+    await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOT_ID), ruleset="kalah")
+    deferred = await table.command(ALICE_ID, "hint")
+    assert deferred.body["type"] == 5 and deferred.body["data"]["flags"] & 64
+    hint = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/", timeout=60)
+    assert hint.ephemeral and hint.content.startswith("Hint: **")
+    assert hint.content.split("**")[1] in list("ABCDEF")
+
+
+async def test_no_hints_in_a_rated_game_between_people(table):
+    await table.game_between_alice_and_bob()
+    reply = await table.command(ALICE_ID, "hint")
+    assert reply.ephemeral and "rated" in reply.content

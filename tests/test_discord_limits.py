@@ -49,6 +49,11 @@ def test_there_is_one_group_named_mancala_with_every_command_of_the_issue():
 
 def test_names_descriptions_and_counts_fit_discords_limits():
     (group,) = command_payload()
+    check_command_limits(group)
+
+
+def check_command_limits(group: dict) -> None:
+    """Assert one top-level command's payload keeps to Discord's limits."""
     assert NAME.match(group["name"]) and 1 <= len(group["description"]) <= 100
     assert len(group["options"]) <= 25
     total = len(group["name"]) + len(group["description"])

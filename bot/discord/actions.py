@@ -128,6 +128,9 @@ class Actions:
         elif opponent.bot:
             return await self.error(interaction, f"{opponent.display_name} is a bot; challenge "
                                                  f"a person, or me to play the AI.")
+        elif level is not None:
+            return await self.error(interaction, "level is for games against me (the AI); "
+                                                 "leave it out to play a person.")
         else:
             them = player_of(opponent)
         try:
