@@ -43,16 +43,17 @@ def register(subparsers) -> None:
                     "(or --env FILE) and the environment: DISCORD_TOKEN (required), "
                     "DISCORD_GUILD (optional: sync commands to this server at once), "
                     "DISCORD_MESSAGE_CONTENT=yes (optional: typed moves in game channels), "
-                    "MANCALA_DB (optional: the games database file).")
+                    "MANCALA_DB (optional: the games database file, shared with "
+                    "mancala play).")
     parser.add_argument("--env", default=".env", metavar="FILE",
                         help="the settings file to read (default: .env)")
     parser.set_defaults(func=run_bot)
 
 
 def run_bot(args: argparse.Namespace) -> int:
-    from dotenv import load_dotenv
+    from bot.config import load_env
 
-    load_dotenv(args.env)  # the environment wins over the file, as operators expect
+    load_env(args.env)  # the environment wins over the file, as operators expect
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         print(token_help(), file=sys.stderr)

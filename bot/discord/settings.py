@@ -1,14 +1,17 @@
 """The bot's settings, read from the environment (``mancala bot`` loads ``.env`` first).
 
->>> s = Settings.from_environ({"DISCORD_GUILD": "123", "DISCORD_MESSAGE_CONTENT": "yes"})
+>>> s = Settings.from_environ({"DISCORD_GUILD": "123", "DISCORD_MESSAGE_CONTENT": "yes",
+...                             "MANCALA_DB": "/srv/mancala/games.sqlite3"})
 >>> s.guild_id, s.message_content, s.database
-(123, True, 'mancala.sqlite3')
+(123, True, '/srv/mancala/games.sqlite3')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping
+
+from bot.config import database_path
 
 _YES = {"1", "yes", "true", "on", "y"}
 
@@ -17,7 +20,7 @@ _YES = {"1", "yes", "true", "on", "y"}
 class Settings:
     guild_id: int | None = None  # sync commands to this server at once (testing)
     message_content: bool = False  # typed moves; needs the privileged Message Content intent
-    database: str = "mancala.sqlite3"
+    database: str = "mancala.sqlite3"  # from_environ: MANCALA_DB, else the data directory's
     sync_commands: bool = True  # push the command tree to Discord at start-up
 
     @classmethod
@@ -26,6 +29,6 @@ class Settings:
         return cls(
             guild_id=int(guild) if guild.isdigit() else None,
             message_content=env.get("DISCORD_MESSAGE_CONTENT", "").strip().lower() in _YES,
-            database=env.get("MANCALA_DB", "").strip() or cls.database,
+            database=str(database_path(env)),  # the same file the terminal plays on
             sync_commands=env.get("DISCORD_SYNC", "yes").strip().lower() in _YES,
         )
