@@ -183,3 +183,27 @@ async def test_a_discord_player_challenges_an_email_address(table):
     assert "played a" in bob.text()  # Carol's A is Bob's a: the far row from his side
     await bob.send("B")
     assert (await service.get_game(1)).moves == ("A", "b")
+
+
+async def test_sample_mails_forged_duplicate_and_stale(table):
+    """tests/data/ holds real-looking mails for game 1 under the test secret."""
+    from pathlib import Path
+
+    surface, service, mailbox = table
+    ann, bob = await start_game(table)
+    data = Path(__file__).parent / "data"
+
+    async def deliver(name: str) -> str:
+        before = len(mailbox.messages)
+        await surface.bot.process((data / name).read_bytes(), "ann@example.org",
+                                  ["mancala@bot.test"])
+        await service.idle()
+        await mailbox.wait_for(before + 1)
+        return ann.text()
+
+    assert "does not carry the secret token" in await deliver("forged_from.eml")
+    assert (await service.get_game(1)).moves == ()
+    assert "You played E (move 1)" in await deliver("move_south_1.eml")
+    assert "already played" in await deliver("move_south_1.eml")  # delivered twice
+    assert "out of date" in await deliver("stale_move_south_1.eml")
+    assert (await service.get_game(1)).moves == ("E",)

@@ -111,11 +111,13 @@ def parse_position_mail(text: str, levels, default_level: str | None = None,
             board_lines[i] = line
 
     if "rules" not in values:
-        if not board_rows and not values:
-            offending = next((x.strip() for x in lines if x.strip()), None)
-            raise MailFormatError("I found no Rules: line and no board"
-                                  + ("" if offending else " (the mail is empty)"), offending)
-        raise MailFormatError("which rules? Add a line like 'Rules: wari'")
+        unread = [x.strip() for x in lines
+                  if x.strip() and not _KEY_LINE.match(x) and not _looks_like_board(x)]
+        if not any(x.strip() for x in lines):
+            raise MailFormatError("the mail is empty: there is no Rules: line and no board")
+        raise MailFormatError("there is no Rules: line (which game?)"
+                              + ("" if board_rows else " and no board"),
+                              unread[0] if unread else None)
     rules_text, rules_line = values["rules"]
     try:
         rules = Ruleset.parse(rules_text)
