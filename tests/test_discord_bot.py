@@ -129,6 +129,16 @@ async def test_only_the_challenged_player_can_accept(table):
     assert [b["label"] for b in accepted.buttons()] == list("ABCDEF")
 
 
+async def test_accept_by_button_closes_the_card_and_posts_the_board(table, fake_discord):
+    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
+                               ruleset="oware")
+    accepted = await table.click(BOB_ID, card.message, "Accept")
+    assert accepted.body["type"] == 7 and accepted.data["components"] == []
+    assert accepted.content.endswith("**Accepted.**")
+    board = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    assert "`oware`" in board.content and "Challenge accepted." in board.content
+
+
 async def test_decline_by_button_closes_the_card(table):
     card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
                                ruleset="kalah")

@@ -17,7 +17,7 @@ import pytest
 from discord import app_commands
 
 from bot.discord import formatting as fmt
-from bot.discord.actions import level_choices, ruleset_choices
+from bot.discord.choices import level_choices, ruleset_choices
 from bot.discord.commands import MancalaGroup
 from bot.discord.views import board_view, challenge_view
 from bot.service import Challenge, Channel, GameOptions, GameView, Offer, Player

@@ -19,9 +19,9 @@ from multiprocessing import get_context
 import discord
 
 from bot.discord import formatting as fmt
-from bot.discord.views import board_view, challenge_view
+from bot.discord.views import board_view
 from bot.service import (
-    Challenge, Channel, GameOptions, GameView, NotFound, Player, ServiceError,
+    Channel, GameView, NotFound, Player, ServiceError,
 )
 from engine import Ruleset, RulesetError
 
@@ -115,146 +115,6 @@ class Actions:
                                           "`/mancala games` lists yours; "
                                           "`/mancala challenge` starts one.")
         return game
-
-    # -- challenges ---------------------------------------------------------------------------
-
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.abc.User,
-                        ruleset: str, level: str | None = None, first: str = "me",
-                        clock: str | None = None, thread: bool = False) -> None:
-        me = player_of(interaction.user)
-        if opponent.id == self.client.user.id:
-            from engine.ai import LEVELS
-            them = Player.ai(level or LEVELS[len(LEVELS) // 2])
-        elif opponent.bot:
-            return await self.error(interaction, f"{opponent.display_name} is a bot; challenge "
-                                                 f"a person, or me to play the AI.")
-        elif level is not None:
-            return await self.error(interaction, "level is for games against me (the AI); "
-                                                 "leave it out to play a person.")
-        else:
-            them = player_of(opponent)
-        try:
-            options = self._options(ruleset, first, clock)
-        except ValueError as err:
-            return await self.error(interaction, str(err))
-        here = channel_of(interaction.channel_id)
-        thread_channel = None
-        if isinstance(interaction.channel, discord.TextChannel) and (
-                thread or await self.service.active_game(here) is not None):
-            # a busy channel (or a player who asked) gets the game in its own thread
-            name = f"{ruleset.split(':')[0]}: {interaction.user.display_name} vs " \
-                   f"{opponent.display_name}"
-            try:
-                thread_channel = await interaction.channel.create_thread(
-                    name=name[:100], type=discord.ChannelType.public_thread,
-                    auto_archive_duration=1440)
-            except discord.HTTPException as err:
-                return await self.error(interaction, f"I could not open a thread here ({err.text}"
-                                                     f"); ask a moderator for the Create Public "
-                                                     f"Threads permission.")
-            here = channel_of(thread_channel.id)
-        try:
-            await self.service.set_display_name(me, interaction.user.display_name)
-            if not them.is_ai:
-                await self.service.set_display_name(them, opponent.display_name)
-            challenge = await self.service.challenge(me, them, ruleset, here, options)
-        except ServiceError as err:
-            if thread_channel is not None:
-                await _quietly(thread_channel.delete())
-            return await self.error(interaction, str(err))
-        await self._announce(interaction, challenge, thread_channel)
-
-    async def _announce(self, interaction: discord.Interaction, challenge: Challenge,
-                        thread: discord.Thread | None) -> None:
-        allowed = mentions(challenge.challenger, challenge.opponent)
-        if challenge.game_id is not None:  # against the AI the game starts at once
-            game = await self.service.get_game(challenge.game_id)
-            if thread is None:
-                return await self.show_board(interaction, game)
-            await interaction.response.send_message(
-                f"{fmt.game_title(game)}: playing in {thread.mention}.", allowed_mentions=allowed)
-            message = await thread.send(fmt.board_message(game),
-                                        view=_or_missing(board_view(game)),
-                                        allowed_mentions=allowed)
-            return await self.replace_board(game.id, thread.id, message)
-        text = fmt.challenge_message(challenge, Ruleset.presets())
-        view = challenge_view(challenge)
-        if thread is None:
-            await interaction.response.send_message(text, view=view, allowed_mentions=allowed)
-            return
-        await interaction.response.send_message(
-            f"{fmt.who(challenge.challenger)} challenges {fmt.who(challenge.opponent)}: "
-            f"see {thread.mention}.", allowed_mentions=allowed)
-        await thread.send(text, view=view, allowed_mentions=allowed)
-
-    def _options(self, ruleset: str, first: str, clock: str | None) -> GameOptions:
-        """Game options from the command's: who moves first, and the clock per move."""
-        try:
-            starts = Ruleset.parse(ruleset).first
-        except RulesetError:
-            starts = "south"  # the service reports the bad ruleset itself
-        first_side = starts if starts in ("south", "north") else "south"
-        other = "north" if first_side == "south" else "south"
-        side = {"me": first_side, "opponent": other, "random": "random"}.get(first)
-        if side is None:
-            raise ValueError(f"first is me, opponent or random, not '{first}'")
-        if clock is None:
-            return GameOptions(side=side)
-        per_move = fmt.parse_duration(clock)
-        return GameOptions(side=side, forfeit_after=per_move, reminder_after=per_move / 3)
-
-    async def _challenge_for(self, interaction: discord.Interaction,
-                             challenge_id: int | None) -> int | None:
-        """The challenge a command answers: the given id, or the newest open one to the user."""
-        if challenge_id is not None:
-            return challenge_id
-        me = player_of(interaction.user)
-        here = channel_of(interaction.channel_id)
-        mine = [c for c in await self.service.open_challenges(me) if c.opponent == me]
-        mine.sort(key=lambda c: (c.channel != here, -c.created_at))
-        if not mine:
-            await self.error(interaction, "Nobody has challenged you; nothing to answer.")
-            return None
-        return mine[0].id
-
-    async def accept(self, interaction: discord.Interaction, challenge_id: int | None,
-                     from_card: bool = False) -> None:
-        challenge_id = await self._challenge_for(interaction, challenge_id)
-        if challenge_id is None:
-            return
-        try:
-            game = await self.service.accept(challenge_id, player_of(interaction.user))
-        except ServiceError as err:
-            return await self.error(interaction, str(err))
-        if from_card:
-            await interaction.response.edit_message(view=None)
-        if game.channel.id != str(interaction.channel_id):
-            channel = self.client.get_partial_messageable(int(game.channel.id))
-            message = await channel.send(fmt.board_message(game), view=_or_missing(board_view(game)),
-                                         allowed_mentions=mentions(game.south, game.north))
-            await self.replace_board(game.id, int(game.channel.id), message)
-            if not from_card:
-                await interaction.response.send_message(
-                    f"Accepted: the game is in <#{game.channel.id}>.", ephemeral=True)
-            return
-        await self.show_board(interaction, game, "Challenge accepted.")
-
-    async def decline(self, interaction: discord.Interaction, challenge_id: int | None,
-                      from_card: bool = False) -> None:
-        challenge_id = await self._challenge_for(interaction, challenge_id)
-        if challenge_id is None:
-            return
-        try:
-            challenge = await self.service.decline(challenge_id, player_of(interaction.user))
-        except ServiceError as err:
-            return await self.error(interaction, str(err))
-        text = fmt.challenge_message(challenge, Ruleset.presets())
-        allowed = mentions(challenge.challenger, challenge.opponent)
-        if from_card:
-            await interaction.response.edit_message(content=text, view=None,
-                                                    allowed_mentions=allowed)
-        else:
-            await interaction.response.send_message(text, allowed_mentions=allowed)
 
     # -- play ---------------------------------------------------------------------------------
 
@@ -407,60 +267,17 @@ class Actions:
                                 allowed_mentions=discord.AllowedMentions.none())
             return
         sent = await message.channel.send(fmt.board_message(game),
-                                          view=_or_missing(board_view(game)),
+                                          view=or_missing(board_view(game)),
                                           allowed_mentions=mentions(game.south, game.north))
         await self.replace_board(game.id, message.channel.id, sent)
 
-    # -- autocomplete -------------------------------------------------------------------------
 
-    async def move_choices(self, interaction: discord.Interaction,
-                           current: str) -> list[discord.app_commands.Choice[str]]:
-        """The legal moves, offered only to the player to move."""
-        game = await self.service.active_game(channel_of(interaction.channel_id))
-        if game is None or game.to_move != player_of(interaction.user):
-            return []
-        typed = current.strip()
-        return [discord.app_commands.Choice(name=m, value=m)
-                for m in game.position.legal_moves() if m.startswith(typed)][:25]
-
-
-def ruleset_choices(current: str) -> list[discord.app_commands.Choice[str]]:
-    """Presets with their descriptions; a typed ``name:key=value`` is checked as you type.
-
-    >>> [c.value for c in ruleset_choices("wa")]
-    ['wari']
-    >>> ruleset_choices("wari:captures=9-9-x")[0].name[:31]
-    '✗ captures=9-9-x is not allowed'
-    """
-    typed = current.strip()
-    if ":" in typed:
-        try:
-            canonical = str(Ruleset.parse(typed))
-        except RulesetError as err:
-            return [discord.app_commands.Choice(name=fmt.choice_name(f"✗ {err}"),
-                                                value=typed[:100])]
-        return [discord.app_commands.Choice(name=fmt.choice_name(f"✓ {canonical}"),
-                                            value=canonical[:100])]
-    wanted = typed.lower()
-    names = dict(Ruleset.presets())
-    names.update({alias: f"= {target}: {names[target]}"
-                  for alias, target in Ruleset.aliases().items()})
-    return [discord.app_commands.Choice(name=fmt.choice_name(f"{name}: {text}"), value=name)
-            for name, text in names.items() if name.startswith(wanted)][:25]
-
-
-def level_choices(current: str) -> list[discord.app_commands.Choice[str]]:
-    from engine.ai import LEVELS
-    return [discord.app_commands.Choice(name=level, value=level)
-            for level in LEVELS if level.startswith(current.strip().lower())][:25]
-
-
-def _or_missing(view: discord.ui.View | None):
+def or_missing(view: discord.ui.View | None):
     """discord.py wants MISSING, not None, for "no view" when sending."""
     return discord.utils.MISSING if view is None else view
 
 
-async def _quietly(coro) -> None:
+async def quietly(coro) -> None:
     try:
         await coro
     except discord.HTTPException:

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.actions import Actions
+from bot.discord.challenges import Challenges
 from bot.discord.commands import MancalaGroup
 from bot.discord.notify import DiscordNotifier
 from bot.discord.settings import Settings
@@ -38,6 +39,7 @@ class MancalaBot(discord.Client):
         self.settings = settings
         self.service = service
         self.actions = Actions(self, service)
+        self.challenges = Challenges(self.actions)
         self.tree = app_commands.CommandTree(self)
         self.tree.on_error = self._command_failed
 

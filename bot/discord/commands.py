@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord.actions import level_choices, ruleset_choices
+from bot.discord.choices import level_choices, move_choices, ruleset_choices
 
 FIRST_CHOICES = [
     app_commands.Choice(name="me (I move first)", value="me"),
@@ -45,8 +45,8 @@ class MancalaGroup(app_commands.Group):
                         ruleset: app_commands.Range[str, 1, 100], level: str | None = None,
                         first: str = "me", clock: str | None = None,
                         thread: bool = False) -> None:
-        await _actions(interaction).challenge(interaction, opponent, ruleset, level, first,
-                                              clock, thread)
+        await interaction.client.challenges.challenge(interaction, opponent, ruleset, level,
+                                                      first, clock, thread)
 
     @challenge.autocomplete("ruleset")
     async def _ruleset_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -60,13 +60,13 @@ class MancalaGroup(app_commands.Group):
     @app_commands.describe(challenge="the challenge's number, if you have several")
     async def accept(self, interaction: discord.Interaction,
                      challenge: int | None = None) -> None:
-        await _actions(interaction).accept(interaction, challenge)
+        await interaction.client.challenges.accept(interaction, challenge)
 
     @app_commands.command(description="Decline a challenge (the newest one to you, if no id)")
     @app_commands.describe(challenge="the challenge's number, if you have several")
     async def decline(self, interaction: discord.Interaction,
                       challenge: int | None = None) -> None:
-        await _actions(interaction).decline(interaction, challenge)
+        await interaction.client.challenges.decline(interaction, challenge)
 
     @app_commands.command(description="Sow a pit in this channel's game")
     @app_commands.describe(pit="the pit's letter, like E (North's pits: either case)")
@@ -76,7 +76,7 @@ class MancalaGroup(app_commands.Group):
 
     @move.autocomplete("pit")
     async def _pit_autocomplete(self, interaction: discord.Interaction, current: str):
-        return await _actions(interaction).move_choices(interaction, current)
+        return await move_choices(interaction.client.service, interaction, current)
 
     @app_commands.command(description="Show this channel's game")
     async def board(self, interaction: discord.Interaction) -> None:

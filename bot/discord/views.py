@@ -12,8 +12,8 @@ Custom ids, each well under Discord's 100 characters:
 >>> move_id(12, 3, "E<")
 'mancala:move:12:3:E<'
 
-The callbacks only hand the click to ``client.actions`` (see ``actions.py``): the service
-decides.
+The callbacks only hand the click to ``client.actions`` or ``client.challenges``: the
+service decides.
 """
 
 from __future__ import annotations
@@ -90,11 +90,11 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["id"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        actions = interaction.client.actions
+        challenges = interaction.client.challenges
         if self.answer == "accept":
-            await actions.accept(interaction, self.challenge_id, from_card=True)
+            await challenges.accept(interaction, self.challenge_id, from_card=True)
         else:
-            await actions.decline(interaction, self.challenge_id, from_card=True)
+            await challenges.decline(interaction, self.challenge_id, from_card=True)
 
 
 class OfferButton(discord.ui.DynamicItem[discord.ui.Button],

@@ -1,0 +1,170 @@
+"""Challenges on Discord: making one, and answering it by button or command.
+
+A challenge against the bot itself is a game against the AI, which starts at once. A channel
+that already has a game (or a player who asks) gets the new game in a thread of its own.
+
+>>> game_options("wari", "opponent", "12h").side, game_options("wari", "me", "12h").forfeit_after
+('north', 43200.0)
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.discord import formatting as fmt
+from bot.discord.actions import Actions, channel_of, mentions, or_missing, player_of, quietly
+from bot.discord.views import board_view, challenge_view
+from bot.service import Challenge, GameOptions, Player, ServiceError
+from engine import Ruleset, RulesetError
+
+
+class Challenges:
+    """Challenge, accept, decline: translated for the service, answered through ``actions``."""
+
+    def __init__(self, actions: Actions):
+        self.actions = actions
+        self.service = actions.service
+
+    async def challenge(self, interaction: discord.Interaction, opponent: discord.abc.User,
+                        ruleset: str, level: str | None = None, first: str = "me",
+                        clock: str | None = None, thread: bool = False) -> None:
+        me = player_of(interaction.user)
+        if opponent.id == self.actions.client.user.id:
+            from engine.ai import LEVELS
+            them = Player.ai(level or LEVELS[len(LEVELS) // 2])
+        elif opponent.bot:
+            return await self.actions.error(
+                interaction, f"{opponent.display_name} is a bot; challenge a person, or me to "
+                             f"play the AI.")
+        elif level is not None:
+            return await self.actions.error(
+                interaction, "level is for games against me (the AI); leave it out to play a "
+                             "person.")
+        else:
+            them = player_of(opponent)
+        try:
+            options = game_options(ruleset, first, clock)
+        except ValueError as err:
+            return await self.actions.error(interaction, str(err))
+        here = channel_of(interaction.channel_id)
+        thread_channel = None
+        if isinstance(interaction.channel, discord.TextChannel) and (
+                thread or await self.service.active_game(here) is not None):
+            # a busy channel (or a player who asked) gets the game in its own thread
+            name = f"{ruleset.split(':')[0]}: {interaction.user.display_name} vs " \
+                   f"{opponent.display_name}"
+            try:
+                thread_channel = await interaction.channel.create_thread(
+                    name=name[:100], type=discord.ChannelType.public_thread,
+                    auto_archive_duration=1440)
+            except discord.HTTPException as err:
+                return await self.actions.error(
+                    interaction, f"I could not open a thread here ({err.text}); ask a "
+                                 f"moderator for the Create Public Threads permission.")
+            here = channel_of(thread_channel.id)
+        try:
+            await self.service.set_display_name(me, interaction.user.display_name)
+            if not them.is_ai:
+                await self.service.set_display_name(them, opponent.display_name)
+            challenge = await self.service.challenge(me, them, ruleset, here, options)
+        except ServiceError as err:
+            if thread_channel is not None:
+                await quietly(thread_channel.delete())
+            return await self.actions.error(interaction, str(err))
+        await self._announce(interaction, challenge, thread_channel)
+
+    async def _announce(self, interaction: discord.Interaction, challenge: Challenge,
+                        thread: discord.Thread | None) -> None:
+        allowed = mentions(challenge.challenger, challenge.opponent)
+        if challenge.game_id is not None:  # against the AI the game starts at once
+            game = await self.service.get_game(challenge.game_id)
+            if thread is None:
+                return await self.actions.show_board(interaction, game)
+            await interaction.response.send_message(
+                f"{fmt.game_title(game)}: playing in {thread.mention}.", allowed_mentions=allowed)
+            message = await thread.send(fmt.board_message(game),
+                                        view=or_missing(board_view(game)),
+                                        allowed_mentions=allowed)
+            return await self.actions.replace_board(game.id, thread.id, message)
+        text = fmt.challenge_message(challenge, Ruleset.presets())
+        view = challenge_view(challenge)
+        if thread is None:
+            await interaction.response.send_message(text, view=view, allowed_mentions=allowed)
+            return
+        await interaction.response.send_message(
+            f"{fmt.who(challenge.challenger)} challenges {fmt.who(challenge.opponent)}: "
+            f"see {thread.mention}.", allowed_mentions=allowed)
+        await thread.send(text, view=view, allowed_mentions=allowed)
+
+    async def _challenge_for(self, interaction: discord.Interaction,
+                             challenge_id: int | None) -> int | None:
+        """The challenge a command answers: the given id, or the newest open one to the user."""
+        if challenge_id is not None:
+            return challenge_id
+        me = player_of(interaction.user)
+        here = channel_of(interaction.channel_id)
+        mine = [c for c in await self.service.open_challenges(me) if c.opponent == me]
+        mine.sort(key=lambda c: (c.channel != here, -c.created_at))
+        if not mine:
+            await self.actions.error(interaction, "Nobody has challenged you; nothing to answer.")
+            return None
+        return mine[0].id
+
+    async def accept(self, interaction: discord.Interaction, challenge_id: int | None,
+                     from_card: bool = False) -> None:
+        challenge_id = await self._challenge_for(interaction, challenge_id)
+        if challenge_id is None:
+            return
+        try:
+            game = await self.service.accept(challenge_id, player_of(interaction.user))
+        except ServiceError as err:
+            return await self.actions.error(interaction, str(err))
+        if from_card:  # the card stays, saying it was accepted, without its buttons
+            card = interaction.message.content if interaction.message else ""
+            await interaction.response.edit_message(content=fmt.fit(card + "\n**Accepted.**"),
+                                                    view=None)
+        if game.channel.id != str(interaction.channel_id):
+            channel = self.actions.client.get_partial_messageable(int(game.channel.id))
+            message = await channel.send(fmt.board_message(game),
+                                         view=or_missing(board_view(game)),
+                                         allowed_mentions=mentions(game.south, game.north))
+            await self.actions.replace_board(game.id, int(game.channel.id), message)
+            if not from_card:
+                await interaction.response.send_message(
+                    f"Accepted: the game is in <#{game.channel.id}>.", ephemeral=True)
+            return
+        await self.actions.show_board(interaction, game, "Challenge accepted.")
+
+    async def decline(self, interaction: discord.Interaction, challenge_id: int | None,
+                      from_card: bool = False) -> None:
+        challenge_id = await self._challenge_for(interaction, challenge_id)
+        if challenge_id is None:
+            return
+        try:
+            challenge = await self.service.decline(challenge_id, player_of(interaction.user))
+        except ServiceError as err:
+            return await self.actions.error(interaction, str(err))
+        text = fmt.challenge_message(challenge, Ruleset.presets())
+        allowed = mentions(challenge.challenger, challenge.opponent)
+        if from_card:
+            await interaction.response.edit_message(content=text, view=None,
+                                                    allowed_mentions=allowed)
+        else:
+            await interaction.response.send_message(text, allowed_mentions=allowed)
+
+
+def game_options(ruleset: str, first: str, clock: str | None) -> GameOptions:
+    """Game options from the command's: who moves first, and the clock per move."""
+    try:
+        starts = Ruleset.parse(ruleset).first
+    except RulesetError:
+        starts = "south"  # the service reports the bad ruleset itself
+    first_side = starts if starts in ("south", "north") else "south"
+    other = "north" if first_side == "south" else "south"
+    side = {"me": first_side, "opponent": other, "random": "random"}.get(first)
+    if side is None:
+        raise ValueError(f"first is me, opponent or random, not '{first}'")
+    if clock is None:
+        return GameOptions(side=side)
+    per_move = fmt.parse_duration(clock)
+    return GameOptions(side=side, forfeit_after=per_move, reminder_after=per_move / 3)
