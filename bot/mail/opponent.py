@@ -15,7 +15,11 @@ from engine.ai import choose_move
 
 
 class AIOpponent:
-    """``await opponent.choose(position, level)`` -> the AI's move (a pit letter)."""
+    """``await opponent.choose(position, level)`` -> the AI's move (a pit letter).
+
+    ``workers=0`` searches in the calling process: for ``--pipe``, which handles one message
+    and exits, where starting a worker would cost more than the search.
+    """
 
     def __init__(self, workers: int = 1, time_limit: float | None = None):
         self.workers = workers
@@ -23,6 +27,8 @@ class AIOpponent:
         self._pool: ProcessPoolExecutor | None = None
 
     async def choose(self, position: Position, level: str) -> str:
+        if self.workers == 0:
+            return choose_move(position, level, self.time_limit).move
         if self._pool is None:
             # spawn, not fork: forking a process that runs an event loop and threads is unsafe
             context = multiprocessing.get_context("spawn")

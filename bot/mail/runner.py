@@ -38,12 +38,12 @@ class MailSurface:
 
 
 async def open_surface(settings: MailSettings, *, with_games: bool = True,
-                       service=None) -> MailSurface:
+                       service=None, ai_workers: int = 1) -> MailSurface:
     """The relay, the AI and (``with_games``) the game service on ``settings.database`` with
     the email notifier attached; pass ``service`` to share one that is already open."""
     relay = Relay(settings.relay[0], settings.relay[1], user=settings.relay_user,
                   password=settings.relay_password, tls=settings.relay_tls)
-    opponent = AIOpponent()
+    opponent = AIOpponent(ai_workers)
     correspondence = None
     owned_service = None
     if with_games:
@@ -88,7 +88,7 @@ async def pipe(settings: MailSettings, raw: bytes, sender: str | None,
         print(f"message refused: {len(raw)} bytes, the limit is {settings.max_bytes}")
         return EX_DATAERR
     try:
-        surface = await open_surface(settings, with_games=with_games)
+        surface = await open_surface(settings, with_games=with_games, ai_workers=0)
     except Exception as err:  # noqa: BLE001 - e.g. the database is locked: retry later
         print(f"cannot start the mail bot, will retry: {err}")
         return EX_TEMPFAIL
