@@ -7,7 +7,7 @@ discord.py's CommandTree, autocomplete and persistent-view dispatch as in produc
 
 from __future__ import annotations
 
-import asyncio
+import dataclasses
 
 import discord
 import pytest
@@ -337,3 +337,30 @@ async def test_no_hints_in_a_rated_game_between_people(table):
     await table.game_between_alice_and_bob()
     reply = await table.command(ALICE_ID, "hint")
     assert reply.ephemeral and "rated" in reply.content
+
+
+async def test_a_forfeit_is_posted_once_though_both_players_are_told(table, fake_discord,
+                                                                       clock):
+    await table.game_between_alice_and_bob()
+    clock.advance(4 * 86400)  # Discord forfeits after three days of silence
+    await table.client.service.tick()
+    await table.client.service.idle()
+    posted = [r for r in fake_discord.requests
+              if r.method == "POST" and r.path == f"/channels/{CHANNEL_ID}/messages"]
+    forfeits = [r for r in posted if "ran out of time" in r.content]
+    assert len(forfeits) == 1
+    assert "Game over" in forfeits[0].content and forfeits[0].buttons() == []
+
+
+async def test_a_late_reply_never_strips_the_newer_board(table, fake_discord):
+    """The AI may answer before the player's own reply is out: the AI's board keeps its
+    buttons."""
+    await table.game_between_alice_and_bob()
+    service, actions = table.client.service, table.client.actions
+    game = await service.active_game(Channel("discord", str(CHANNEL_ID)))
+    before = dataclasses.replace(game, ply=game.ply - 1) if game.ply else game
+    newer = discord.Object(1111)
+    await actions.replace_board(dataclasses.replace(game, ply=game.ply + 5), CHANNEL_ID, newer)
+    await actions.replace_board(before, CHANNEL_ID, discord.Object(2222))
+    assert actions.last_board[game.id] == (CHANNEL_ID, 1111, game.ply + 5)
+    assert not any(r.path.endswith("/messages/1111") for r in fake_discord.requests)

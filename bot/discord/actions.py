@@ -51,7 +51,8 @@ class Actions:
         self.client = client
         self.service = service
         # the last board message of each game, so a new board can strip the old one's buttons
-        self.last_board: dict[int, tuple[int, int]] = {}  # game id -> (channel id, message id)
+        # game id -> (channel id, message id, ply) of the board with live buttons
+        self.last_board: dict[int, tuple[int, int, int]] = {}
         # the latest interaction of a game against the AI: its reply is posted as a follow-up
         self.ai_followup: dict[int, tuple[discord.Interaction, float]] = {}
         self._hint_pool: ProcessPoolExecutor | None = None
@@ -81,19 +82,23 @@ class Actions:
         else:
             callback = await interaction.response.send_message(text, **kwargs)
             message = callback.resource
-        if from_board and interaction.message is not None:
-            self.last_board[game.id] = (interaction.channel_id, interaction.message.id)
-        await self.replace_board(game.id, interaction.channel_id, message)
+        clicked = interaction.message.id if from_board and interaction.message else None
+        if clicked is not None and self.last_board.get(game.id, (0, None, 0))[1] == clicked:
+            del self.last_board[game.id]  # the clicked board lost its buttons above
+        await self.replace_board(game, interaction.channel_id, message)
         if game.south.is_ai or game.north.is_ai:
             self.ai_followup[game.id] = (interaction, time.monotonic())
 
-    async def replace_board(self, game_id: int, channel_id: int | None,
+    async def replace_board(self, game: GameView, channel_id: int | None,
                             message: discord.abc.Snowflake | None) -> None:
         """Remember ``message`` as the game's board and take the buttons off the previous one
         (best effort: a click on an old board is refused by its ply anyway)."""
+        game_id = game.id
         previous = self.last_board.get(game_id)
+        if previous and previous[2] > game.ply:
+            return  # a newer board is up already: the AI answered before this reply went out
         if message is not None and channel_id is not None:
-            self.last_board[game_id] = (channel_id, message.id)
+            self.last_board[game_id] = (channel_id, message.id, game.ply)
         if previous and (message is None or previous[1] != message.id):
             channel = self.client.get_partial_messageable(previous[0])
             try:
@@ -269,7 +274,7 @@ class Actions:
         sent = await message.channel.send(fmt.board_message(game),
                                           view=or_missing(board_view(game)),
                                           allowed_mentions=mentions(game.south, game.north))
-        await self.replace_board(game.id, message.channel.id, sent)
+        await self.replace_board(game, message.channel.id, sent)
 
 
 def or_missing(view: discord.ui.View | None):

@@ -85,7 +85,7 @@ class Challenges:
             message = await thread.send(fmt.board_message(game),
                                         view=or_missing(board_view(game)),
                                         allowed_mentions=allowed)
-            return await self.actions.replace_board(game.id, thread.id, message)
+            return await self.actions.replace_board(game, thread.id, message)
         text = fmt.challenge_message(challenge, Ruleset.presets())
         view = challenge_view(challenge)
         if thread is None:
@@ -128,7 +128,7 @@ class Challenges:
             message = await channel.send(fmt.board_message(game),
                                          view=or_missing(board_view(game)),
                                          allowed_mentions=mentions(game.south, game.north))
-            await self.actions.replace_board(game.id, int(game.channel.id), message)
+            await self.actions.replace_board(game, int(game.channel.id), message)
             if not from_card:
                 await interaction.response.send_message(
                     f"Accepted: the game is in <#{game.channel.id}>.", ephemeral=True)

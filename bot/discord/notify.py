@@ -117,7 +117,7 @@ class DiscordNotifier(Notifier):
         else:
             channel = self.client.get_partial_messageable(int(game.channel.id))
             message = await channel.send(text, **kwargs)
-        await actions.replace_board(game.id, int(game.channel.id), message)
+        await actions.replace_board(game, int(game.channel.id), message)
 
     # -- challenges ---------------------------------------------------------------------------
 
