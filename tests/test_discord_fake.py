@@ -1,4 +1,4 @@
-"""A loopback fake of Discord's REST API, and raw gateway payloads, for the bot's tests.
+"""A loopback fake of Discord's REST API and gateway, and raw payloads, for the bot's tests.
 
 The bot under test is the real ``discord.Client`` with its real HTTP client: only
 ``discord.http.Route.BASE`` points at this server on 127.0.0.1. Gateway events (a guild, an
@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 import pytest
+import yarl
 from aiohttp import web
 
 APP_ID = 900000000000000001
@@ -128,13 +129,51 @@ class FakeDiscord:
         channel = int(interaction["channel_id"])
         self.channel_of[interaction["id"]] = self.channel_of[interaction["token"]] = channel
 
+    # the gateway: one websocket session at a time
+    socket: web.WebSocketResponse | None = None
+    identify: dict | None = None  # the client's IDENTIFY payload
+    identified: asyncio.Event = field(default_factory=asyncio.Event)
+    refused_tokens: set = field(default_factory=set)  # tokens answered with 401
+    _sequence: int = 0
+
     def app(self) -> web.Application:
         app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/api/v10/{path:.*}", self._handle)
         return app
 
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        """HELLO, then READY and the guild once the client identifies; heartbeats acked."""
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self.socket = socket
+        await socket.send_json({"op": 10, "d": {"heartbeat_interval": 45000}})
+        async for frame in socket:
+            payload = json.loads(frame.data)
+            if payload["op"] == 1:
+                await socket.send_json({"op": 11})
+            elif payload["op"] == 2:
+                self.identify = payload["d"]
+                url = f"ws://{request.host}/gateway"
+                await self.dispatch("READY", {
+                    "v": 10, "user": user_payload(BOT_ID), "session_id": "fake-session",
+                    "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+                    "resume_gateway_url": url, "shard": [0, 1],
+                    "application": {"id": str(APP_ID), "flags": 0}})
+                await self.dispatch("GUILD_CREATE", guild_payload())
+                self.identified.set()
+        return socket
+
+    async def dispatch(self, event: str, data: dict) -> None:
+        """Send a gateway event to the connected client."""
+        self._sequence += 1
+        await self.socket.send_json({"op": 0, "t": event, "s": self._sequence, "d": data})
+
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
+        token = request.headers.get("Authorization", "").removeprefix("Bot ")
+        if token in self.refused_tokens:
+            return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         body = await request.json() if request.can_read_body else None
         if isinstance(body, dict) is False and request.content_type.startswith("multipart"):
             body = None
@@ -310,6 +349,8 @@ async def fake_discord(monkeypatch):
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
     monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
+                        yarl.URL(f"ws://127.0.0.1:{port}/gateway"))
     yield fake
     await runner.cleanup()
 

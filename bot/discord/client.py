@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import signal
+import sys
 
 import discord
 from discord import app_commands
@@ -76,30 +78,43 @@ class MancalaBot(discord.Client):
         await super().close()
 
 
-def run(token: str, settings: Settings) -> int:
-    """Open the service, start the bot, and run until interrupted. Returns the exit status."""
+async def serve(token: str, settings: Settings) -> int:
+    """Open the service, log in, and answer Discord until cancelled. Returns the exit status:
+    1 when Discord refuses the token or the Message Content intent."""
     from bot.service import GameService
 
+    service = await GameService.open(settings.database)
+    try:
+        async with MancalaBot(service, settings) as bot:
+            await bot.start(token)
+    except discord.LoginFailure:
+        print("Discord refused the token in DISCORD_TOKEN; copy it again from the "
+              "Developer Portal (Bot > Reset Token).", file=sys.stderr)
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        print("DISCORD_MESSAGE_CONTENT=yes needs the Message Content intent: switch it on "
+              "in the Developer Portal (Bot > Privileged Gateway Intents), or unset it.",
+              file=sys.stderr)
+        return 1
+    finally:
+        await service.close()
+    return 0
+
+
+def run(token: str, settings: Settings) -> int:
+    """``mancala bot``: serve until interrupted (Ctrl-C or SIGTERM from systemd)."""
     discord.utils.setup_logging()
 
-    async def main() -> int:
-        service = await GameService.open(settings.database)
+    async def until_stopped() -> int:
+        # SIGTERM cancels the bot like Ctrl-C does, so the database is closed cleanly
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM,
+                                                      asyncio.current_task().cancel)
         try:
-            async with MancalaBot(service, settings) as bot:
-                await bot.start(token)
-        except discord.LoginFailure:
-            print("Discord refused the token in DISCORD_TOKEN; copy it again from the "
-                  "Developer Portal (Bot > Reset Token).")
-            return 1
-        except discord.PrivilegedIntentsRequired:
-            print("DISCORD_MESSAGE_CONTENT=yes needs the Message Content intent: switch it on "
-                  "in the Developer Portal (Bot > Privileged Gateway Intents), or unset it.")
-            return 1
-        finally:
-            await service.close()
-        return 0
+            return await serve(token, settings)
+        except asyncio.CancelledError:
+            return 0
 
     try:
-        return asyncio.run(main())
+        return asyncio.run(until_stopped())
     except KeyboardInterrupt:
         return 0
