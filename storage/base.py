@@ -67,6 +67,10 @@ class Storage(ABC):
     async def active_game_in(self, channel_surface: str, channel_id: str) -> dict | None: ...
 
     @abstractmethod
+    async def game_with_moves(self, game_id: int) -> tuple[dict | None, list[dict]]:
+        """A game and its move log read in one snapshot (so they agree)."""
+
+    @abstractmethod
     async def moves(self, game_id: int) -> list[dict]:
         """The move log of a game in ply order."""
 

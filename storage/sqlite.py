@@ -52,6 +52,7 @@ class SQLiteStorage(Storage):
         self._writer: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
+        self._snapshot_lock = asyncio.Lock()  # one read transaction at a time on the reader
 
     # -- opening, migrating -------------------------------------------------------------------
 
@@ -230,6 +231,16 @@ class SQLiteStorage(Storage):
         return await self._one(
             "SELECT * FROM games WHERE channel_surface = ? AND channel_id = ? "
             "AND status = 'active'", (channel_surface, channel_id))
+
+    async def game_with_moves(self, game_id: int) -> tuple[dict | None, list[dict]]:
+        async with self._snapshot_lock:
+            await self._reader.execute("BEGIN")  # one snapshot: no commit lands in between
+            try:
+                game = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+                moves = await self.moves(game_id) if game else []
+            finally:
+                await self._reader.execute("COMMIT")
+        return game, moves
 
     async def moves(self, game_id: int) -> list[dict]:
         return await self._all("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))

@@ -403,10 +403,9 @@ class GameService:
             return live
         if not isinstance(game_id, int) or isinstance(game_id, bool):
             raise errors.NotFound(f"there is no game {game_id!r}")
-        row = await self._store.game(game_id)
+        row, moves = await self._store.game_with_moves(game_id)
         if row is None:
             raise errors.NotFound(f"there is no game #{game_id}")
-        moves = await self._store.moves(game_id)
         live = LiveGame.build(row, moves, await self._player(row["south_id"]),
                               await self._player(row["north_id"]), Ruleset.parse(row["rules"]))
         self._live.put(live)

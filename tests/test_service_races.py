@@ -1,0 +1,64 @@
+"""Races: a thousand concurrent move attempts on one game, from both players and through two
+service instances on the same file (so the SQL compare-and-set, not only the in-process lock,
+is tested). Each ply must be applied exactly once and the log must match the position."""
+
+import asyncio
+import json
+import random
+import sqlite3
+
+from engine import Game
+from bot.service import (
+    Channel, GameFinished, GameService, IllegalMove, ManualClock, NotYourTurn, Player, StaleMove,
+)
+
+ALICE = Player("discord", "1")
+BOB = Player("discord", "2")
+ALLOWED = (StaleMove, NotYourTurn, IllegalMove, GameFinished)  # StaleMove covers DuplicateMove
+
+
+async def test_a_thousand_concurrent_attempts_apply_each_ply_once(tmp_path):
+    path = tmp_path / "race.sqlite3"
+    clock = ManualClock()
+    one = await GameService.open(path, clock=clock, tick_every=None)
+    two = await GameService.open(path, clock=clock, tick_every=None)
+    rng = random.Random(7)
+    game = await one.start_game(ALICE, BOB, "kalah:seeds=6", Channel("discord", "race"))
+    applied: list[tuple[int, str]] = []
+    refused: dict[str, int] = {}
+
+    async def attempt(i: int) -> None:
+        await asyncio.sleep(rng.random() * 0.2)
+        service = one if i % 2 else two
+        player = ALICE if i % 4 < 2 else BOB
+        view = await service.get_game(game.id)
+        legal = view.position.legal_moves() or ["A"]
+        move = rng.choice(legal)
+        expected = view.ply if i % 3 else None  # some without a ply: the lock alone guards them
+        try:
+            after = await service.move(game.id, player, move, expected_ply=expected)
+            applied.append((after.ply, after.moves[-1]))
+        except ALLOWED as err:
+            refused[type(err).__name__] = refused.get(type(err).__name__, 0) + 1
+
+    try:
+        await asyncio.gather(*(attempt(i) for i in range(1000)))
+    finally:
+        await one.close()
+        await two.close()
+
+    assert sum(refused.values()) + len(applied) == 1000
+    plies = sorted(ply for ply, _ in applied)
+    assert plies == list(range(1, len(plies) + 1)), "a ply was lost or applied twice"
+    assert len(plies) > 10  # the race really played a game, not a move or two
+
+    conn = sqlite3.connect(path)
+    log = conn.execute("SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply",
+                       (game.id,)).fetchall()
+    board, stored_ply = conn.execute("SELECT board, ply FROM games WHERE id = ?",
+                                     (game.id,)).fetchone()
+    conn.close()
+    assert log == sorted(applied)  # every acknowledged move is in the log, nothing else
+    assert stored_ply == len(log)
+    replay = Game.from_moves("kalah:seeds=6", [move for _, move in log])
+    assert list(replay.position.board) == json.loads(board)
