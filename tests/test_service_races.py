@@ -23,7 +23,7 @@ async def test_a_thousand_concurrent_attempts_apply_each_ply_once(tmp_path):
     one = await GameService.open(path, clock=clock, tick_every=None)
     two = await GameService.open(path, clock=clock, tick_every=None)
     rng = random.Random(7)
-    game = await one.start_game(ALICE, BOB, "kalah:seeds=6", Channel("discord", "race"))
+    game = await one.start_game(ALICE, BOB, "oware", Channel("discord", "race"))
     applied: list[tuple[int, str]] = []
     refused: dict[str, int] = {}
 
@@ -50,7 +50,7 @@ async def test_a_thousand_concurrent_attempts_apply_each_ply_once(tmp_path):
     assert sum(refused.values()) + len(applied) == 1000
     plies = sorted(ply for ply, _ in applied)
     assert plies == list(range(1, len(plies) + 1)), "a ply was lost or applied twice"
-    assert len(plies) > 10  # the race really played a game, not a move or two
+    assert len(plies) > 50  # the race really played a game, not a move or two
 
     conn = sqlite3.connect(path)
     log = conn.execute("SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply",
@@ -60,5 +60,5 @@ async def test_a_thousand_concurrent_attempts_apply_each_ply_once(tmp_path):
     conn.close()
     assert log == sorted(applied)  # every acknowledged move is in the log, nothing else
     assert stored_ply == len(log)
-    replay = Game.from_moves("kalah:seeds=6", [move for _, move in log])
+    replay = Game.from_moves("oware", [move for _, move in log])
     assert list(replay.position.board) == json.loads(board)
