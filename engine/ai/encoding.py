@@ -1,0 +1,112 @@
+"""Translate a Ruleset into the small integer arrays the compiled kernel reads.
+
+The kernel (``engine.ai.kernel``) is a second implementation of the rules in ``engine.sowing``
+and ``engine.position``, written for speed. It sees a ruleset only as the arrays built here, so
+every parameter in ``engine.ruleset.PARAMETERS`` that changes play has a slot below.
+
+>>> from engine import Ruleset
+>>> code = encode(Ruleset.parse("kalah:pits=4,seeds=3"))
+>>> int(code.rules[PITS]), int(code.rules[TOTAL]), code.next_slot.shape
+(4, 24, (2, 2, 10))
+>>> encode_move(Ruleset.parse("kalah"), "e", mover=1)
+20
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from engine.position import Position, move_name
+from engine.ruleset import Ruleset
+from engine.sowing import tables
+
+# Slots of the rules array. Choices are numbered in the order the comments give.
+PITS = 0
+STORES = 1
+SKIP_ORIGIN = 2
+CHOOSE_ANY = 3
+RELAY = 4
+REPLAY = 5
+EMPTY_CAPTURE = 6  # 0 none, 1 store, 2 across
+NEEDS_OPPOSITE = 7
+TAKES_SOWER = 8
+EMPTY_BEFORE_MOVE = 9
+CAPTURE_MASK = 10  # bit c set when a pit holding c seeds after the drop is captured
+CAPTURE_EITHER = 11
+GRAND_SLAM = 12  # 0 take_all, 1 no_capture, 2 forbidden, 3 capture
+MUST_FEED = 13  # 0 off, 1 reach, 2 leave
+CANNOT_FEED = 14  # 0 mover, 1 opponent, 2 owners
+END = 15  # 0 mover_empty, 1 either_empty, 2 all_empty
+LEFTOVER_OWNER = 16
+MAJORITY = 17
+DIRECTION_CHOICE = 18
+TOTAL = 19
+CYCLE = 20  # 0 draw, 1 split, 2 owners
+MAY_CYCLE = 21  # a position can repeat, so the solver must watch its path
+RULES_SIZE = 22
+
+GRAND_SLAMS = ("take_all", "no_capture", "forbidden", "capture")
+TAKE_ALL, NO_CAPTURE, FORBIDDEN, CAPTURE = range(4)
+
+
+class RulesCode(NamedTuple):
+    """Everything the kernel needs to know about a ruleset (all int64 arrays)."""
+
+    rules: np.ndarray  # RULES_SIZE parameters
+    next_slot: np.ndarray  # [mover, direction, slot] -> the slot the next seed falls in
+    prev_pit: np.ndarray  # [direction, pit] -> the pit before it, against the sowing
+
+
+def may_cycle(rules: Ruleset) -> bool:
+    """Whether a position can come back. With stores, own-row choice and counter-clockwise
+    sowing every seed either moves forward in its row or passes the mover's store, so no
+    position repeats; any other mix may loop (wari's endless cycles)."""
+    return not (rules.stores and rules.choose == "own" and rules.direction == "ccw")
+
+
+@lru_cache(maxsize=64)
+def encode(rules: Ruleset) -> RulesCode:
+    code = np.zeros(RULES_SIZE, np.int64)
+    code[PITS] = rules.pits
+    code[STORES] = rules.stores
+    code[SKIP_ORIGIN] = rules.skip_origin
+    code[CHOOSE_ANY] = rules.choose == "any"
+    code[RELAY] = rules.laps == "relay"
+    code[REPLAY] = rules.replay
+    code[EMPTY_CAPTURE] = ("none", "store", "across").index(rules.empty_capture)
+    code[NEEDS_OPPOSITE] = rules.capture_needs_opposite
+    code[TAKES_SOWER] = rules.capture_takes_sower
+    code[EMPTY_BEFORE_MOVE] = rules.empty_means == "before_move"
+    code[CAPTURE_MASK] = sum(1 << c for c in rules.captures)
+    code[CAPTURE_EITHER] = rules.capture_side == "either"
+    code[GRAND_SLAM] = GRAND_SLAMS.index(rules.grand_slam)
+    code[MUST_FEED] = ("off", "reach", "leave").index(rules.must_feed)
+    code[CANNOT_FEED] = ("mover", "opponent", "owners").index(rules.cannot_feed)
+    code[END] = ("mover_empty", "either_empty", "all_empty").index(rules.end)
+    code[LEFTOVER_OWNER] = rules.leftover == "owner"
+    code[MAJORITY] = rules.majority
+    code[DIRECTION_CHOICE] = rules.direction == "choice"
+    code[TOTAL] = rules.total_seeds
+    code[CYCLE] = ("draw", "split", "owners").index(rules.cycle)
+    code[MAY_CYCLE] = may_cycle(rules)
+    t = tables(rules)
+    next_slot = np.array(t.next_slot, np.int64)
+    prev_pit = np.array(t.prev_pit, np.int64)
+    for array in (code, next_slot, prev_pit):
+        array.setflags(write=False)  # shared by every search on this ruleset
+    return RulesCode(code, next_slot, prev_pit)
+
+
+def encode_move(rules: Ruleset, move: str, mover: int) -> int:
+    """A move's kernel code: pit index * 2 + direction (0 counter-clockwise, 1 clockwise)."""
+    pit, direction = Position.settled(rules, (1,) * (2 * rules.pits) + (0, 0),
+                                      mover).parse_move(move)
+    return 2 * pit + direction
+
+
+def decode_move(rules: Ruleset, code: int) -> str:
+    """The move letter for a kernel move code (the inverse of ``encode_move``)."""
+    return move_name(rules, (int(code) // 2, int(code) % 2))

@@ -1,0 +1,279 @@
+"""The rules, compiled: sowing, captures, legal moves and game ends for the search.
+
+A second implementation of ``engine.sowing`` and ``engine.position`` in numba, generic over
+every ruleset parameter through the arrays of ``engine.ai.encoding``. It must agree with the
+engine move for move: ``tests/test_ai_kernel.py`` and ``bench/kernel_diff.py`` check it on
+random positions of every preset and random parameter mixes.
+
+A board is an int64 array of 2n+2 counts in the engine's layout (pits A..F, a..f, then South's
+store, North's store). A move is ``2 * pit + direction``. Functions write into arrays the caller
+owns, so the search allocates nothing per node.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.ai.encoding import (
+    CANNOT_FEED, CAPTURE_EITHER, CAPTURE_MASK, CHOOSE_ANY, DIRECTION_CHOICE, EMPTY_BEFORE_MOVE,
+    EMPTY_CAPTURE, END, FORBIDDEN, GRAND_SLAM, LEFTOVER_OWNER, MAJORITY, MUST_FEED, NO_CAPTURE,
+    NEEDS_OPPOSITE, PITS, RELAY, REPLAY, SKIP_ORIGIN, TAKE_ALL, TAKES_SOWER, TOTAL,
+)
+
+RELAY_HISTORY = 256  # relay laps remembered before the history array grows
+
+
+@njit(cache=True)
+def row_sum(board, lo, n):
+    total = 0
+    for i in range(lo, lo + n):
+        total += board[i]
+    return total
+
+
+@njit(cache=True)
+def sow(R, NXT, PRV, src, dst, mover, pit, direction):
+    """Play the sowing and captures of one move from ``src`` into ``dst``.
+
+    Returns (last slot, whether the opponent's row holds seeds after, grand slam)."""
+    n = R[PITS]
+    n2 = n + n
+    size = n2 + 2
+    for i in range(size):
+        dst[i] = src[i]
+    skip = R[SKIP_ORIGIN]
+    lap_start = pit
+    history = np.empty((0, size + 1), np.int64)  # relay states seen, allocated on first relay
+    seen = 0
+    while True:
+        seeds = dst[lap_start]
+        dst[lap_start] = 0
+        slot = lap_start
+        while seeds > 0:
+            slot = NXT[mover, direction, slot]
+            if slot == lap_start and skip:
+                continue
+            dst[slot] += 1
+            seeds -= 1
+        if R[RELAY] == 0 or slot >= n2 or dst[slot] <= 1:
+            break
+        # A lap ending on a capturing count ends the move there (as engine.sowing does).
+        if _is_capture_count(R, dst[slot]) and (R[CAPTURE_EITHER] or slot // n != mover):
+            break
+        # Relay: pick the pit up and sow on, unless this state already came up in this move.
+        if seen == 0:
+            history = np.empty((RELAY_HISTORY, size + 1), np.int64)
+        repeated = False
+        for h in range(seen):
+            same = history[h, size] == slot
+            i = 0
+            while same and i < size:
+                same = history[h, i] == dst[i]
+                i += 1
+            if same:
+                repeated = True
+                break
+        if repeated:
+            break
+        if seen == history.shape[0]:
+            bigger = np.empty((2 * seen, size + 1), np.int64)
+            bigger[:seen] = history[:seen]
+            history = bigger
+        for i in range(size):
+            history[seen, i] = dst[i]
+        history[seen, size] = slot
+        seen += 1
+        lap_start = slot
+    last = slot
+    opp_lo = n if mover == 0 else 0
+    reached = row_sum(dst, opp_lo, n) > 0
+    slam = False
+    if last < n2:
+        if R[EMPTY_CAPTURE] != 0:
+            _empty_capture(R, src, dst, mover, last)
+        elif R[CAPTURE_MASK] != 0 and dst[last] < 62 and (R[CAPTURE_MASK] >> dst[last]) & 1:
+            slam = _count_capture(R, PRV, dst, mover, pit, direction, last)
+    return last, reached, slam
+
+
+@njit(cache=True)
+def _empty_capture(R, src, b, mover, last):
+    n = R[PITS]
+    if R[CHOOSE_ANY] == 0 and last // n != mover:
+        return
+    if R[EMPTY_BEFORE_MOVE]:
+        empty = src[last] == 0
+    else:
+        empty = b[last] == 1
+    if not empty:
+        return
+    opposite = 2 * n - 1 - last
+    if b[opposite] == 0 and R[NEEDS_OPPOSITE]:
+        return
+    if R[EMPTY_CAPTURE] == 2:  # across: the captured seeds join the capturing pit
+        b[last] += b[opposite]
+    else:
+        gain = b[opposite]
+        if R[TAKES_SOWER]:
+            gain += b[last]
+            b[last] = 0
+        b[2 * n + mover] += gain
+    b[opposite] = 0
+
+
+@njit(cache=True)
+def _is_capture_count(R, count):
+    return count < 62 and (R[CAPTURE_MASK] >> count) & 1 == 1
+
+
+@njit(cache=True)
+def _count_capture(R, PRV, b, mover, origin, direction, last):
+    """Capture by count, chaining backwards; return True for a grand slam."""
+    n = R[PITS]
+    either = R[CAPTURE_EITHER]
+    if not either and last // n != 1 - mover:
+        return False
+    chain = 1
+    pit = PRV[direction, last]
+    while (pit != origin and pit != last and _is_capture_count(R, b[pit])
+           and (either or pit // n != mover)):
+        chain += 1
+        pit = PRV[direction, pit]
+    opp_lo = n if mover == 0 else 0
+    taken = 0
+    pit = last
+    for _ in range(chain):
+        if opp_lo <= pit < opp_lo + n:
+            taken += b[pit]
+        pit = PRV[direction, pit]
+    slam = taken > 0 and taken == row_sum(b, opp_lo, n)
+    if slam and (R[GRAND_SLAM] == NO_CAPTURE or R[GRAND_SLAM] == FORBIDDEN):
+        return True
+    store = 2 * n + mover
+    pit = last
+    for _ in range(chain):
+        b[store] += b[pit]
+        b[pit] = 0
+        pit = PRV[direction, pit]
+    return slam
+
+
+@njit(cache=True)
+def legal_moves(R, NXT, PRV, board, mover, moves, scratch):
+    """Write the legal move codes into ``moves`` in the engine's order; return how many.
+
+    ``scratch`` is a board-sized array the feeding and grand-slam tests sow into."""
+    n = R[PITS]
+    count = 0
+    ndir = 2 if R[DIRECTION_CHOICE] else 1
+    rows = 2 if R[CHOOSE_ANY] else 1
+    for r in range(rows):
+        lo = (mover if r == 0 else 1 - mover) * n
+        for p in range(lo, lo + n):
+            if board[p] > 0:
+                for d in range(ndir):
+                    moves[count] = 2 * p + d
+                    count += 1
+    opp_lo = n if mover == 0 else 0
+    if R[MUST_FEED] != 0 and count > 0 and row_sum(board, opp_lo, n) == 0:
+        kept = 0
+        for i in range(count):
+            m = moves[i]
+            last, reached, slam = sow(R, NXT, PRV, board, scratch, mover, m >> 1, m & 1)
+            feeds = reached if R[MUST_FEED] == 1 else row_sum(scratch, opp_lo, n) > 0
+            if feeds:
+                moves[kept] = m
+                kept += 1
+        count = kept
+    if R[GRAND_SLAM] == FORBIDDEN and R[CAPTURE_MASK] != 0 and count > 0:
+        fair = 0
+        for i in range(count):
+            m = moves[i]
+            last, reached, slam = sow(R, NXT, PRV, board, scratch, mover, m >> 1, m & 1)
+            if not slam:
+                moves[fair] = m  # fair <= i, so this never overwrites a move still to test
+                fair += 1
+        if fair > 0:  # when every move is a grand slam, all stay legal (capturing nothing)
+            count = fair
+    return count
+
+
+@njit(cache=True)
+def sweep(board, n, taker):
+    """Empty the pits into the stores: each row to its owner (taker < 0) or all to taker."""
+    south = row_sum(board, 0, n)
+    north = row_sum(board, n, n)
+    for i in range(2 * n):
+        board[i] = 0
+    if taker < 0:
+        board[2 * n] += south
+        board[2 * n + 1] += north
+    else:
+        board[2 * n + taker] += south + north
+
+
+@njit(cache=True)
+def settle(R, board, slam_by):
+    """Apply the end rules that follow a move, in place; return True if the game ended."""
+    n = R[PITS]
+    n2 = 2 * n
+    if slam_by >= 0:
+        sweep(board, n, slam_by)
+        return True
+    if R[MAJORITY] and max(board[n2], board[n2 + 1]) * 2 > R[TOTAL]:
+        if R[LEFTOVER_OWNER]:
+            sweep(board, n, -1)
+        return True
+    south_empty = row_sum(board, 0, n) == 0
+    north_empty = row_sum(board, n, n) == 0
+    if R[END] == 1 and (south_empty or north_empty):
+        if R[LEFTOVER_OWNER]:
+            sweep(board, n, -1)
+        return True
+    if R[END] == 2 and south_empty and north_empty:
+        return True
+    return False
+
+
+@njit(cache=True)
+def no_move_end(R, board, mover):
+    """The player to move has no legal move: settle the board in place by the end rules."""
+    n = R[PITS]
+    opp_lo = n if mover == 0 else 0
+    own_lo = mover * n
+    if R[MUST_FEED] != 0 and row_sum(board, opp_lo, n) == 0 and row_sum(board, own_lo, n) > 0:
+        policy = R[CANNOT_FEED]
+        if policy == 2:
+            sweep(board, n, -1)
+        elif policy == 0:
+            sweep(board, n, mover)
+        else:
+            sweep(board, n, 1 - mover)
+    elif R[LEFTOVER_OWNER]:
+        sweep(board, n, -1)
+
+
+@njit(cache=True)
+def play(R, NXT, PRV, src, dst, mover, move):
+    """One move and the end rules after it (but not the no-move end, which the next node
+    finds): returns (the player to move next, whether the game ended)."""
+    n2 = 2 * R[PITS]
+    last, reached, slam = sow(R, NXT, PRV, src, dst, mover, move >> 1, move & 1)
+    following = mover if (R[REPLAY] and last == n2 + mover) else 1 - mover
+    slam_by = mover if (slam and R[GRAND_SLAM] == TAKE_ALL) else -1
+    ended = settle(R, dst, slam_by)
+    return following, ended
+
+
+@njit(cache=True)
+def play_settled(R, NXT, PRV, src, dst, mover, move, moves, scratch):
+    """As ``Position.play``: the next board, player and legal moves; a player left without a
+    move ends the game. Returns (next player, number of legal moves, 0 when over)."""
+    following, ended = play(R, NXT, PRV, src, dst, mover, move)
+    if ended:
+        return following, 0
+    count = legal_moves(R, NXT, PRV, dst, following, moves, scratch)
+    if count == 0:
+        no_move_end(R, dst, following)
+    return following, count
