@@ -99,6 +99,12 @@ def parse_position_mail(text: str, levels, default_level: str | None = None,
     board_lines = [""] * len(lines)  # the board block, keeping the mail's line numbers
     board_rows = [i for i, line in enumerate(lines) if _looks_like_board(line)]
     first, last = (board_rows[0], board_rows[-1]) if board_rows else (len(lines), -1)
+    # label rows ("f e d c b a") belong to the board only at its edges: a lone "C" elsewhere
+    # is prose (or a move missing its "Move:"), not a one-pit board's label
+    while first - 1 >= 0 and board_rows and _is_label_row(lines[first - 1]):
+        first -= 1
+    while last + 1 < len(lines) and board_rows and _is_label_row(lines[last + 1]):
+        last += 1
     for i, line in enumerate(lines):
         key_line = _KEY_LINE.match(line)
         if key_line:
@@ -175,12 +181,15 @@ def _looks_like_board(line: str) -> bool:
     if _BOARD_WORDS.match(line) or _TURN.search(line):
         return True
     tokens = line.split()
-    if len(tokens) < 2:
-        return False
-    if all(len(t) == 1 and t.isalpha() for t in tokens):
+    if len(tokens) >= 2 and _is_label_row(line):
         return True
     counts = sum(1 for t in tokens if t == "-" or t.isdigit())
-    return counts * 2 >= len(tokens)
+    return bool(tokens) and counts * 2 >= len(tokens) and (counts > 0 or len(tokens) >= 2)
+
+
+def _is_label_row(line: str) -> bool:
+    tokens = line.split()
+    return bool(tokens) and all(len(t) == 1 and t.isalpha() for t in tokens)
 
 
 def _offending_line(message: str, lines: list[str], first: int, last: int) -> str | None:

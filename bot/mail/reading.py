@@ -73,6 +73,8 @@ def read_mail(raw: bytes, envelope_sender: str | None = None,
 def _header(message: EmailMessage, name: str) -> str:
     # policy.default parses headers lazily and a malformed one can raise deep inside the
     # stdlib's parser; a header we cannot read is treated as absent rather than crash.
+    if name not in message:  # cheap: parsing a header (policy.default) is the costly part
+        return ""
     try:
         value = message.get(name)
     except Exception:  # noqa: BLE001 - any parser failure means "unreadable header"
@@ -81,12 +83,19 @@ def _header(message: EmailMessage, name: str) -> str:
 
 
 def _addresses(message: EmailMessage, name: str) -> list[str]:
-    try:
-        values = message.get_all(name) or []
-        pairs = getaddresses([str(v) for v in values])
-    except Exception:  # noqa: BLE001 - see _header
+    if name not in message:
         return []
-    return [_normal_address(addr) for _, addr in pairs if "@" in addr]
+    try:
+        found = [a.addr_spec for value in message.get_all(name) or []
+                 for a in getattr(value, "addresses", ())]
+    except Exception:  # noqa: BLE001 - see _header
+        found = []
+    if not found:  # a header the strict parser rejects: the lenient parser may still read it
+        try:
+            found = [addr for _, addr in getaddresses([str(v) for v in message.get_all(name)])]
+        except Exception:  # noqa: BLE001 - see _header
+            return []
+    return [_normal_address(addr) for addr in found if "@" in addr]
 
 
 def _first_address(message: EmailMessage, name: str) -> str:
@@ -142,33 +151,35 @@ def automatic_reason(message: EmailMessage, envelope_sender: str | None = None,
 def body_text(message: EmailMessage) -> str:
     """The plain-text body, else the HTML body as text; '' when there is neither."""
     try:
-        part = message.get_body(preferencelist=("plain", "html"))
+        part = message.get_body(preferencelist=("plain", "html")) if message.is_multipart() \
+            else message
+        content_type = part["Content-Type"] if part is not None else None
     except Exception:  # noqa: BLE001 - a broken MIME structure reads as no body
-        part = None
-    if part is None:
         return ""
-    text = _decoded(part)
-    if part.get_content_subtype() == "html":
+    # Content-Type is parsed once here: parsing headers is most of the cost of a message
+    subtype = getattr(content_type, "subtype", "plain") if content_type else "plain"
+    if part is None or getattr(content_type, "maintype", "text") != "text" \
+            or subtype not in ("plain", "html"):
+        return ""
+    charset = (getattr(content_type, "params", {}) or {}).get("charset") if content_type else None
+    text = _decoded(part, charset)
+    if subtype == "html":
         text = html_to_text(text)
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
 
 
-def _decoded(part: EmailMessage) -> str:
-    try:
-        content = part.get_content()
-        if isinstance(content, str):
-            return content
-    except (LookupError, UnicodeError, ValueError, AssertionError, KeyError):
-        pass  # an unknown or lying charset: decode the bytes ourselves below
+def _decoded(part: EmailMessage, charset: str | None) -> str:
+    """The part's text: transfer encoding undone, then its charset; an unknown or lying
+    charset falls back to UTF-8, then Latin-1 (which reads any byte)."""
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return ""
-    for charset in (part.get_content_charset() or "utf-8", "utf-8"):
+    for name in (charset or "us-ascii", "utf-8"):
         try:
-            return payload.decode(charset)
+            return payload.decode(name)
         except (LookupError, UnicodeError):
             continue
-    return payload.decode("latin-1")  # never fails: every byte is a character
+    return payload.decode("latin-1")
 
 
 # A line that introduces quoted text in the clients people use: "On <date>, Ann wrote:",
