@@ -137,13 +137,16 @@ class Position:
         """What makes a position the same for repetition: pits, stores, player to move."""
         return self._board, self._mover
 
+    def _identity(self) -> tuple:
+        # Once the game is over nobody is to move, so the mover no longer tells positions apart.
+        return self.rules, self._board, None if self._end else self._mover
+
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Position) and self.rules == other.rules
-                and self._board == other._board and self._mover == other._mover)
+        return isinstance(other, Position) and self._identity() == other._identity()
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash((self.rules, self._board, self._mover))
+            self._hash = hash(self._identity())
         return self._hash
 
     def __repr__(self) -> str:

@@ -271,6 +271,10 @@ class Ruleset:
         if 1 in self.captures and self.empty_capture != "none":
             raise RulesetError("captures containing 1 overlaps the empty-pit capture; set "
                                "empty_capture=none or drop 1 from captures")
+        if not (self.stores or self.captures or self.empty_capture == "store"):
+            raise RulesetError("with stores=no, empty_capture other than store and no captures, "
+                               "no seed ever leaves the board and a game could only end by "
+                               "repetition; set stores=yes, empty_capture=store or captures")
         if self.replay and not self.stores:
             raise RulesetError("replay needs stores=yes (the last seed must land in a store)")
 
@@ -299,8 +303,8 @@ class Ruleset:
             lines.append("Also called: " + ", ".join(preset.aliases) + ".")
         lines.append("Parameters (change with name:key=value,...):")
         for key, param in PARAMETERS.items():
-            value = getattr(self, key)
-            lines.append(f"  {key}={_format(value)}  ({param.allowed()})")
+            lines.append(f"  {key}={_format(getattr(self, key))}: {param.meaning} "
+                         f"[{param.allowed()}]")
         return "\n".join(lines)
 
     # -- derived facts ------------------------------------------------------------------------

@@ -82,6 +82,11 @@ def apply_move(rules: Ruleset, board: tuple | list, mover: int, pit: int,
             seeds -= 1
         if rules.laps != "relay" or slot >= n2 or b[slot] <= 1:
             break
+        # A lap whose last seed makes a capturing count ends the move with that capture:
+        # read literally, 003's "only ends in an empty hole" would never capture by count.
+        if t.capture_counts and b[slot] in t.capture_counts and (
+                rules.capture_side == "either" or slot // n != mover):
+            break
         # Relay sowing picks the pit up again; stop if this would repeat a state of this move.
         key = (tuple(b), slot)
         if seen is None:
