@@ -207,3 +207,77 @@ async def test_sample_mails_forged_duplicate_and_stale(table):
     assert "already played" in await deliver("move_south_1.eml")  # delivered twice
     assert "out of date" in await deliver("stale_move_south_1.eml")
     assert (await service.get_game(1)).moves == ("E",)
+
+
+async def test_one_process_for_discord_and_email_tells_both_ways(tmp_path):
+    """start_mail_surface on a service that another surface (here a recording "discord"
+    notifier) also uses: mail over real SMTP moves the game, and each side hears of it."""
+    from bot.mail.runner import start_mail_surface
+    from bot.service import Channel, MoveMade, Recorder
+    from test_mail_support import free_port, send_raw
+
+    mailbox = await Mailbox().start()
+    settings = MailSettings(listen=("127.0.0.1", free_port()),
+                            relay=("127.0.0.1", mailbox.port), bot_address="mancala@bot.test",
+                            secret=b"test-secret", database=str(tmp_path / "games.sqlite3"))
+    service = await GameService.open(settings.database, tick_every=None)
+    discord = Recorder()
+    service.add_notifier("discord", discord)
+    running = await start_mail_surface(service, settings)
+    try:
+        carol = Player("discord", "42")
+        await service.challenge(carol, Player("email", "bob@example.org"), "wari",
+                                Channel("discord", "7"))
+        await service.idle()
+        [invitation] = await mailbox.wait_for(1)
+
+        async def reply(to_message, body: str, n: int) -> None:
+            raw = mail(body, subject="Re: " + to_message["Subject"], sender="bob@example.org",
+                       to=to_message["Reply-To"], message_id=f"<{n}@example.org>",
+                       extra=f"In-Reply-To: {to_message['Message-ID']}\r\n")
+            await send_raw(settings.listen[1], raw, "bob@example.org", [to_message["Reply-To"]])
+            await service.idle()
+
+        await reply(invitation, "accept", 1)
+        [_, started] = await mailbox.wait_for(2)
+        await service.move(1, carol, "A")
+        await service.idle()
+        [_, _, carol_moved] = await mailbox.wait_for(3)
+        assert "played a" in carol_moved.get_body(("plain",)).get_content()
+        await reply(carol_moved, "B", 2)
+        moves = [e for e in discord.of_type(MoveMade) if e.recipient == carol]
+        assert [e.move for e in moves] == ["b"]
+    finally:
+        await running.close()
+        await service.close()
+        await mailbox.stop()
+
+
+async def test_reminders_and_forfeits_from_the_service_arrive_by_mail(tmp_path):
+    from bot.service import ManualClock
+    from bot.service.settings import DAY
+
+    mailbox = await Mailbox().start()
+    settings = MailSettings(relay=("127.0.0.1", mailbox.port), bot_address="mancala@bot.test",
+                            secret=b"test-secret", database=str(tmp_path / "games.sqlite3"))
+    clock = ManualClock()
+    service = await GameService.open(settings.database, clock=clock, tick_every=None)
+    surface = await runner.open_surface(settings, service=service)
+    try:
+        ann, bob = await start_game((surface, service, mailbox))
+        before = len(mailbox.messages)
+        clock.advance(2.5 * DAY)  # email: reminded after two days
+        await service.tick()
+        await service.idle()
+        await mailbox.wait_for(before + 1)
+        assert "Reminder: it has been your move" in ann.text()
+        clock.advance(7 * DAY)  # and forfeited after a week
+        await service.tick()
+        await service.idle()
+        await mailbox.wait_for(before + 3)
+        assert "did not move in time" in ann.text() and "did not move in time" in bob.text()
+        assert (await service.get_game(1)).outcome.winner == "north"
+    finally:
+        await surface.close()
+        await service.close()
+        await mailbox.stop()

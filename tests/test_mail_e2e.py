@@ -55,7 +55,7 @@ async def test_the_mancala_mail_command_answers_over_smtp(tmp_path):
                MANCALA_MAIL_SECRET="test-secret", MANCALA_DB=str(tmp_path / "games.sqlite3"))
     log = open(tmp_path / "stderr.txt", "wb")
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "mail", "--no-games", "--env",
+        sys.executable, "-m", "bot.cli", "mail", "--env",
         str(tmp_path / "none.env"), env=env, stderr=log)
     try:
         await wait_for_port(port)

@@ -59,6 +59,29 @@ async def open_surface(settings: MailSettings, *, with_games: bool = True,
     return MailSurface(bot, relay, opponent, owned_service)
 
 
+@dataclass
+class RunningMail:
+    """The mail surface started inside another surface's process (see start_mail_surface)."""
+
+    surface: MailSurface
+    server: asyncio.base_events.Server
+
+    async def close(self) -> None:
+        self.server.close()
+        await self.server.wait_closed()
+        await self.surface.close()  # the service belongs to the caller: it stays open
+
+
+async def start_mail_surface(service, settings: MailSettings) -> RunningMail:
+    """Listen for mail and notify email players from a process that already runs the game
+    service (the Discord bot's), so games between Discord and email players are told both
+    ways."""
+    surface = await open_surface(settings, service=service)
+    host, port = settings.listen
+    server = await start_server(surface.bot.process, host, port, settings.max_bytes)
+    return RunningMail(surface, server)
+
+
 async def serve(settings: MailSettings, stop: asyncio.Event | None = None,
                 ready: asyncio.Event | None = None, with_games: bool = True) -> None:
     """Run the SMTP server until ``stop`` is set (or SIGINT/SIGTERM)."""
