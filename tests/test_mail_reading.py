@@ -88,8 +88,8 @@ def test_quoting_styles(text, newest):
 @pytest.fixture
 async def bot():
     opponent = AIOpponent()
-    yield MailBot(MailSettings(bot_address="Mancala <mancala@bot.test>", secret=b"x" * 8),
-                  opponent)
+    yield MailBot(MailSettings(bot_address="Mancala <mancala@bot.test>", secret=b"x" * 8,
+                               level="first"), opponent)
     opponent.close()
 
 
@@ -136,3 +136,19 @@ async def test_bounces_and_auto_replies_get_no_answer(bot):
     # our own replies are marked automatic, so two bots never talk in a loop
     [reply] = await bot.answer(sample("unknown_charset.eml"), "ann@example.org")
     assert await bot.answer(reply.as_bytes(), "mancala@bot.test") == []
+
+
+async def test_rules_alone_start_a_game_and_the_bot_opens_when_it_moves_first(bot):
+    raw = b"From: ann@example.org\r\nSubject: new\r\n\r\nRules: kalah\r\nSide: north\r\n"
+    [reply] = await bot.answer(raw, "ann@example.org")
+    body = reply.get_body(("plain",)).get_content()
+    assert "A new game of kalah; you play North." in body and "I (first) played" in body
+    board = body.split("Level: first\n", 1)[1].split("Move:")[0]
+    position = parse_position(board, Ruleset.parse("kalah"), perspective="north")
+    assert position.to_move == "north" and sum(position.stores) >= 0
+    assert position.pits[:6] != (4,) * 6  # South (the bot) has sown
+
+
+async def test_mail_from_the_bots_own_address_is_never_answered(bot):
+    raw = b"From: mancala+g1-abcdefghij@bot.test\r\nSubject: x\r\n\r\nRules: wari\r\n"
+    assert await bot.answer(raw, "mancala@bot.test") == []

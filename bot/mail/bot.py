@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from email.message import EmailMessage
+from email.utils import parseaddr
 
 from bot.mail.opponent import AIOpponent
 from bot.mail.position_mail import (
@@ -58,6 +59,9 @@ class MailBot:
         if mail.automatic:
             log.info("not answering %s: %s", mail.from_address or "(no From)", mail.automatic)
             return []
+        if _same_mailbox(mail.from_address, self.settings.bot_address):
+            log.info("not answering mail from my own address (a forwarding loop?)")
+            return []
         if self.correspondence is not None and self.correspondence.wants(mail):
             return await self.correspondence.handle(mail)
         return [build_reply(mail, await self.position_game(mail), self.settings.bot_address)]
@@ -76,3 +80,14 @@ class MailBot:
             position = position.play(move)
             bot_moves.append(position.last_move)
         return reply_text(request, position, sender_moves, bot_moves)
+
+
+def _same_mailbox(address: str, bot_address: str) -> bool:
+    """``mancala+g1-x@host`` is ``mancala@host``: our plus addresses are our own too.
+
+    >>> _same_mailbox("mancala+g1-abc@bot.test", "Mancala <mancala@bot.test>")
+    True
+    """
+    mine = parseaddr(bot_address)[1].lower()
+    local, _, domain = address.lower().partition("@")
+    return bool(mine) and f"{local.split('+')[0]}@{domain}" == mine
