@@ -2,12 +2,16 @@
 
 The modules, in the order a message meets them:
 
-- ``reading``: parse real mail (policy.default), find the newest text, spot bounces.
-- ``position_mail``: the position-and-move format (rules, a board from the sender's side, a
-  move) and its error messages.
-- ``replies``: build threaded replies (Message-ID, In-Reply-To, References, Auto-Submitted).
-- ``tokens``: the secret per-game, per-player tokens that authorize correspondence moves.
-- ``bot``: decide what to answer to one message.
 - ``transport``: the SMTP server (aiosmtpd) and the relay that sends replies (aiosmtplib).
-- ``settings``: configuration from the environment or ``.env``.
+- ``reading`` (with ``html_text``): parse real mail (policy.default), find the newest text,
+  spot bounces and auto-replies.
+- ``bot``: decide what to answer to one message, and route it:
+- ``position_mail``: the position-and-move format (rules, a board from the sender's side, a
+  move) and its error messages, played against ``opponent`` (the AI in a worker process);
+- ``correspondence``: games stored by the service, read with ``commands`` and authorized by
+  ``tokens``; ``game_mail`` writes their mails, and the ``EmailNotifier`` there sends the
+  service's events (the opponent's moves, reminders, forfeits) to email players.
+- ``replies``: threaded replies (Message-ID, In-Reply-To, References, Auto-Submitted).
+- ``settings`` and ``runner``: configuration from the environment, and the assembly behind
+  ``mancala mail`` (server) and ``mancala mail --pipe``.
 """

@@ -19,10 +19,12 @@ DEFAULT_RULES = "wari"  # the game of 003, where play by mail began
 
 _MOVE = re.compile(r"^(?:move\b\s*)?(?:#?(\d{1,5})\s*[.:)]?\s*)?(?::\s*)?([a-h][<>]?)\s*[.!]?$",
                    re.I)
-_WORD = re.compile(r"^([a-z]+(?: games)?)\b[\s:,.!]*(.*)$", re.I)
-_SYNONYMS = {"my games": "games", "list": "games", "status": "board", "show": "board",
-             "withdraw": "cancel", "offer draw": "draw", "takeback": "undo", "yes": "accept",
-             "no": "decline", "refuse": "decline", "play": "challenge", "commands": "help"}
+_WORD = re.compile(r"^([a-z]+)\b[\s:,.!]*(.*)$", re.I)
+_PHRASES = {"my games": "games", "list games": "games", "offer draw": "draw",
+            "offer a draw": "draw", "take back": "undo"}
+_SYNONYMS = {"list": "games", "status": "board", "show": "board", "withdraw": "cancel",
+             "takeback": "undo", "yes": "accept", "no": "decline", "refuse": "decline",
+             "play": "challenge", "commands": "help"}
 
 HELP = f"""Playing by mail: the commands (the first line of your mail; one per mail)
     challenge ADDRESS [RULES] [as south|north]
@@ -70,14 +72,14 @@ def parse_command(text: str) -> Command | None:
     if move:
         return Command("move", move=move.group(2), number=int(move.group(1))
                        if move.group(1) else None)
+    words = " ".join(line.lower().split())
+    for phrase, verb in _PHRASES.items():
+        if words == phrase or words.startswith(phrase + " "):
+            return Command(verb)
     word = _WORD.match(line)
     if not word:
         return None
     verb, rest = word.group(1).lower(), word.group(2).strip()
-    if verb.endswith(" games") and verb != "my games":
-        verb, rest = verb.split()[0], ("games " + rest).strip()
-    if rest.lower().startswith("draw") and verb in ("offer",):
-        verb, rest = "draw", rest[4:].strip()
     verb = _SYNONYMS.get(verb, verb)
     if verb not in VERBS:
         return None
