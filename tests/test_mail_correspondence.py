@@ -3,6 +3,7 @@ challenge, accept, moves with move numbers, duplicates, stale mails, forged mail
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -279,5 +280,34 @@ async def test_reminders_and_forfeits_from_the_service_arrive_by_mail(tmp_path):
         assert (await service.get_game(1)).outcome.winner == "north"
     finally:
         await surface.close()
+        await service.close()
+        await mailbox.stop()
+
+
+async def test_a_notification_is_retried_while_the_relay_is_down(tmp_path):
+    """The opponent's mail waits for a relay that comes back, rather than being dropped."""
+    from bot.mail.correspondence import EmailNotifier, attach_email
+    from bot.mail.transport import Relay
+    from bot.service import Channel
+    from test_mail_support import free_port
+
+    port = free_port()
+    settings = MailSettings(relay=("127.0.0.1", port), bot_address="mancala@bot.test",
+                            secret=b"test-secret")
+    service = await GameService.open(str(tmp_path / "games.sqlite3"), tick_every=None)
+    relay = Relay("127.0.0.1", port)
+    notifier = attach_email(service, settings, relay)
+    assert isinstance(notifier, EmailNotifier)
+    notifier.retry_delays = (0.3, 0.3)
+    await service.challenge(Player("discord", "42"), Player("email", "bob@example.org"),
+                            "wari", Channel("discord", "7"))
+    await asyncio.sleep(0.1)  # the first attempt fails: nothing listens yet
+    mailbox = await Mailbox().start(port)
+    try:
+        await service.idle()
+        [invitation] = await mailbox.wait_for(1)
+        assert invitation["To"] == "bob@example.org"
+    finally:
+        await relay.close()
         await service.close()
         await mailbox.stop()

@@ -38,9 +38,9 @@ class Mailbox:
             self._arrived.notify_all()
         return "250 OK"
 
-    async def start(self) -> Mailbox:
+    async def start(self, port: int | None = None) -> Mailbox:
         loop = asyncio.get_running_loop()
-        self.port = free_port()
+        self.port = port or free_port()
         self.server = await loop.create_server(lambda: SMTP(self, loop=loop), "127.0.0.1",
                                                self.port)
         return self

@@ -9,6 +9,7 @@ one's own games, whose answers go to the From address itself.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from email.message import EmailMessage
@@ -18,7 +19,7 @@ from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from
 from bot.mail.reading import IncomingMail
 from bot.mail.settings import MailSettings
 from bot.mail.tokens import Tokens, find_tags, find_unverified_ids
-from bot.mail.transport import PermanentMailError, Relay
+from bot.mail.transport import PermanentMailError, Relay, TransientMailError
 from bot.service import (
     Challenge, ChallengeAnswered, ChallengeReceived, Channel, Forfeit, GameOptions, GameOver,
     GameView, MoveMade, Notifier, OfferAnswered, OfferMade, Player, Reminder, ServiceError,
@@ -40,11 +41,22 @@ class EmailNotifier(Notifier):
         self.mailer = mailer
         self.relay = relay
 
+    retry_delays = (2.0, 10.0)  # seconds; a relay that blinks should not cost a player a move
+
     async def _send(self, message: EmailMessage) -> None:
-        try:
-            await self.relay.send(message)
-        except PermanentMailError as err:
-            log.warning("mail to %s refused for good: %s", message["To"], err)
+        for delay in (*self.retry_delays, None):
+            try:
+                await self.relay.send(message)
+                return
+            except PermanentMailError as err:
+                log.warning("mail to %s refused for good: %s", message["To"], err)
+                return
+            except TransientMailError as err:
+                if delay is None:
+                    log.error("gave up telling %s (%s): %s", message["To"], message["Subject"],
+                              err)
+                    return
+                await asyncio.sleep(delay)
 
     async def _name(self, player: Player) -> str:
         return await self.mailer.display_name(player)
