@@ -86,7 +86,7 @@ class Actions:
         if clicked is not None and self.last_board.get(game.id, (0, None, 0))[1] == clicked:
             del self.last_board[game.id]  # the clicked board lost its buttons above
         await self.replace_board(game, interaction.channel_id, message)
-        if game.south.is_ai or game.north.is_ai:
+        if (game.south.is_ai or game.north.is_ai) and not game.is_over:
             self.ai_followup[game.id] = (interaction, time.monotonic())
 
     async def replace_board(self, game: GameView, channel_id: int | None,
@@ -105,6 +105,9 @@ class Actions:
                 await channel.get_partial_message(previous[1]).edit(view=None)
             except discord.HTTPException as err:
                 log.debug("could not strip the old board of game %s: %s", game_id, err)
+        if game.is_over:  # nothing will be pressed or followed up any more
+            self.last_board.pop(game_id, None)
+            self.ai_followup.pop(game_id, None)
 
     def pending_followup(self, game_id: int) -> discord.Interaction | None:
         """The interaction whose follow-up should carry the AI's reply, if still usable."""
