@@ -202,6 +202,9 @@ async def test_the_ai_replies_as_a_follow_up_of_the_players_move(table, fake_dis
     assert "the AI (first) played" in reply.content
     assert f"<@{ALICE_ID}> to move" in reply.content
     assert [b["label"] for b in reply.buttons()] == list("ABCDEF")
+    # everything came as replies and follow-ups: no second copy in the channel
+    assert not [r for r in fake_discord.requests
+                if r.method == "POST" and r.path == f"/channels/{CHANNEL_ID}/messages"]
 
 
 async def test_resign_ends_the_game_and_removes_the_buttons(table):

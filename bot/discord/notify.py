@@ -138,8 +138,8 @@ class DiscordNotifier(Notifier):
         challenge = event.challenge
         answerer = challenge.challenger if challenge.status == "cancelled" else \
             challenge.opponent
-        if challenge.status != "expired" and _caused_on_discord(answerer):
-            return
+        if challenge.status != "expired" and (_caused_on_discord(answerer) or answerer.is_ai):
+            return  # the answer's own reply showed it; the AI accepts inside the challenge
         if not self._first_time(("challenge", challenge.id, challenge.status)):
             return
         text = fmt.challenge_message(challenge, Ruleset.presets())
