@@ -28,8 +28,8 @@ To get one:
      "Message Content Intent" under "Bot" and set DISCORD_MESSAGE_CONTENT=yes.
      Without it everything works through /mancala commands and buttons.
   4. In "OAuth2 > URL Generator" tick the scopes "bot" and "applications.commands" and the
-     permissions Send Messages, Send Messages in Threads, Create Public Threads,
-     Embed Links and Read Message History; open the URL to invite the bot.
+     permissions View Channels, Send Messages, Send Messages in Threads, Create Public
+     Threads and Read Message History; open the URL to invite the bot.
   5. Optional, while testing: DISCORD_GUILD=<your server's id> makes the commands appear at
      once in that server (global commands can take up to an hour).
 
