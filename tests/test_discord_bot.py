@@ -367,3 +367,14 @@ async def test_a_late_reply_never_strips_the_newer_board(table, fake_discord):
     await actions.replace_board(before, CHANNEL_ID, discord.Object(2222))
     assert actions.last_board[game.id] == (CHANNEL_ID, 1111, game.ply + 5)
     assert not any(r.path.endswith("/messages/1111") for r in fake_discord.requests)
+
+
+async def test_a_move_menu_replaces_buttons_when_the_direction_is_chosen(table, fake_discord):
+    board = await table.game_between_alice_and_bob("manbula:direction=choice")
+    (menu,) = board.selects()  # 24 moves: A, A<, ..., f<
+    assert {o["value"] for o in menu["options"]} >= {"A", "A<", "f<"}
+    picked = await table.send(click(ALICE_ID, menu["custom_id"], board.message,
+                                    values=["B<"]))
+    assert picked.body["type"] == 7
+    after = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    assert "Last move: **B<**" in after.content
