@@ -38,12 +38,11 @@ def run_mail(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
-    from dotenv import load_dotenv
-
+    from bot.config import load_env
     from bot.mail import runner
     from bot.mail.settings import MailSettings, SettingsError
 
-    load_dotenv(args.env)  # the environment wins over the file
+    load_env(args.env)  # the environment wins over the file
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s",
                         stream=sys.stderr)
     try:

@@ -7,10 +7,10 @@ MANCALA_MAIL_RELAY_USER     optional login at the relay (with MANCALA_MAIL_RELAY
 MANCALA_MAIL_RELAY_TLS      starttls, tls or none (default none: a local Postfix)
 MANCALA_MAIL_ADDRESS        the bot's own address (default Mancala <mancala@localhost>)
 MANCALA_MAIL_SECRET         the secret behind game tokens (else kept in MANCALA_MAIL_SECRET_FILE,
-                            default mancala-mail.secret, created on first use)
+                            default mail.secret in the data directory, created on first use)
 MANCALA_MAIL_MAX_BYTES      larger messages are refused (default 1048576)
 MANCALA_MAIL_LEVEL          the AI level when a mail names none (default: the engine's first)
-MANCALA_DB                  the games database, shared with the other surfaces
+MANCALA_DB                  the games database, shared with the other surfaces (bot.config)
 ==========================  ===============================================================
 
 >>> s = MailSettings.from_environ({"MANCALA_MAIL_LISTEN": "0.0.0.0:2525",
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
+from bot.config import data_dir, database_path
 from bot.mail.reading import DEFAULT_MAX_BYTES
 
 
@@ -43,7 +44,7 @@ class MailSettings:
     relay_tls: str = "none"  # none | starttls | tls
     bot_address: str = "Mancala <mancala@localhost>"
     secret: bytes | None = None  # None: read or create the secret file
-    secret_file: str = "mancala-mail.secret"
+    secret_file: str = "mail.secret"  # from_environ: in the data directory
     max_bytes: int = DEFAULT_MAX_BYTES
     level: str | None = None
     database: str = "mancala.sqlite3"
@@ -68,10 +69,10 @@ class MailSettings:
             relay_tls=tls,
             bot_address=get("MANCALA_MAIL_ADDRESS") or cls.bot_address,
             secret=get("MANCALA_MAIL_SECRET").encode() or None,
-            secret_file=get("MANCALA_MAIL_SECRET_FILE") or cls.secret_file,
+            secret_file=get("MANCALA_MAIL_SECRET_FILE") or str(data_dir(env) / cls.secret_file),
             max_bytes=int(max_bytes),
             level=get("MANCALA_MAIL_LEVEL").lower() or None,
-            database=get("MANCALA_DB") or cls.database,
+            database=str(database_path(env)),  # the file the other surfaces play on
         )
 
     def token_secret(self) -> bytes:
@@ -80,6 +81,7 @@ class MailSettings:
             return self.secret
         path = Path(self.secret_file)
         if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "w") as out:
                 out.write(secrets.token_urlsafe(32) + "\n")
