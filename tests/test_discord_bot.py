@@ -15,11 +15,15 @@ import pytest
 from bot.discord.client import MancalaBot
 from bot.discord.settings import Settings
 from bot.service import Channel, GameService, ManualClock
+from engine.ai import LEVELS
 from test_discord_limits import check_command_limits
 from test_discord_fake import (  # noqa: F401  (fake_discord is a fixture)
     ALICE_ID, APP_ID, BOB_ID, BOT_ID, CAROL_ID, CHANNEL_ID, GUILD_ID, click, fake_discord,
     guild_payload, slash, typed_message,
 )
+
+
+LEVEL = LEVELS[0]  # the quickest AI: these tests are about the bot, not the AI
 
 
 async def start_bot(fake, path, message_content: bool = False,
@@ -192,14 +196,14 @@ async def test_an_illegal_move_gets_the_engines_reason_privately(table):
 
 async def test_the_ai_replies_as_a_follow_up_of_the_players_move(table, fake_discord):
     started = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOT_ID),
-                                  ruleset="kalah", level="first")
-    assert "the AI (first)" in started.content and f"<@{ALICE_ID}> to move" in started.content
+                                  ruleset="kalah", level=LEVEL)
+    assert f"the AI ({LEVEL})" in started.content and f"<@{ALICE_ID}> to move" in started.content
     moved = await table.command(ALICE_ID, "move", pit="A")
-    assert "the AI (first) to move" in moved.content
+    assert f"the AI ({LEVEL}) to move" in moved.content
     assert moved.buttons() == []  # nothing to press while the AI thinks
     await table.client.service.idle()
     reply = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
-    assert "the AI (first) played" in reply.content
+    assert f"the AI ({LEVEL}) played" in reply.content
     assert f"<@{ALICE_ID}> to move" in reply.content
     assert [b["label"] for b in reply.buttons()] == list("ABCDEF")
     # everything came as replies and follow-ups: no second copy in the channel
@@ -309,8 +313,8 @@ async def test_user_text_never_pings_anyone(table):
 
 async def test_the_ai_moving_first_answers_the_challenge_with_a_follow_up(table, fake_discord):
     started = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOT_ID),
-                                  ruleset="wari", first="opponent")
-    assert "the AI (first) to move (South): thinking" in started.content
+                                  ruleset="wari", first="opponent", level=LEVEL)
+    assert f"the AI ({LEVEL}) to move (South): thinking" in started.content
     await table.client.service.idle()
     reply = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
     assert f"<@{ALICE_ID}> to move (North)" in reply.content
