@@ -66,7 +66,7 @@ async def start_game(table):
     ann, bob = Player_(table, "ann@example.org"), Player_(table, "bob@example.org")
     await ann.send("challenge bob@example.org wari", reply_to_last=False)
     assert "[mancala challenge 1 " in ann.last()["Subject"]
-    assert "ann@example.org challenges you" in bob.text()
+    assert "Ann challenges you" in bob.text()  # the name in her From
     assert "Reply 'accept'" in bob.text()
     await bob.send("accept")
     return ann, bob
@@ -82,7 +82,7 @@ async def test_a_game_by_mail_from_challenge_to_resignation(table):
 
     await ann.send("E")  # a bare pit: the move number comes from the board she replied to
     assert "You played E (move 1)" in ann.text()
-    assert "ann@example.org played e." in bob.text()  # her E is his far row's e
+    assert "Ann played e." in bob.text()  # her E is his far row's e
     assert "Your move, move 2" in bob.text()
     game = await service.get_game(1)
     assert game.moves == ("E",) and game.ply == 1

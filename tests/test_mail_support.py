@@ -66,8 +66,10 @@ async def send_raw(port: int, raw: bytes, sender: str, recipients: list[str]) ->
 def mail(body: str, subject: str = "wari", sender: str = "ann@example.org",
          to: str = "mancala@bot.test", message_id: str = "<m1@example.org>",
          extra: str = "") -> bytes:
-    """A plain-text mail as bytes, CRLF line ends, the way clients send it."""
-    head = (f"From: Ann <{sender}>\r\nTo: {to}\r\nSubject: {subject}\r\n"
+    """A plain-text mail as bytes, CRLF line ends, the way clients send it; the sender's
+    name is their address's local part ("Ann" for ann@example.org)."""
+    name = sender.partition("@")[0].title()
+    head = (f"From: {name} <{sender}>\r\nTo: {to}\r\nSubject: {subject}\r\n"
             f"Message-ID: {message_id}\r\nMIME-Version: 1.0\r\n"
             f"Content-Type: text/plain; charset=utf-8\r\n{extra}")
     return (head + "\r\n" + body.replace("\n", "\r\n")).encode()

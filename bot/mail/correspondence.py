@@ -173,10 +173,17 @@ class Correspondence:
 
     # -- mail that acts for a seat of a game ------------------------------------------------
 
+    async def _remember_name(self, player: Player, mail: IncomingMail) -> None:
+        """Call an email player by the name in their From (only once their token or their
+        own From address speaks for them), so boards and leaderboards show 'Ann Example'."""
+        if player.surface == "email" and mail.from_name:
+            await self.service.set_display_name(player, mail.from_name)
+
     async def _in_game(self, mail: IncomingMail, command: Command | None, game_id: int,
                        side: str) -> list[EmailMessage]:
         game = await self.service.get_game(game_id)
         player = game.player(side)
+        await self._remember_name(player, mail)
         if command is None:
             return [await self.mailer.game_mail(
                 game, player, f"I could not read '{first_line(mail.text)[:60]}' as a move "
@@ -220,6 +227,7 @@ class Correspondence:
                             challenge_id: int, role: str) -> list[EmailMessage]:
         challenge = await self.service.get_challenge(challenge_id)
         player = challenge.challenger if role == "challenger" else challenge.opponent
+        await self._remember_name(player, mail)
         verb = command.verb if command else None
         try:
             if verb == "accept" and role == "opponent":
@@ -249,6 +257,7 @@ class Correspondence:
         if command.verb == "games":
             return [self.mailer.plain_reply(mail, mail.from_address,
                                             await self._games_list(player))]
+        await self._remember_name(player, mail)
         opponent = self._opponent(command.opponent)
         channel = Channel("email", f"{mail.from_address}/{secrets.token_hex(8)}")
         challenge = await self.service.challenge(

@@ -43,6 +43,7 @@ class IncomingMail:
     text: str  # the newest text: no quotes, no signature
     automatic: str | None  # why this must not be answered (bounce, auto-reply), else None
     recipients: list[str] = field(default_factory=list)  # envelope and header recipients
+    from_name: str = ""  # the display name in From ("Ann Example"), if any
 
 
 def read_mail(raw: bytes, envelope_sender: str | None = None,
@@ -67,6 +68,7 @@ def read_mail(raw: bytes, envelope_sender: str | None = None,
         text=newest_text(body_text(message)),
         automatic=automatic_reason(message, envelope_sender, from_address),
         recipients=recipients,
+        from_name=_display_name(message),
     )
 
 
@@ -96,6 +98,14 @@ def _addresses(message: EmailMessage, name: str) -> list[str]:
         except Exception:  # noqa: BLE001 - see _header
             return []
     return [_normal_address(addr) for addr in found if "@" in addr]
+
+
+def _display_name(message: EmailMessage) -> str:
+    try:
+        addresses = message["From"].addresses if "From" in message else ()
+        return " ".join(addresses[0].display_name.split()) if addresses else ""
+    except Exception:  # noqa: BLE001 - see _header
+        return ""
 
 
 def _first_address(message: EmailMessage, name: str) -> str:
