@@ -139,3 +139,14 @@ async def test_a_relay_that_is_down_defers_the_message(tmp_path):
     finally:
         stop.set()
         await task
+
+
+async def test_bad_settings_stop_the_command_with_a_clear_message(tmp_path):
+    env = dict(os.environ, MANCALA_MAIL_LEVEL="grandmaster", MANCALA_MAIL_SECRET="test-secret",
+               MANCALA_DB=str(tmp_path / "games.sqlite3"))
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "mail", "--env", str(tmp_path / "none.env"), env=env,
+        stderr=asyncio.subprocess.PIPE)
+    _, error = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 2
+    assert "MANCALA_MAIL_LEVEL is one of" in error.decode()

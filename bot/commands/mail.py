@@ -57,5 +57,13 @@ def run_mail(args: argparse.Namespace) -> int:
         status = asyncio.run(runner.pipe(settings, raw, args.sender, args.recipient,
                                          with_games=not args.no_games))
         return status
-    asyncio.run(runner.serve(settings, with_games=not args.no_games))
+    try:
+        asyncio.run(runner.serve(settings, with_games=not args.no_games))
+    except SettingsError as err:
+        print(err, file=sys.stderr)
+        return 2
+    except OSError as err:  # the port is taken, or not ours to listen on
+        print(f"cannot listen on {settings.listen[0]}:{settings.listen[1]}: {err}",
+              file=sys.stderr)
+        return 1
     return 0

@@ -135,7 +135,8 @@ def parse_position_mail(text: str, levels, default_level: str | None = None,
         raise MailFormatError("the side is south or north", values["side"][1])
     level = (values.get("level", ("", ""))[0] or default_level or levels[0]).lower()
     if level not in levels:
-        raise MailFormatError(f"the level is one of {', '.join(levels)}", values["level"][1])
+        raise MailFormatError(f"the level is one of {', '.join(levels)}",
+                              values.get("level", ("", None))[1])
     move_text, move_line = values.get("move", ("", ""))
     moves = [m for m in re.split(r"[\s,;]+", move_text) if m]
     for move in moves:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot.mail.bot import MailBot
 from bot.mail.opponent import AIOpponent
 from bot.mail.reading import MailTooLarge
-from bot.mail.settings import MailSettings
+from bot.mail.settings import MailSettings, SettingsError
 from bot.mail.transport import Relay, TransientMailError, start_server
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,11 @@ async def open_surface(settings: MailSettings, *, with_games: bool = True,
                        service=None, ai_workers: int = 1) -> MailSurface:
     """The relay, the AI and (``with_games``) the game service on ``settings.database`` with
     the email notifier attached; pass ``service`` to share one that is already open."""
+    from engine.ai import LEVELS
+
+    if settings.level and settings.level not in LEVELS:
+        raise SettingsError(f"MANCALA_MAIL_LEVEL is one of {', '.join(LEVELS)}, not "
+                            f"{settings.level!r}")
     relay = Relay(settings.relay[0], settings.relay[1], user=settings.relay_user,
                   password=settings.relay_password, tls=settings.relay_tls)
     opponent = AIOpponent(ai_workers)
@@ -92,7 +97,11 @@ async def serve(settings: MailSettings, stop: asyncio.Event | None = None,
             loop.add_signal_handler(sig, stop.set)
     surface = await open_surface(settings, with_games=with_games)
     host, port = settings.listen
-    server = await start_server(surface.bot.process, host, port, settings.max_bytes)
+    try:
+        server = await start_server(surface.bot.process, host, port, settings.max_bytes)
+    except OSError:
+        await surface.close()
+        raise
     log.info("mancala mail: listening on %s:%s, replies via %s:%s", host, port, *settings.relay)
     if ready is not None:
         ready.set()
