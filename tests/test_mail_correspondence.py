@@ -311,3 +311,15 @@ async def test_a_notification_is_retried_while_the_relay_is_down(tmp_path):
         await relay.close()
         await service.close()
         await mailbox.stop()
+
+
+async def test_a_reply_to_the_challenge_thread_after_the_start_gets_the_game(table):
+    surface, service, mailbox = table
+    ann, bob = await start_game(table)
+    challenge_mail = next(m for m in ann.inbox() if "[mancala challenge 1 " in m["Subject"])
+    ann.last = lambda: challenge_mail  # she answers the old challenge mail
+    await ann.send("E")
+    del ann.last  # back to her latest mail
+    assert "This challenge became game 1" in ann.text()
+    assert "[mancala game 1 " in ann.inbox()[-1]["Subject"]
+    assert (await service.get_game(1)).moves == ()  # nothing is played from the old thread

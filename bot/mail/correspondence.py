@@ -240,6 +240,11 @@ class Correspondence:
             elif verb == "cancel" and role == "challenger":
                 challenge = await self.service.cancel(challenge_id, player)
                 headline = "You withdrew your challenge."
+            elif challenge.game_id is not None:  # answered by mail to the old thread
+                game = await self.service.get_game(challenge.game_id)
+                return [await self.mailer.game_mail(
+                    game, player, f"This challenge became game {game.id}: reply to this mail "
+                    "to play it.", mail)]
             else:
                 allowed = "accept or decline" if role == "opponent" else "cancel"
                 headline = f"For this challenge, reply '{allowed}'."
