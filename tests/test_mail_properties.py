@@ -118,3 +118,43 @@ def test_the_bot_answers_any_text_with_one_threaded_automatic_reply(body):
     replies = asyncio.run(bot.answer(raw, "ann@example.org"))
     assert len(replies) == 1 and isinstance(replies[0], EmailMessage)
     assert replies[0]["Auto-Submitted"] == "auto-replied" and replies[0]["In-Reply-To"] == "<p@x>"
+
+
+def test_any_text_in_a_game_gets_one_answer_and_never_breaks_the_game(tmp_path):
+    """Random replies to a running correspondence game, through the real service: each gets
+    exactly one answer to the seat's own address, and the game stays consistent."""
+    from bot.mail import runner
+    from bot.mail.tokens import Tokens
+    from bot.service import Channel, GameService, Notifier, Player
+
+    loop = asyncio.new_event_loop()
+    config = MailSettings(relay=("127.0.0.1", 9), bot_address="mancala@bot.test",
+                          secret=b"test-secret", database=str(tmp_path / "g.sqlite3"))
+    service = loop.run_until_complete(GameService.open(config.database, tick_every=None))
+    surface = loop.run_until_complete(runner.open_surface(config, service=service,
+                                                          ai_workers=0))
+    service.add_notifier("email", Notifier())  # Bob need not hear: there is no relay here
+    ann, bob = Player("email", "ann@example.org"), Player("email", "bob@example.org")
+    game = loop.run_until_complete(service.start_game(ann, bob, "wari", Channel("email", "t")))
+    token = Tokens(b"test-secret").token("game", game.id, "south")
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.one_of(MAIL_TEXT, st.sampled_from(
+        ["E", "Move 1: E", "Move 9: A", "resign", "draw", "accept", "decline", "undo", "board",
+         "games", "challenge", "challenge nobody", "z", "Move: Q"])))
+    def reply(body):
+        raw = (f"From: mallory@example.org\r\nSubject: Re: [mancala game {game.id} {token}]"
+               f"\r\nMessage-ID: <r@x>\r\n\r\n{body}").encode()
+        answers = loop.run_until_complete(surface.bot.answer(raw, "mallory@example.org"))
+        assert len(answers) == 1
+        # the token speaks for South: her answers go to her address, never to the From
+        assert answers[0]["To"] in ("ann@example.org", "mallory@example.org")
+        view = loop.run_until_complete(service.get_game(game.id))
+        assert view.ply == len(view.moves) and sum(view.position.board) == 48
+
+    try:
+        reply()
+    finally:
+        loop.run_until_complete(service.close())
+        loop.run_until_complete(surface.close())
+        loop.close()
