@@ -31,6 +31,7 @@ _LAST = re.compile(r"\blast move:?\s*([A-Ha-h][<>]?)", re.I)
 _COUNTS = re.compile(r"^\s*(captured|stores?)\b", re.I)
 _NAMED_COUNT = re.compile(r"\b(south|north)\D*?(\d+)", re.I)
 _RESULT = re.compile(r"^\s*(game over|south \d+, north \d+)", re.I)
+_REASON = re.compile(r"^\s*game over \(([^)]{1,60})\)", re.I)
 _FENCE = re.compile(r"^\s*```\w*\s*$")
 
 BOARD_HELP = """A board is two rows of counts ('-' for an empty pit), North's row on top read
@@ -115,10 +116,12 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
     n = rules.pits
     count_rows: list[tuple[int, list[int]]] = []
     named: dict[str, int] = {}
-    written_turn = last_move = None
+    written_turn = last_move = written_reason = None
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or _FENCE.match(line) or _RESULT.match(line):
+            reason = _REASON.match(line)
+            written_reason = reason.group(1) if reason else written_reason
             continue
         if _COUNTS.match(line):
             named.update((who.lower(), int(k)) for who, k in _NAMED_COUNT.findall(line))
@@ -187,7 +190,11 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
     mover = PLAYERS.index(to_move or written_turn or perspective)
     if last_move is not None:
         last_move = from_perspective(last_move, perspective)
-    return Position.settled(rules, pits + final_stores, mover, last_move)
+    position = Position.settled(rules, pits + final_stores, mover, last_move)
+    if position.is_over() and written_reason:
+        # A swept board no longer shows why the game ended; the board's own words do.
+        position = Position(rules, position.board, mover, last_move, written_reason, ())
+    return position
 
 
 def _count(token: str, number: int, raw: str) -> int:
