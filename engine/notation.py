@@ -80,7 +80,7 @@ def render(game_or_position, perspective: str = "south") -> str:
 
     lines = [row(rules.letters[::-1].lower()), row(c or "-" for c in top)]
     if rules.stores:
-        lines.append(left.rjust(margin - 1) + " " * (n * width + 2) + right)
+        lines.append(left.rjust(margin - 1) + " " * (n * width + 1) + right)
     lines += [row(c or "-" for c in bottom), row(rules.letters)]
     if not rules.stores:
         top_name, bottom_name = PLAYERS[1 - viewer].title(), PLAYERS[viewer].title()

@@ -127,3 +127,15 @@ def test_direction_choice_moves():
     after = pos.play("A<")
     assert after.pits[0] == 0 and after.pits[8:12] == (5, 5, 5, 5)
     assert pos.play("A>") == pos.play("A")
+
+
+def test_the_widest_board_fits_a_phone_code_block():
+    from engine import Position, render
+
+    rules = Ruleset.parse("kalah:pits=8,seeds=12")  # 192 seeds: three-digit pits and stores
+    board = (82,) + (0,) * 14 + (1,) + (100, 9)  # A holds 82, North's h 1; stores 100 and 9
+    wide = Position.settled(rules, board, 0)
+    for perspective in ("south", "north"):
+        drawn = render(wide, perspective)
+        assert max(map(len, drawn.splitlines())) <= 40, drawn
+        assert parse_position(drawn, rules, perspective=perspective) == wide
