@@ -24,7 +24,7 @@ from engine.ai.encoding import (
 RELAY_HISTORY = 256  # relay laps remembered before the history array grows
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def row_sum(board, lo, n):
     total = 0
     for i in range(lo, lo + n):
@@ -32,7 +32,7 @@ def row_sum(board, lo, n):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sow(R, NXT, PRV, src, dst, mover, pit, direction):
     """Play the sowing and captures of one move from ``src`` into ``dst``.
 
@@ -42,49 +42,9 @@ def sow(R, NXT, PRV, src, dst, mover, pit, direction):
     size = n2 + 2
     for i in range(size):
         dst[i] = src[i]
-    skip = R[SKIP_ORIGIN]
-    lap_start = pit
-    history = np.empty((0, size + 1), np.int64)  # relay states seen, allocated on first relay
-    seen = 0
-    while True:
-        seeds = dst[lap_start]
-        dst[lap_start] = 0
-        slot = lap_start
-        while seeds > 0:
-            slot = NXT[mover, direction, slot]
-            if slot == lap_start and skip:
-                continue
-            dst[slot] += 1
-            seeds -= 1
-        if R[RELAY] == 0 or slot >= n2 or dst[slot] <= 1:
-            break
-        # A lap ending on a capturing count ends the move there (as engine.sowing does).
-        if _is_capture_count(R, dst[slot]) and (R[CAPTURE_EITHER] or slot // n != mover):
-            break
-        # Relay: pick the pit up and sow on, unless this state already came up in this move.
-        if seen == 0:
-            history = np.empty((RELAY_HISTORY, size + 1), np.int64)
-        repeated = False
-        for h in range(seen):
-            same = history[h, size] == slot
-            i = 0
-            while same and i < size:
-                same = history[h, i] == dst[i]
-                i += 1
-            if same:
-                repeated = True
-                break
-        if repeated:
-            break
-        if seen == history.shape[0]:
-            bigger = np.empty((2 * seen, size + 1), np.int64)
-            bigger[:seen] = history[:seen]
-            history = bigger
-        for i in range(size):
-            history[seen, i] = dst[i]
-        history[seen, size] = slot
-        seen += 1
-        lap_start = slot
+    slot = _lap(NXT, R[SKIP_ORIGIN], dst, mover, direction, pit)
+    if R[RELAY] != 0 and slot < n2 and dst[slot] > 1 and not _relay_stops(R, dst, mover, slot):
+        slot = _relay(R, NXT, dst, mover, direction, slot)
     last = slot
     opp_lo = n if mover == 0 else 0
     reached = row_sum(dst, opp_lo, n) > 0
@@ -97,41 +57,92 @@ def sow(R, NXT, PRV, src, dst, mover, pit, direction):
     return last, reached, slam
 
 
+@njit(cache=True, inline="always")
+def _lap(NXT, skip, dst, mover, direction, start):
+    """Sow the seeds of pit ``start`` one by one; return the slot of the last seed."""
+    seeds = dst[start]
+    dst[start] = 0
+    slot = start
+    while seeds > 0:
+        slot = NXT[mover, direction, slot]
+        if slot == start and skip != 0:
+            continue
+        dst[slot] += 1
+        seeds -= 1
+    return slot
+
+
+@njit(cache=True, inline="always")
+def _relay_stops(R, dst, mover, slot):
+    """A lap ending on a capturing count ends the move there (as engine.sowing does)."""
+    return _is_capture_count(R, dst[slot]) and (R[CAPTURE_EITHER] != 0 or slot // R[PITS] != mover)
+
+
 @njit(cache=True)
+def _relay(R, NXT, dst, mover, direction, slot):
+    """Relay laps after the first: pick the last pit up and sow on, until a lap ends in an
+    empty pit, a store or a capturing count, or a state of this move comes back."""
+    n2 = 2 * R[PITS]
+    size = n2 + 2
+    history = np.empty((RELAY_HISTORY, size + 1), np.int64)
+    seen = 0
+    while True:
+        for h in range(seen):
+            same = history[h, size] == slot
+            i = 0
+            while same and i < size:
+                same = history[h, i] == dst[i]
+                i += 1
+            if same:
+                return slot
+        if seen == history.shape[0]:
+            bigger = np.empty((2 * seen, size + 1), np.int64)
+            bigger[:seen] = history[:seen]
+            history = bigger
+        for i in range(size):
+            history[seen, i] = dst[i]
+        history[seen, size] = slot
+        seen += 1
+        slot = _lap(NXT, R[SKIP_ORIGIN], dst, mover, direction, slot)
+        if slot >= n2 or dst[slot] <= 1 or _relay_stops(R, dst, mover, slot):
+            return slot
+
+
+@njit(cache=True, inline="always")
 def _empty_capture(R, src, b, mover, last):
     n = R[PITS]
     if R[CHOOSE_ANY] == 0 and last // n != mover:
         return
-    if R[EMPTY_BEFORE_MOVE]:
+    if R[EMPTY_BEFORE_MOVE] != 0:
         empty = src[last] == 0
     else:
         empty = b[last] == 1
     if not empty:
         return
     opposite = 2 * n - 1 - last
-    if b[opposite] == 0 and R[NEEDS_OPPOSITE]:
+    if b[opposite] == 0 and R[NEEDS_OPPOSITE] != 0:
         return
     if R[EMPTY_CAPTURE] == 2:  # across: the captured seeds join the capturing pit
         b[last] += b[opposite]
     else:
         gain = b[opposite]
-        if R[TAKES_SOWER]:
+        if R[TAKES_SOWER] != 0:
             gain += b[last]
             b[last] = 0
         b[2 * n + mover] += gain
     b[opposite] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_capture_count(R, count):
     return count < 62 and (R[CAPTURE_MASK] >> count) & 1 == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _count_capture(R, PRV, b, mover, origin, direction, last):
     """Capture by count, chaining backwards; return True for a grand slam."""
     n = R[PITS]
-    either = R[CAPTURE_EITHER]
+    either = R[CAPTURE_EITHER] != 0
     if not either and last // n != 1 - mover:
         return False
     chain = 1
@@ -166,8 +177,8 @@ def legal_moves(R, NXT, PRV, board, mover, moves, scratch):
     ``scratch`` is a board-sized array the feeding and grand-slam tests sow into."""
     n = R[PITS]
     count = 0
-    ndir = 2 if R[DIRECTION_CHOICE] else 1
-    rows = 2 if R[CHOOSE_ANY] else 1
+    ndir = 2 if R[DIRECTION_CHOICE] != 0 else 1
+    rows = 2 if R[CHOOSE_ANY] != 0 else 1
     for r in range(rows):
         lo = (mover if r == 0 else 1 - mover) * n
         for p in range(lo, lo + n):
@@ -199,7 +210,7 @@ def legal_moves(R, NXT, PRV, board, mover, moves, scratch):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sweep(board, n, taker):
     """Empty the pits into the stores: each row to its owner (taker < 0) or all to taker."""
     south = row_sum(board, 0, n)
@@ -213,7 +224,7 @@ def sweep(board, n, taker):
         board[2 * n + taker] += south + north
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settle(R, board, slam_by):
     """Apply the end rules that follow a move, in place; return True if the game ended."""
     n = R[PITS]
@@ -221,14 +232,14 @@ def settle(R, board, slam_by):
     if slam_by >= 0:
         sweep(board, n, slam_by)
         return True
-    if R[MAJORITY] and max(board[n2], board[n2 + 1]) * 2 > R[TOTAL]:
-        if R[LEFTOVER_OWNER]:
+    if R[MAJORITY] != 0 and (2 * board[n2] > R[TOTAL] or 2 * board[n2 + 1] > R[TOTAL]):
+        if R[LEFTOVER_OWNER] != 0:
             sweep(board, n, -1)
         return True
     south_empty = row_sum(board, 0, n) == 0
     north_empty = row_sum(board, n, n) == 0
     if R[END] == 1 and (south_empty or north_empty):
-        if R[LEFTOVER_OWNER]:
+        if R[LEFTOVER_OWNER] != 0:
             sweep(board, n, -1)
         return True
     if R[END] == 2 and south_empty and north_empty:
@@ -236,7 +247,7 @@ def settle(R, board, slam_by):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def no_move_end(R, board, mover):
     """The player to move has no legal move: settle the board in place by the end rules."""
     n = R[PITS]
@@ -250,17 +261,17 @@ def no_move_end(R, board, mover):
             sweep(board, n, mover)
         else:
             sweep(board, n, 1 - mover)
-    elif R[LEFTOVER_OWNER]:
+    elif R[LEFTOVER_OWNER] != 0:
         sweep(board, n, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play(R, NXT, PRV, src, dst, mover, move):
     """One move and the end rules after it (but not the no-move end, which the next node
     finds): returns (the player to move next, whether the game ended)."""
     n2 = 2 * R[PITS]
     last, reached, slam = sow(R, NXT, PRV, src, dst, mover, move >> 1, move & 1)
-    following = mover if (R[REPLAY] and last == n2 + mover) else 1 - mover
+    following = mover if (R[REPLAY] != 0 and last == n2 + mover) else 1 - mover
     slam_by = mover if (slam and R[GRAND_SLAM] == TAKE_ALL) else -1
     ended = settle(R, dst, slam_by)
     return following, ended

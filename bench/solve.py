@@ -1,0 +1,55 @@
+"""Solve a ruleset from the start (or after some moves) and report time and peak memory.
+
+    .venv/bin/python bench/solve.py kalah            # Kalah(6,4), 001 rules: expect +10
+    .venv/bin/python bench/solve.py kalah:pits=4,seeds=3 --tt-bits 20
+
+Prints the value (final seed margin for the player to move), a best move, nodes, seconds,
+nodes per second and the peak resident memory (resource.getrusage). ``--budget`` stops after
+that many seconds' worth of nodes (measured on the fly) and says how far it got.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import resource
+import sys
+import time
+
+sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
+
+from engine import Game, Ruleset
+from engine.ai.search import Searcher, solve, warm_up
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rules", nargs="?", default="kalah")
+    parser.add_argument("--moves", default="", help="moves played first, e.g. 'C F'")
+    parser.add_argument("--tt-bits", type=int, default=26,
+                        help="log2 of transposition-table entries (16 bytes each)")
+    parser.add_argument("--nodes", type=float, default=None, help="give up after this many nodes")
+    args = parser.parse_args()
+    rules = Ruleset.parse(args.rules)
+    position = Game.from_moves(rules, args.moves).position
+    warm_up()
+    started = time.perf_counter()
+
+    def report(lower: float, upper: float, nodes: int) -> None:
+        print(f"  {time.perf_counter() - started:7.1f} s  {nodes:>14,} nodes  "
+              f"value in [{lower:+g}, {upper:+g}]", flush=True)
+
+    searcher = Searcher(rules, args.tt_bits)
+    result = solve(position, node_limit=int(args.nodes) if args.nodes else 1 << 62,
+                   searcher=searcher, progress=report)
+    seconds = time.perf_counter() - started
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"ruleset {rules}  moves '{args.moves}'  to move: {position.to_move}")
+    print(f"value {result.value:+g} ({'proven' if result.complete else 'NOT proven: budget ran out'})"
+          f"  best move {result.move}")
+    print(f"nodes {result.nodes:,}  time {seconds:.1f} s  {result.nodes / seconds / 1e6:.2f} M nodes/s"
+          f"  longest line {result.depth} plies  peak memory {peak_mb:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+"""Driving the compiled search: iterative deepening under a node and time budget, and the
+exact solver (MTD(f) over the same alpha-beta with no horizon).
+
+>>> from engine import Position, Ruleset
+>>> result = solve(Position.initial(Ruleset.parse("kalah:pits=3,seeds=2")))
+>>> result.complete, result.value, result.move in ("A", "B", "C")
+(True, 6, True)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from engine.ai.encoding import decode_move, encode
+from engine.ai.search_kernel import (
+    ABORTED, EXACT_DEPTH, EXACT_MODE, INF, NODE_LIMIT, NODES, ROOT_BONUS, ROOT_MOVE, SCALE,
+    SEL_DEPTH, TRUNCATED, make_workspace, negamax,
+)
+from engine.position import Position
+from engine.ruleset import Ruleset
+
+UNLIMITED = 1 << 62
+
+
+class SearchResult(NamedTuple):
+    move: str
+    value: float  # seeds of margin for the player to move (exact when ``complete``)
+    depth: int  # the deepest completed iteration (plies); for a solve, the longest line
+    nodes: int
+    seconds: float
+    complete: bool  # True when the value is proven (the whole game tree was resolved)
+
+
+@lru_cache(maxsize=16)
+def _zobrist(size: int, total: int) -> np.ndarray:
+    # A fixed seed: hashing must be the same in every process, so searches replay exactly.
+    rng = np.random.default_rng(20240611)
+    return rng.integers(-2**63, 2**63 - 1, size=(size + 1, total + 1), dtype=np.int64)
+
+
+class Searcher:
+    """One ruleset's compiled search with its own transposition table (2**tt_bits entries)."""
+
+    def __init__(self, rules: Ruleset, tt_bits: int = 20):
+        self.rules = rules
+        self.code = encode(rules)
+        self.size = 2 * rules.pits + 2
+        self.zobrist = _zobrist(self.size, rules.total_seeds)
+        self.ws = make_workspace(self.size, tt_bits)
+        self.stats = self.ws[3]
+
+    def run(self, position: Position, depth: int, alpha: int, beta: int, node_limit: int,
+            exact: bool = False) -> tuple[int, int]:
+        """One alpha-beta search from ``position``; returns (value, best move code).
+        ``stats`` holds nodes, whether it aborted at the node limit, and more."""
+        stats = self.stats
+        stats[NODE_LIMIT] = stats[NODES] + node_limit
+        stats[ABORTED] = 0
+        stats[EXACT_MODE] = int(exact)
+        stats[ROOT_MOVE] = -1
+        stats[TRUNCATED] = 0
+        kids, per_ply, tt, _ = self.ws
+        board = np.array(position.board, np.int64)
+        value = negamax(self.code.rules, self.code.next_slot, self.code.prev_pit, self.zobrist,
+                        kids, per_ply, tt, stats, board, position.mover,
+                        EXACT_DEPTH if exact else depth, alpha, beta, 0)
+        return int(value), int(stats[ROOT_MOVE])
+
+    def set_root_bonus(self, seed: int) -> None:
+        """Seeded tie-breaks between root moves the ordering cannot tell apart."""
+        rng = random.Random(seed)
+        for i in range(len(self.stats) - ROOT_BONUS):
+            self.stats[ROOT_BONUS + i] = rng.randrange(64)
+
+
+def iterate(position: Position, max_depth: int, node_limit: int = UNLIMITED,
+            time_limit: float | None = None, seed: int = 0, tt_bits: int = 20) -> SearchResult:
+    """Iterative deepening to ``max_depth`` plies. The node budget makes a search
+    deterministic; the time limit only shortens it on a machine too slow for that budget."""
+    started = time.perf_counter()
+    searcher = Searcher(position.rules, tt_bits)
+    searcher.set_root_bonus(seed)
+    stats = searcher.stats
+    best_move, best_value, reached = -1, 0, 0
+    proven = False
+    for depth in range(1, max_depth + 1):
+        limit = node_limit - int(stats[NODES])
+        elapsed = time.perf_counter() - started
+        if time_limit is not None and depth > 1:
+            if elapsed > time_limit / 2:
+                break  # the next iteration would take longer than everything so far
+            rate = stats[NODES] / max(elapsed, 1e-4)
+            limit = min(limit, int(rate * (time_limit - elapsed) * 0.9))
+        if limit <= 0:
+            break
+        value, move = searcher.run(position, depth, -INF, INF, limit)
+        if stats[ABORTED]:
+            break
+        best_move, best_value, reached = move, value, depth
+        if stats[SEL_DEPTH] < depth - 1:  # every line ended before the horizon: proven
+            proven = True
+            break
+    if best_move < 0:  # not even depth 1 finished: any legal move is as good as none
+        best_move = encode_first(position)
+    return SearchResult(decode_move(position.rules, best_move), best_value / SCALE, reached,
+                        int(stats[NODES]), time.perf_counter() - started, proven)
+
+
+def encode_first(position: Position) -> int:
+    pit, direction = position.parse_move(position.legal_moves()[0])
+    return 2 * pit + direction
+
+
+def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
+          searcher: Searcher | None = None, progress=None) -> SearchResult:
+    """The exact value by MTD(f): null-window searches with no horizon until the bounds meet.
+    ``complete`` is False if the node budget ran out (then value is the last guess).
+    ``progress(lower, upper, nodes)``, if given, hears the proven bounds after each pass."""
+    if position.is_over():
+        raise ValueError("the game is over: there is nothing to solve")
+    started = time.perf_counter()
+    searcher = searcher or Searcher(position.rules, tt_bits)
+    stats = searcher.stats
+    start_nodes = int(stats[NODES])
+    stats[SEL_DEPTH] = 0
+    lower, upper = -INF, INF
+    guess = 0
+    best_move = -1
+    complete = True
+    while lower < upper:
+        beta = guess + 1 if guess == lower else guess
+        limit = node_limit - (int(stats[NODES]) - start_nodes)
+        if limit <= 0:
+            complete = False
+            break
+        guess, move = searcher.run(position, EXACT_DEPTH, beta - 1, beta, limit, exact=True)
+        if stats[ABORTED]:
+            complete = False
+            break
+        if guess < beta:
+            upper = guess
+        else:
+            lower = guess
+            best_move = move
+        if progress is not None:
+            progress(lower / SCALE, upper / SCALE, int(stats[NODES]) - start_nodes)
+    if stats[TRUNCATED]:
+        complete = False
+    if best_move < 0:
+        best_move = encode_first(position)
+    value = lower if complete else guess
+    return SearchResult(decode_move(position.rules, best_move), value / SCALE,
+                        int(stats[SEL_DEPTH]), int(stats[NODES]) - start_nodes,
+                        time.perf_counter() - started, complete)
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the search, so the first timed move is not
+    charged for it. The bot calls this once in each worker process."""
+    from engine.ruleset import Ruleset as _Ruleset
+
+    tiny = Position.initial(_Ruleset.parse("kalah:pits=2,seeds=1"))
+    iterate(tiny, 2, tt_bits=4)
+    solve(tiny, tt_bits=4)

@@ -1,0 +1,240 @@
+"""Alpha-beta in numba: negamax with extra turns, a transposition table and move ordering.
+
+One function serves both the levels (depth-limited, with an evaluation at the horizon) and the
+exact solver (``exact``: no horizon, the value is the final seed margin). Values are seed
+margins for the player to move, times ``SCALE`` so the evaluation can add a smaller term.
+
+Extra turns (replay): a child where the same player moves again is searched with the same
+window and its value is not negated. A repeated position on the search path is scored by the
+ruleset's cycle policy, but only in exact mode and only where positions can repeat
+(``MAY_CYCLE``); depth-limited searches end every loop at the horizon anyway.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.ai.encoding import (
+    CAPTURE_EITHER, CAPTURE_MASK, CHOOSE_ANY, CYCLE, EMPTY_CAPTURE, MAY_CYCLE, PITS, REPLAY,
+    SKIP_ORIGIN,
+)
+from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
+
+SCALE = 4  # search units per seed of margin
+INF = 1 << 20
+MAX_PLY = 400
+MAX_MOVES = 32  # 2n pits (choose=any) x 2 directions, n <= 8
+EXACT_DEPTH = 30000  # the depth an exact search claims, so the TT treats it as final
+EXACT, LOWER, UPPER = 0, 1, 2
+
+# Slots of the stats array the search reads and writes.
+NODES, NODE_LIMIT, ABORTED, EXACT_MODE, ROOT_MOVE, TRUNCATED, SEL_DEPTH = range(7)
+ROOT_BONUS = 8  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
+STATS_SIZE = ROOT_BONUS + MAX_MOVES
+
+
+MOVES, ORDER, STATE, PATH = range(4)  # rows of the per-ply array
+TT_EMPTY = -1
+
+
+def make_workspace(size: int, tt_bits: int):
+    """The arrays one search owns. Few and packed on purpose: numba passes each array
+    argument of the recursive call separately, and many arguments make every call slow.
+
+    kids[ply, i] is the board after the i-th move at that ply (kids[MAX_PLY, 0] is scratch);
+    per_ply[ply, MOVES|ORDER|STATE, i] the move, its ordering score and whether the child ended
+    the game or passed the turn, per_ply[ply, PATH, 0] the hash of the node at that ply;
+    tt[slot] = (key, packed value|depth|bound|move)."""
+    return (
+        np.zeros((MAX_PLY + 1, MAX_MOVES, size), np.int64),
+        np.zeros((MAX_PLY + 1, 4, MAX_MOVES), np.int64),
+        np.full((1 << tt_bits, 2), TT_EMPTY, np.int64),
+        np.zeros(STATS_SIZE, np.int64),
+    )
+
+
+@njit(cache=True, inline="always")
+def tt_pack(value, depth, kind, move):
+    return ((value + (1 << 30)) << 32) | (depth << 16) | (kind << 8) | (move + 1)
+
+
+@njit(cache=True, inline="always")
+def position_hash(Z, board, size, mover):
+    h = Z[size, 0] if mover else 0
+    for i in range(size):
+        h ^= Z[i, board[i]]
+    return h
+
+
+@njit(cache=True, inline="always")
+def margin(R, board, mover):
+    n2 = 2 * R[PITS]
+    return board[n2 + mover] - board[n2 + 1 - mover]
+
+
+@njit(cache=True, inline="always")
+def evaluate(R, board, mover):
+    """Seeds captured (stores, or captures where there are none) dominate; seeds in one's own
+    row count a quarter as much, as material that will mostly come home."""
+    n = R[PITS]
+    own = row_sum(board, mover * n, n)
+    other = row_sum(board, (1 - mover) * n, n)
+    return SCALE * margin(R, board, mover) + own - other
+
+
+@njit(cache=True, inline="always")
+def cycle_value(R, board, mover):
+    """A repeated position, settled by the ruleset's cycle policy (draw, split, owners)."""
+    policy = R[CYCLE]
+    if policy == 0:
+        return 0
+    if policy == 1:  # split: the halves cancel, so the stores decide
+        return SCALE * margin(R, board, mover)
+    n = R[PITS]
+    own = row_sum(board, mover * n, n)
+    other = row_sum(board, (1 - mover) * n, n)
+    return SCALE * (margin(R, board, mover) + own - other)
+
+
+@njit(cache=True, inline="always")
+def guess_gain(R, NXT, board, mover, move):
+    """A quick ordering score: where the last seed falls, without sowing (laps ignored)."""
+    n = R[PITS]
+    n2 = 2 * n
+    pit = move >> 1
+    direction = move & 1
+    seeds = board[pit]
+    slot = pit
+    skip = R[SKIP_ORIGIN] != 0
+    while seeds > 0:
+        slot = NXT[mover, direction, slot]
+        if slot != pit or not skip:
+            seeds -= 1
+    if slot == n2 + mover:
+        return 64 if R[REPLAY] != 0 else 1
+    if slot >= n2:
+        return 0
+    laps = board[pit] // (n2 + 1)  # seeds that went all the way round
+    landed = board[slot] + laps + (1 if slot != pit else 0)
+    if R[EMPTY_CAPTURE] != 0:
+        if landed == 1 and (R[CHOOSE_ANY] != 0 or slot // n == mover):
+            return 2 + 2 * board[n2 - 1 - slot]
+        return 0
+    if R[CAPTURE_MASK] != 0 and landed < 62 and (R[CAPTURE_MASK] >> landed) & 1 == 1:
+        if R[CAPTURE_EITHER] != 0 or slot // n != mover:
+            return 2 + 2 * landed
+    return 0
+
+
+@njit(cache=True)
+def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha, beta, ply):
+    """The value of ``board`` for ``mover`` (times SCALE), fail-soft within (alpha, beta)."""
+    stats[NODES] += 1
+    if stats[NODES] >= stats[NODE_LIMIT]:
+        stats[ABORTED] = 1
+    if stats[ABORTED]:
+        return 0
+    if ply > stats[SEL_DEPTH]:
+        stats[SEL_DEPTH] = ply
+    n = R[PITS]
+    n2 = 2 * n
+    size = n2 + 2
+    exact = stats[EXACT_MODE] == 1
+    scratch = kids[MAX_PLY, 0]
+    moves = per_ply[ply, MOVES]
+    order = per_ply[ply, ORDER]
+    state = per_ply[ply, STATE]
+    h = position_hash(Z, board, size, mover)
+    per_ply[ply, PATH, 0] = h
+    if exact and R[MAY_CYCLE] != 0:
+        for i in range(ply - 1, -1, -1):
+            if per_ply[i, PATH, 0] == h:
+                return cycle_value(R, board, mover)
+    count = legal_moves(R, NXT, PRV, board, mover, moves, scratch)
+    if count == 0:
+        for i in range(size):
+            scratch[i] = board[i]
+        no_move_end(R, scratch, mover)
+        return SCALE * margin(R, scratch, mover)
+    if (depth <= 0 and not exact) or ply >= MAX_PLY - 1:
+        if exact:
+            stats[TRUNCATED] = 1
+        return evaluate(R, board, mover)
+    if exact and not (R[MAY_CYCLE] != 0 and R[CYCLE] == 0):
+        # Every seed left ends in a store (or nobody's): the margin can move by at most that.
+        left = row_sum(board, 0, n2)
+        now = margin(R, board, mover)
+        if SCALE * (now + left) <= alpha:
+            return SCALE * (now + left)
+        if SCALE * (now - left) >= beta:
+            return SCALE * (now - left)
+    slot = h & (tt.shape[0] - 1)
+    hint = -1
+    if tt[slot, 0] == h:
+        data = tt[slot, 1]
+        hint = (data & 255) - 1
+        if ((data >> 16) & 65535) >= depth:
+            value = (data >> 32) - (1 << 30)
+            kind = (data >> 8) & 255
+            if kind == EXACT:
+                if ply == 0:
+                    stats[ROOT_MOVE] = hint
+                return value
+            if kind == LOWER and value >= beta and ply > 0:
+                return value
+            if kind == UPPER and value <= alpha and ply > 0:
+                return value
+    # Order the moves by a cheap guess (a replay, then the likely capture), without sowing
+    # them: most nodes cut after the first child, so the others are never made.
+    for i in range(count):
+        m = moves[i]
+        score = guess_gain(R, NXT, board, mover, m)
+        if m == hint:
+            score += 1 << 20
+        if ply == 0:
+            score = score * 64 + stats[ROOT_BONUS + m]
+        order[i] = score
+    best = -INF
+    best_move = -1
+    a = alpha
+    for j in range(count):
+        # Selection sort, one step per child searched.
+        pick = j
+        for k in range(j + 1, count):
+            if order[k] > order[pick]:
+                pick = k
+        if pick != j:
+            moves[j], moves[pick] = moves[pick], moves[j]
+            order[j], order[pick] = order[pick], order[j]
+        m = moves[j]
+        child = kids[ply, 0]
+        following, over = play(R, NXT, PRV, board, child, mover, m)
+        if over:
+            value = SCALE * margin(R, child, mover)
+        elif following == mover:
+            value = negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover,
+                            depth - 1, a, beta, ply + 1)
+        else:
+            value = -negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, child,
+                             1 - mover, depth - 1, -beta, -a, ply + 1)
+        if stats[ABORTED]:
+            return 0
+        if value > best:
+            best = value
+            best_move = m
+            if ply == 0:
+                stats[ROOT_MOVE] = best_move
+        if value > a:
+            a = value
+        if a >= beta:
+            break
+    kind = EXACT
+    if best <= alpha:
+        kind = UPPER
+    elif best >= beta:
+        kind = LOWER
+    tt[slot, 0] = h
+    tt[slot, 1] = tt_pack(best, EXACT_DEPTH if exact else min(depth, EXACT_DEPTH), kind,
+                          best_move)
+    return best
