@@ -1,13 +1,29 @@
-"""AI opponents. PLACEHOLDER until the AI work lands: the contract below is fixed.
+"""AI opponents: the applet's eight strategies, four search levels and an exact solver.
 
 ``choose_move(position, level, time_limit=None, seed=0) -> AIMove`` takes and returns
-picklable values, so the bot can run it in a worker process.
+picklable values, so the bot can run it in a worker process. ``LEVELS`` lists every opponent
+from weakest to strongest (the applet's strategies, then the search levels).
+
+>>> from engine import Position, Ruleset
+>>> pos = Position.initial(Ruleset.parse("kalah:pits=4,seeds=3"))
+>>> choose_move(pos, "first").move
+'A'
+>>> move = choose_move(pos, "expert")
+>>> move.move, move.value
+('B', 8.0)
+
+Levels are deterministic for a given seed while their node budget, not the time limit, ends
+the search (a machine much slower than ours may hit the time limit first).
 """
 
 from __future__ import annotations
 
+import random
+import time
+from dataclasses import dataclass
 from typing import NamedTuple
 
+from engine.ai.strategies import STRATEGIES, pick
 from engine.position import Position
 
 
@@ -19,12 +35,124 @@ class AIMove(NamedTuple):
     seconds: float
 
 
-LEVELS = ("first",)
+class Hint(NamedTuple):
+    move: str
+    value: float  # seed margin for the player to move
+    exact: bool  # True when proven by the solver, False for a search estimate
+    depth: int
+    nodes: int
+    seconds: float
 
 
-def choose_move(position: Position, level: str = "first", time_limit: float | None = None,
+@dataclass(frozen=True)
+class Level:
+    depth: int  # deepest iteration
+    nodes: int  # node budget: what makes a level deterministic
+    seconds: float  # default time limit per move
+    noise: float = 0.0  # random seeds added to each root move's value (easy only)
+    solve_seeds: int = 0  # solve exactly when at most this many seeds are still in play
+    tt_bits: int = 18
+
+
+SEARCH_LEVELS: dict[str, Level] = {
+    "easy": Level(depth=2, nodes=20_000, seconds=0.5, noise=3.0, tt_bits=12),
+    "medium": Level(depth=4, nodes=100_000, seconds=1.0, tt_bits=14),
+    "hard": Level(depth=8, nodes=1_000_000, seconds=1.5, tt_bits=18),
+    "expert": Level(depth=64, nodes=3_500_000, seconds=2.0, solve_seeds=24, tt_bits=22),
+}
+LEVELS = STRATEGIES + tuple(SEARCH_LEVELS)
+DEFAULT_LEVEL = "medium"
+
+
+def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: float | None = None,
                 seed: int = 0) -> AIMove:
-    moves = position.legal_moves()
-    if not moves:
+    """The move ``level`` plays in ``position`` (ValueError for an unknown level or a finished
+    game). ``time_limit`` caps the seconds spent; the level's own budget applies otherwise."""
+    if position.is_over():
         raise ValueError("the game is over: there is no move to choose")
-    return AIMove(moves[0], None, 0, 0, 0.0)
+    started = time.perf_counter()
+    if level in STRATEGIES:
+        return AIMove(pick(position, level, seed), None, 0, 0, time.perf_counter() - started)
+    if level not in SEARCH_LEVELS:
+        raise ValueError(f"unknown level '{level}'; levels are: {', '.join(LEVELS)}")
+    from engine.ai.search import iterate, solve  # numba loads only when a search is wanted
+
+    settings = SEARCH_LEVELS[level]
+    limit = settings.seconds if time_limit is None else time_limit
+    if len(position.legal_moves()) == 1:
+        return AIMove(position.legal_moves()[0], None, 0, 0, time.perf_counter() - started)
+    if settings.noise:
+        return _noisy(position, settings, seed, started)
+    nodes = settings.nodes
+    if settings.solve_seeds and sum(position.pits) <= settings.solve_seeds:
+        solved = solve(position, node_limit=nodes // 2, tt_bits=settings.tt_bits)
+        if solved.complete:
+            return AIMove(solved.move, solved.value, solved.depth, solved.nodes,
+                          time.perf_counter() - started)
+        nodes -= solved.nodes
+    remaining = limit - (time.perf_counter() - started)
+    result = iterate(position, settings.depth, nodes, max(remaining, 0.05), seed,
+                     settings.tt_bits)
+    return AIMove(result.move, result.value, result.depth, result.nodes,
+                  time.perf_counter() - started)
+
+
+def _noisy(position: Position, settings: Level, seed: int, started: float) -> AIMove:
+    """Search each move a little, add seeded noise, play the best: a beatable opponent."""
+    from engine.ai.search import iterate
+
+    rng = random.Random(seed)
+    rules = position.rules
+    n2 = 2 * rules.pits
+    scored = []
+    nodes = 0
+    for move in position.legal_moves():
+        after = position.play(move)
+        if after.is_over():
+            value = after.board[n2 + position.mover] - after.board[n2 + 1 - position.mover]
+        else:
+            reply = iterate(after, settings.depth - 1, settings.nodes, settings.seconds,
+                            seed, settings.tt_bits)
+            nodes += reply.nodes
+            value = reply.value if after.mover == position.mover else -reply.value
+        scored.append((value + rng.uniform(-settings.noise, settings.noise), move))
+    value, move = max(scored)
+    return AIMove(move, round(value, 2), settings.depth, nodes, time.perf_counter() - started)
+
+
+def solve(position: Position, node_limit: int | None = None, tt_bits: int = 22):
+    """The exact value of ``position`` (seed margin for the player to move), a best move, the
+    nodes and seconds: a ``SearchResult`` whose ``complete`` says whether it is proven."""
+    from engine.ai.search import UNLIMITED, solve as exact
+
+    return exact(position, node_limit or UNLIMITED, tt_bits)
+
+
+def hint(position: Position, time_limit: float = 2.0) -> Hint:
+    """The best move and its value: proven by the solver when it finishes within about
+    ``time_limit`` seconds, else the expert's estimate."""
+    if position.is_over():
+        raise ValueError("the game is over: there is no move to suggest")
+    from engine.ai.search import solve as exact
+
+    started = time.perf_counter()
+    budget = int(time_limit * 1_000_000)  # about half a second's nodes per second: then search
+    solved = exact(position, node_limit=budget, tt_bits=22)
+    if solved.complete:
+        return Hint(solved.move, solved.value, True, solved.depth, solved.nodes,
+                    time.perf_counter() - started)
+    left = max(time_limit - (time.perf_counter() - started), 0.1)
+    move = choose_move(position, "expert", time_limit=left)
+    return Hint(move.move, move.value, False, move.depth, move.nodes + solved.nodes,
+                time.perf_counter() - started)
+
+
+def warm_up() -> None:
+    """Compile the search (or load it from numba's cache) before the first timed move."""
+    from engine.ai.search import warm_up as compile_search
+
+    compile_search()
+
+
+__all__ = ["AIMove", "DEFAULT_LEVEL", "Hint", "LEVELS", "SEARCH_LEVELS", "STRATEGIES",
+           "choose_move", "hint", "solve", "warm_up"]

@@ -34,7 +34,7 @@ ROOT_BONUS = 8  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, fro
 STATS_SIZE = ROOT_BONUS + MAX_MOVES
 
 
-MOVES, ORDER, STATE, PATH = range(4)  # rows of the per-ply array
+MOVES, ORDER, PATH = 0, 1, 3  # rows of the per-ply array
 TT_EMPTY = -1
 
 
@@ -42,12 +42,12 @@ def make_workspace(size: int, tt_bits: int):
     """The arrays one search owns. Few and packed on purpose: numba passes each array
     argument of the recursive call separately, and many arguments make every call slow.
 
-    kids[ply, i] is the board after the i-th move at that ply (kids[MAX_PLY, 0] is scratch);
-    per_ply[ply, MOVES|ORDER|STATE, i] the move, its ordering score and whether the child ended
-    the game or passed the turn, per_ply[ply, PATH, 0] the hash of the node at that ply;
-    tt[slot] = (key, packed value|depth|bound|move)."""
+    kids[ply, 0] is the board after the move being searched at that ply (kids[MAX_PLY, 0] is
+    scratch); per_ply[ply, MOVES|ORDER, i] the moves and their ordering scores, and
+    per_ply[ply, PATH, 0] the hash of the node at that ply; tt[slot] = (key, packed
+    value|depth|bound|move)."""
     return (
-        np.zeros((MAX_PLY + 1, MAX_MOVES, size), np.int64),
+        np.zeros((MAX_PLY + 1, 1, size), np.int64),
         np.zeros((MAX_PLY + 1, 4, MAX_MOVES), np.int64),
         np.full((1 << tt_bits, 2), TT_EMPTY, np.int64),
         np.zeros(STATS_SIZE, np.int64),
@@ -144,7 +144,6 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
     scratch = kids[MAX_PLY, 0]
     moves = per_ply[ply, MOVES]
     order = per_ply[ply, ORDER]
-    state = per_ply[ply, STATE]
     h = position_hash(Z, board, size, mover)
     per_ply[ply, PATH, 0] = h
     if exact and R[MAY_CYCLE] != 0:
