@@ -34,8 +34,8 @@ def main(argv: list[str] | None = None) -> int:
         if not os.environ.get("DISCORD_TOKEN", "").strip():
             from bot.commands.play import play_default
             return play_default()  # no bot to run: play in the terminal
-        parser.print_help()
-        return 2
+        from bot.commands.discord import run_bot
+        return run_bot(argparse.Namespace(env=".env"))
     try:
         return args.func(args) or 0
     except KeyboardInterrupt:
