@@ -5,6 +5,9 @@ database), points its relay at a mailbox server in this process, sends position-
 over several SMTP connections, and times until every reply has arrived in the mailbox.
 The baseline, measured in the same run the same way, is a bare forwarder: an aiosmtpd server
 that parses each message and relays it on, with no game at all: the cost of SMTP itself.
+The mails ask for the applet's First strategy ("Level: first"), which does not search, so
+the figure is the mail surface's; a search level adds its own time per reply (medium: up to
+a second in the worker) and is measured by the AI's benchmarks.
 
     .venv/bin/python bench/mail.py [--messages 2000] [--connections 8] [--runs 3]
 
@@ -32,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 OPENING = """Rules: wari
+Level: first
 Move: {move}
 
     f  e  d  c  b  a

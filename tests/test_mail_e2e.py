@@ -46,7 +46,8 @@ async def wait_for_port(port: int, timeout: float = 20.0) -> None:
 
 
 async def test_the_mancala_mail_command_answers_over_smtp(tmp_path):
-    """The real command in its own process: listen, read the move, reply through the relay."""
+    """The real command in its own process: listen, read the move, answer with the default
+    level's search in a worker process, reply through the relay."""
     mailbox = await Mailbox().start()
     port = free_port()
     env = dict(os.environ, MANCALA_MAIL_LISTEN=f"127.0.0.1:{port}",
@@ -85,7 +86,8 @@ async def running_bot(tmp_path):
     mailbox = await Mailbox().start()
     settings = MailSettings(listen=("127.0.0.1", free_port()), relay=("127.0.0.1", mailbox.port),
                             bot_address="Mancala <mancala@bot.test>", secret=b"test-secret",
-                            max_bytes=20_000, database=str(tmp_path / "games.sqlite3"))
+                            max_bytes=20_000, database=str(tmp_path / "games.sqlite3"),
+                            level="first")
     stop, ready = asyncio.Event(), asyncio.Event()
     task = asyncio.create_task(runner.serve(settings, stop, ready, with_games=False))
     await asyncio.wait_for(ready.wait(), 20)
@@ -127,7 +129,7 @@ async def test_a_relay_that_is_down_defers_the_message(tmp_path):
     import aiosmtplib
 
     settings = MailSettings(listen=("127.0.0.1", free_port()), relay=("127.0.0.1", free_port()),
-                            bot_address="mancala@bot.test", secret=b"test-secret")
+                            bot_address="mancala@bot.test", secret=b"test-secret", level="first")
     stop, ready = asyncio.Event(), asyncio.Event()
     task = asyncio.create_task(runner.serve(settings, stop, ready, with_games=False))
     await asyncio.wait_for(ready.wait(), 20)

@@ -60,7 +60,7 @@ async def test_a_correspondence_challenge_by_pipe_reaches_both_players(tmp_path)
 
 
 async def test_relay_down_exits_75_so_the_mail_server_retries(tmp_path):
-    status, output = await run_pipe(tmp_path, (DATA / "gmail_top_posted.eml").read_bytes(),
+    status, output = await run_pipe(tmp_path, (DATA / "unknown_charset.eml").read_bytes(),
                                     free_port(), "--sender", "ann@example.org", "--no-games")
     assert status == 75, output
     assert "will retry" in output

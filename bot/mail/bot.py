@@ -32,13 +32,15 @@ class MailBot:
 
     def __init__(self, settings: MailSettings, opponent: AIOpponent, relay: Relay | None = None,
                  correspondence=None, levels: tuple[str, ...] | None = None):
-        from engine.ai import LEVELS
+        from engine.ai import DEFAULT_LEVEL, LEVELS
 
         self.settings = settings
         self.opponent = opponent
         self.relay = relay
         self.correspondence = correspondence
         self.levels = tuple(levels or LEVELS)
+        self.default_level = settings.level or (DEFAULT_LEVEL if DEFAULT_LEVEL in self.levels
+                                                else self.levels[0])
 
     async def process(self, raw: bytes, envelope_sender: str | None,
                       recipients: list[str]) -> None:
@@ -69,7 +71,7 @@ class MailBot:
     async def position_game(self, mail: IncomingMail) -> str:
         """Play a position-and-move mail: the sender's moves, then the AI's; the reply text."""
         try:
-            request = parse_position_mail(mail.text, self.levels, self.settings.level)
+            request = parse_position_mail(mail.text, self.levels, self.default_level)
             position, sender_moves = apply_sender_moves(request)
         except MailFormatError as err:
             return err.explain(self.levels)

@@ -2,8 +2,9 @@
 
 >>> parse_command("Move 7: C")
 Command(verb='move', move='C', number=7, opponent=None, rules=None, side=None)
->>> parse_command("challenge Bob@Example.org wari:captures=2-4 as north")
-Command(verb='challenge', move=None, number=None, opponent='bob@example.org', rules='wari:captures=2-4', side='north')
+>>> c = parse_command("challenge Bob@Example.org wari:captures=2-4 as north")
+>>> c.verb, c.opponent, c.rules, c.side
+('challenge', 'bob@example.org', 'wari:captures=2-4', 'north')
 >>> parse_command("Thanks for the game!") is None
 True
 """

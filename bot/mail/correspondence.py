@@ -278,8 +278,8 @@ class Correspondence:
 
     def _opponent(self, text: str) -> Player:
         if text == "ai":
-            from engine.ai import LEVELS
-            return Player.ai(LEVELS[0])
+            from engine.ai import DEFAULT_LEVEL
+            return Player.ai(DEFAULT_LEVEL)
         if text.startswith("ai:") or text.startswith("discord:"):
             return Player.parse(text)
         return Player("email", text)

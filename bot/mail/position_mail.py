@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import re
+import textwrap
 from dataclasses import dataclass
 
 from engine import (
@@ -39,12 +40,18 @@ _LINE_NUMBER = re.compile(r"\bline (\d+)\b")
 
 def format_help(levels) -> str:
     """The accepted format, shown with every error."""
+    def column(words) -> str:  # the right-hand column, wrapped for a plain-text mail
+        return textwrap.fill(", ".join(words), width=88, initial_indent=" " * 27,
+                             subsequent_indent=" " * 27, break_on_hyphens=False)
+
+    level_list, presets = column(levels), column(Ruleset.presets())
     return f"""A position-and-move mail holds these lines (anything before or after the board
 that is not one of them is ignored):
-    Rules: wari            the ruleset: {', '.join(Ruleset.presets())},
-                           with options like wari:captures=2-4
+    Rules: wari            the ruleset, with options like wari:captures=2-4; one of
+{presets}
     Side: south            optional: the side you play (south or north; default south)
-    Level: {levels[0]:<15} optional: my strength, one of {', '.join(levels)}
+    Level: {levels[-1]:<15} optional: my strength, weakest to strongest:
+{level_list}
     the board as you see it: your pits A-F on the bottom row, '-' for an empty pit,
     then the captured counts ('Captured: North 3, South 5') or the stores between the rows
     Move: C                optional: your move in this position (for Kalah's extra turns,

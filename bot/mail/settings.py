@@ -9,7 +9,7 @@ MANCALA_MAIL_ADDRESS        the bot's own address (default Mancala <mancala@loca
 MANCALA_MAIL_SECRET         the secret behind game tokens (else kept in MANCALA_MAIL_SECRET_FILE,
                             default mail.secret in the data directory, created on first use)
 MANCALA_MAIL_MAX_BYTES      larger messages are refused (default 1048576)
-MANCALA_MAIL_LEVEL          the AI level when a mail names none (default: the engine's first)
+MANCALA_MAIL_LEVEL          the AI level when a mail names none (default: engine.ai's default)
 MANCALA_DB                  the games database, shared with the other surfaces (bot.config)
 ==========================  ===============================================================
 
