@@ -323,3 +323,15 @@ async def test_a_reply_to_the_challenge_thread_after_the_start_gets_the_game(tab
     assert "This challenge became game 1" in ann.text()
     assert "[mancala game 1 " in ann.inbox()[-1]["Subject"]
     assert (await service.get_game(1)).moves == ()  # nothing is played from the old thread
+
+
+async def test_a_draw_offered_and_accepted_by_mail(table):
+    surface, service, mailbox = table
+    ann, bob = await start_game(table)
+    await ann.send("draw")
+    assert "You offered: draw." in ann.text()
+    assert "Ann offers a draw." in bob.text() and "reply 'accept' or 'decline'" in bob.text()
+    await bob.send("accept")
+    game = await service.get_game(1)
+    assert game.is_over and game.outcome.winner == "draw"
+    assert "The game is over." in bob.text()
