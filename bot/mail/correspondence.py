@@ -21,7 +21,7 @@ from bot.mail.settings import MailSettings
 from bot.mail.tokens import Tokens, find_tags, find_unverified_ids
 from bot.mail.transport import PermanentMailError, Relay, TransientMailError
 from bot.service import (
-    Challenge, ChallengeAnswered, ChallengeReceived, Channel, Forfeit, GameOptions, GameOver,
+    ChallengeAnswered, ChallengeReceived, Channel, Forfeit, GameOptions, GameOver,
     GameView, MoveMade, Notifier, OfferAnswered, OfferMade, Player, Reminder, ServiceError,
 )
 from engine import from_perspective, to_perspective
