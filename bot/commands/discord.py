@@ -68,4 +68,13 @@ def run_bot(args: argparse.Namespace) -> int:
     from bot.discord.client import run
 
     settings = Settings.from_environ(os.environ)
-    return run(token, settings)
+    mail_settings = None
+    if os.environ.get("MANCALA_MAIL_ADDRESS", "").strip():
+        # One process for both surfaces: mixed Discord/email games are announced both ways.
+        from bot.mail.settings import MailSettings, SettingsError
+        try:
+            mail_settings = MailSettings.from_environ(os.environ)
+        except SettingsError as err:
+            print(err, file=sys.stderr)
+            return NO_TOKEN_EXIT
+    return run(token, settings, mail_settings)

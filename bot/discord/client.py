@@ -78,13 +78,20 @@ class MancalaBot(discord.Client):
         await super().close()
 
 
-async def serve(token: str, settings: Settings) -> int:
+async def serve(token: str, settings: Settings, mail_settings=None) -> int:
     """Open the service, log in, and answer Discord until cancelled. Returns the exit status:
-    1 when Discord refuses the token or the Message Content intent."""
+    1 when Discord refuses the token or the Message Content intent.
+
+    With ``mail_settings`` the same process also serves email on the same service, so games
+    between Discord and email players are told both ways."""
     from bot.service import GameService
 
     service = await GameService.open(settings.database)
+    mail = None
     try:
+        if mail_settings is not None:
+            from bot.mail.runner import start_mail_surface
+            mail = await start_mail_surface(service, mail_settings)
         async with MancalaBot(service, settings) as bot:
             await bot.start(token)
     except discord.LoginFailure:
@@ -97,11 +104,13 @@ async def serve(token: str, settings: Settings) -> int:
               file=sys.stderr)
         return 1
     finally:
+        if mail is not None:
+            await mail.close()
         await service.close()
     return 0
 
 
-def run(token: str, settings: Settings) -> int:
+def run(token: str, settings: Settings, mail_settings=None) -> int:
     """``mancala bot``: serve until interrupted (Ctrl-C or SIGTERM from systemd)."""
     discord.utils.setup_logging()
 
@@ -110,7 +119,7 @@ def run(token: str, settings: Settings) -> int:
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM,
                                                       asyncio.current_task().cancel)
         try:
-            return await serve(token, settings)
+            return await serve(token, settings, mail_settings)
         except asyncio.CancelledError:
             return 0
 
