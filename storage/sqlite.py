@@ -2,7 +2,9 @@
 
 Two connections: one writer (every change goes through it, one transaction at a time, under an
 asyncio lock so coroutines never interleave statements of two transactions) and one reader
-(WAL mode lets it read committed data while the writer works). ``synchronous=NORMAL`` in WAL
+(WAL mode lets it read committed data while the writer works). Moves are group-committed:
+those that arrive while a transaction is being written share the next one, and each caller
+is answered only after the commit that holds its move. ``synchronous=NORMAL`` in WAL
 mode: a committed transaction survives the process being killed; only a power cut can lose the
 last few (``durable=True`` gives FULL, an fsync per commit).
 """
@@ -18,6 +20,7 @@ import aiosqlite
 from storage.base import ChannelTaken, Storage, StorageError
 from storage.migrations import LATEST, MIGRATIONS
 
+MAX_BATCH = 256  # moves per group commit
 GAME_COLUMNS = frozenset({
     "status", "ply", "board", "mover", "offer_kind", "offer_by", "offer_ply", "result_reason",
     "result_winner", "score_south", "score_north", "last_move_at", "remind_at", "forfeit_at",
@@ -53,6 +56,8 @@ class SQLiteStorage(Storage):
         self._reader: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
         self._snapshot_lock = asyncio.Lock()  # one read transaction at a time on the reader
+        self._pending_moves: list[tuple] = []
+        self._flusher: asyncio.Task | None = None
 
     # -- opening, migrating -------------------------------------------------------------------
 
@@ -98,6 +103,8 @@ class SQLiteStorage(Storage):
             raise
 
     async def close(self) -> None:
+        if self._flusher is not None:
+            await asyncio.gather(self._flusher, return_exceptions=True)
         for conn in (self._reader, self._writer):
             if conn is not None:
                 await conn.close()
@@ -253,23 +260,82 @@ class SQLiteStorage(Storage):
 
     async def record_move(self, game_id: int, ply: int, move: dict, changes: dict,
                           ratings=()) -> bool:
-        async with self._write_lock:
-            w = self._writer
-            try:
-                if not await self._change_game(game_id, ply, {**changes, "ply": ply + 1}):
-                    await w.rollback()
-                    return False
-                await w.execute(
-                    "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, ply + 1, move["move"], move["player_id"], move["played_at"],
-                     move["board"], move["mover"]))
-                await self._upsert_ratings(ratings)
-                await w.commit()
-                return True
-            except BaseException:
+        # Group commit: moves arriving while a transaction is being written wait and go
+        # together in the next one, so many games' moves share one commit.
+        future = asyncio.get_running_loop().create_future()
+        self._pending_moves.append((game_id, ply, move, changes, list(ratings), future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush_moves())
+        return await future
+
+    async def _flush_moves(self) -> None:
+        while self._pending_moves:
+            batch = self._pending_moves[:MAX_BATCH]
+            del self._pending_moves[:MAX_BATCH]
+            async with self._write_lock:
+                try:
+                    written = await self._write_batch(batch)
+                except sqlite3.DatabaseError:
+                    await self._writer.rollback()
+                    written = False
+                if written:
+                    for *_, future in batch:
+                        if not future.done():
+                            future.set_result(True)
+                    continue
+                # Some move was stale (another process moved first) or failed: one at a time,
+                # so each caller gets its own answer.
+                for game_id, ply, move, changes, ratings, future in batch:
+                    try:
+                        result = await self._write_one(game_id, ply, move, changes, ratings)
+                    except Exception as err:  # handed to the caller, who raises it
+                        if not future.done():
+                            future.set_exception(err)
+                    else:
+                        if not future.done():
+                            future.set_result(result)
+
+    async def _write_batch(self, batch) -> bool:
+        """All of ``batch`` in one transaction, or nothing (False) if any move is stale."""
+        w = self._writer
+        groups: dict[tuple, list[dict]] = {}
+        for game_id, ply, _move, changes, _ratings, _future in batch:
+            params = {**changes, "ply": ply + 1, "_id": game_id, "_ply": ply}
+            groups.setdefault(tuple(sorted(changes)), []).append(params)
+        for columns, rows in groups.items():
+            cursor = await w.executemany(
+                f"UPDATE games SET {_set_clause(dict.fromkeys(columns + ('ply',)))} "
+                "WHERE id = :_id AND ply = :_ply AND status = 'active'", rows)
+            if cursor.rowcount != len(rows):
                 await w.rollback()
-                raise
+                return False
+        await w.executemany(
+            "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, ply + 1, m["move"], m["player_id"], m["played_at"], m["board"],
+              m["mover"]) for game_id, ply, m, *_ in batch])
+        await self._upsert_ratings([r for *_, ratings, _f in batch for r in ratings])
+        await w.commit()
+        return True
+
+    async def _write_one(self, game_id: int, ply: int, move: dict, changes: dict,
+                         ratings) -> bool:
+        w = self._writer
+        try:
+            if not await self._change_game(game_id, ply, {**changes, "ply": ply + 1}):
+                await w.rollback()
+                return False
+            await w.execute(
+                "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, ply + 1, move["move"], move["player_id"], move["played_at"],
+                 move["board"], move["mover"]))
+            await self._upsert_ratings(ratings)
+            await w.commit()
+            return True
+        except BaseException:
+            await w.rollback()
+            raise
 
     async def update_game(self, game_id: int, ply: int, changes: dict, ratings=()) -> bool:
         async with self._write_lock:

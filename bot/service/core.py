@@ -412,8 +412,11 @@ class GameService:
         return live
 
     async def _view(self, live: LiveGame) -> GameView:
-        by = await self._player(live.row["offer_by"]) if live.row["offer_by"] else None
-        return live.view(by)
+        """The game as committed; call with the game's lock held (or from its snapshot)."""
+        if live.snapshot is None:
+            by = await self._player(live.row["offer_by"]) if live.row["offer_by"] else None
+            live.snapshot = live.view(by)
+        return live.snapshot
 
     async def _player_of(self, live: LiveGame, by: Player) -> str:
         side = live.side_of(by)
@@ -439,6 +442,7 @@ class GameService:
             raise errors.StaleMove("the game changed meanwhile (another move or session); "
                                    "look at the board again and retry")
         live.row.update(changes)
+        live.snapshot = None
 
     async def _finish_fields(self, live: LiveGame, reason: str, score, winner: str) -> tuple:
         """The changes that end a game, and the rating rows to write with them."""
@@ -693,14 +697,12 @@ class GameService:
         """Play the AI's moves while it is the AI's turn (both sides, for AI against AI)."""
         try:
             while not self._closed:
-                live = await self._load(game_id)
-                if live.row["status"] != "active":
+                seen = await self.get_game(game_id)
+                ai = seen.to_move
+                if ai is None or not ai.is_ai:
                     return
-                ai = live.player(live.to_move_side)
-                if not ai.is_ai:
-                    return
-                ply = live.row["ply"]
-                choice = await self._ai.choose(live.game.position, ai.id, seed=game_id * 1000 + ply)
+                ply = seen.ply
+                choice = await self._ai.choose(seen.position, ai.id, seed=game_id * 1000 + ply)
                 try:
                     async with self._locked(game_id):
                         live = await self._load(game_id)
@@ -745,7 +747,11 @@ class GameService:
 
     async def get_game(self, game_id: int) -> GameView:
         """A game by id. Raises NotFound."""
-        return await self._view(await self._load(game_id))
+        live = self._live.get(game_id)
+        if live is not None and live.snapshot is not None:
+            return live.snapshot  # never shows a move whose commit is still in flight
+        async with self._locked(game_id):
+            return await self._view(await self._load(game_id))
 
     async def active_game(self, channel: Channel) -> GameView | None:
         """The active game in a channel, or None."""

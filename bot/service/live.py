@@ -31,13 +31,14 @@ def options_from_json(text: str) -> GameOptions:
 
 
 class LiveGame:
-    __slots__ = ("row", "game", "south", "north")
+    __slots__ = ("row", "game", "south", "north", "snapshot")
 
     def __init__(self, row: dict, game: Game, south: Player, north: Player):
         self.row = row
-        self.game = game
+        self.game = game  # may run one move ahead of ``row`` while that move is being written
         self.south = south
         self.north = north
+        self.snapshot: GameView | None = None  # the view as last committed; None: rebuild
 
     @classmethod
     def build(cls, row: dict, moves: list[dict], south: Player, north: Player,

@@ -1,0 +1,191 @@
+"""Benchmark of the game service on a real SQLite file.
+
+    .venv/bin/python bench/service.py [--games 10000] [--runs 3] [--seconds 5]
+
+Stores ``--games`` games first, then, for each run:
+  * baseline: the bare cost of a move's transaction (UPDATE games + INSERT moves + COMMIT
+    through aiosqlite on the same file), as many as possible: transactions/s;
+  * throughput: 64 concurrent players making random legal moves in 256 games as fast as the
+    service takes them: moves/s and p50/p99 latency of ``move``;
+  * paced: 500 moves/s offered in 256 games (open loop): p50/p99 latency;
+  * AI: the same 500 moves/s while two AI-against-AI games keep two searches running in the
+    worker processes: event-loop lag p50/p99 (a 5 ms sleeper's overshoot) and latency.
+Prints each run, then the median of the runs and the ratio of throughput to the baseline.
+The bar (issue 4): >= 2,000 moves/s, p99 <= 20 ms at 500 moves/s, loop lag p99 <= 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.service import Channel, GameService, Player, ServiceError  # noqa: E402
+from bot.service.ai import known_levels  # noqa: E402
+
+RULES = "oware"
+DRIVEN = 256
+
+
+def pct(values, q):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+async def store_games(service: GameService, count: int) -> list[int]:
+    ids = []
+    for n in range(count):
+        south, north = Player("discord", f"u{n % 500}"), Player("email", f"p{n % 700}@ex.org")
+        game = await service.start_game(south, north, RULES, Channel("discord", f"bench-{n}"))
+        ids.append(game.id)
+    return ids
+
+
+async def one_move(service: GameService, game_id: int, rng: random.Random) -> float | None:
+    """Play a random legal move; the seconds it took, or None when refused or over."""
+    game = await service.get_game(game_id)
+    if game.is_over:
+        return None
+    move = rng.choice(game.position.legal_moves())
+    start = time.perf_counter()
+    try:
+        await service.move(game_id, game.to_move, move, expected_ply=game.ply)
+    except ServiceError:
+        return None
+    return time.perf_counter() - start
+
+
+async def baseline(path: Path, seconds: float) -> float:
+    import aiosqlite
+    conn = await aiosqlite.connect(path)
+    await conn.execute("PRAGMA synchronous = NORMAL")
+    await conn.execute("CREATE TABLE IF NOT EXISTS bench_g (id INTEGER PRIMARY KEY, ply INT, b TEXT)")
+    await conn.execute("CREATE TABLE IF NOT EXISTS bench_m (g INT, ply INT, b TEXT, "
+                       "PRIMARY KEY (g, ply)) WITHOUT ROWID")
+    await conn.execute("INSERT OR REPLACE INTO bench_g VALUES (1, 0, '')")
+    await conn.commit()
+    board = "[4,4,4,4,4,4,4,4,4,4,4,4,0,0]"
+    done, end = 0, time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        done += 1
+        await conn.execute("UPDATE bench_g SET ply = ?, b = ? WHERE id = 1 AND ply = ?",
+                           (done, board, done - 1))
+        await conn.execute("INSERT INTO bench_m VALUES (1, ?, ?)", (done, board))
+        await conn.commit()
+    await conn.execute("DROP TABLE bench_m")
+    await conn.execute("DROP TABLE bench_g")
+    await conn.commit()
+    await conn.close()
+    return done / seconds
+
+
+async def throughput(service, games, seconds, workers=64):
+    rng = random.Random(1)
+    latencies, end = [], time.perf_counter() + seconds
+
+    async def worker(k):
+        while time.perf_counter() < end:
+            took = await one_move(service, games[rng.randrange(len(games))], rng)
+            if took is not None:
+                latencies.append(took)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(worker(k) for k in range(workers)))
+    return len(latencies) / (time.perf_counter() - start), latencies
+
+
+async def paced(service, games, seconds, rate=500.0):
+    rng = random.Random(2)
+    latencies, tasks = [], []
+    start = time.perf_counter()
+    n = 0
+    while (now := time.perf_counter()) - start < seconds:
+        due = start + n / rate
+        if due > now:
+            await asyncio.sleep(due - now)
+        n += 1
+
+        async def fire():
+            took = await one_move(service, games[rng.randrange(len(games))], rng)
+            if took is not None:
+                latencies.append(took)
+        tasks.append(asyncio.ensure_future(fire()))
+    await asyncio.gather(*tasks)
+    return latencies
+
+
+async def loop_lag(stop: asyncio.Event, lags: list, every=0.005):
+    while not stop.is_set():
+        start = time.perf_counter()
+        await asyncio.sleep(every)
+        lags.append(time.perf_counter() - start - every)
+
+
+async def with_ai(service, games, seconds, arena: int):
+    level = known_levels()[-1]  # the strongest level: the longest searches
+    for k in range(2):
+        await service.start_game(Player.ai(level), Player.ai(level), "oware",
+                                 Channel("terminal", f"arena-{arena}-{k}"))
+    await asyncio.sleep(1.0)  # the worker processes start
+    lags, stop = [], asyncio.Event()
+    sampler = asyncio.ensure_future(loop_lag(stop, lags))
+    latencies = await paced(service, games, seconds)
+    stop.set()
+    await sampler
+    return lags, latencies
+
+
+async def run(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.sqlite3"
+        service = await GameService.open(path, tick_every=None, ai_workers=2, ai_time_limit=1.0)
+        t0 = time.perf_counter()
+        all_games = await store_games(service, args.games)
+        print(f"stored {len(all_games)} games in {time.perf_counter() - t0:.1f} s; "
+              f"AI level for the lag test: {known_levels()[-1]}")
+        results = []
+        for r in range(args.runs):
+            driven = random.Random(r).sample(all_games, DRIVEN)
+            base = await baseline(path, min(args.seconds, 3))
+            rate, lat = await throughput(service, driven, args.seconds)
+            paced_lat = await paced(service, driven, args.seconds)
+            lags, ai_lat = await with_ai(service, driven, args.seconds, r)
+            row = dict(base=base, rate=rate, p50=pct(lat, 50) * 1e3, p99=pct(lat, 99) * 1e3,
+                       paced_p50=pct(paced_lat, 50) * 1e3, paced_p99=pct(paced_lat, 99) * 1e3,
+                       lag_p50=pct(lags, 50) * 1e3, lag_p99=pct(lags, 99) * 1e3,
+                       ai_p99=pct(ai_lat, 99) * 1e3)
+            results.append(row)
+            print(f"run {r + 1}: baseline {base:,.0f} txn/s | throughput {rate:,.0f} moves/s "
+                  f"(p50 {row['p50']:.1f} ms, p99 {row['p99']:.1f} ms) | at 500/s p50 "
+                  f"{row['paced_p50']:.2f} ms p99 {row['paced_p99']:.2f} ms | with 2 AI searches:"
+                  f" loop lag p50 {row['lag_p50']:.2f} ms p99 {row['lag_p99']:.2f} ms, move p99 "
+                  f"{row['ai_p99']:.2f} ms", flush=True)
+        await service.close()
+    med = {k: statistics.median(r[k] for r in results) for k in results[0]}
+    print(f"median of {len(results)}: {med['rate']:,.0f} moves/s = {med['rate'] / med['base']:.2f}"
+          f" x the bare transaction baseline ({med['base']:,.0f}/s); p99 at 500/s "
+          f"{med['paced_p99']:.2f} ms; loop lag p99 with two AI searches {med['lag_p99']:.2f} ms")
+    bar = med["rate"] >= 2000 and med["paced_p99"] <= 20 and med["lag_p99"] <= 50
+    print("bar (>= 2,000 moves/s, p99 <= 20 ms at 500/s, lag p99 <= 50 ms):",
+          "met" if bar else "NOT met")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
