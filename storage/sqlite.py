@@ -12,6 +12,7 @@ last few (``durable=True`` gives FULL, an fsync per commit).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -62,12 +63,17 @@ class SQLiteStorage(Storage):
     # -- opening, migrating -------------------------------------------------------------------
 
     async def _open(self) -> None:
-        self._writer = await self._connect()
-        await self._writer.execute("PRAGMA journal_mode = WAL")
-        await self._writer.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
-        await self._migrate()
-        self._reader = await self._connect()
-        await self._reader.execute("PRAGMA query_only = ON")
+        try:
+            self._writer = await self._connect()
+            await self._writer.execute("PRAGMA journal_mode = WAL")
+            await self._writer.execute(
+                f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
+            await self._migrate()
+            self._reader = await self._connect()
+            await self._reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            await self.close()  # no connection thread left behind
+            raise
 
     async def _connect(self) -> aiosqlite.Connection:
         conn = await aiosqlite.connect(self.path)
@@ -275,8 +281,9 @@ class SQLiteStorage(Storage):
             async with self._write_lock:
                 try:
                     written = await self._write_batch(batch)
-                except sqlite3.DatabaseError:
-                    await self._writer.rollback()
+                except Exception:  # each move is retried alone below and gets its own error
+                    with contextlib.suppress(Exception):
+                        await self._writer.rollback()
                     written = False
                 if written:
                     for *_, future in batch:

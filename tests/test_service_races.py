@@ -32,6 +32,8 @@ async def test_a_thousand_concurrent_attempts_apply_each_ply_once(tmp_path):
         service = one if i % 2 else two
         player = ALICE if i % 4 < 2 else BOB
         view = await service.get_game(game.id)
+        # A view shows committed state only: never a move whose commit is still in flight.
+        assert len(view.moves) == view.ply and (view.is_over or view.position.legal_moves())
         legal = view.position.legal_moves() or ["A"]
         move = rng.choice(legal)
         expected = view.ply if i % 3 else None  # some without a ply: the lock alone guards them
