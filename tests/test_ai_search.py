@@ -1,0 +1,182 @@
+"""The search levels and the exact solver: values checked against plain minimax over the
+engine's own Position.play, extra turns, determinism, budgets and worker-process safety."""
+
+import pickle
+import random
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from engine import Game, Position, Ruleset
+from engine.ai import LEVELS, SEARCH_LEVELS, AIMove, choose_move, hint, solve
+from engine.position import settle_by_cycle
+
+
+def minimax(pos: Position) -> int:
+    """Final seed margin for the player to move, by memoised minimax (acyclic rules only)."""
+    memo = {}
+
+    def value(p):
+        key = (p.board, p.mover)
+        if key not in memo:
+            memo[key] = max(child_value(p, m) for m in p.legal_moves())
+        return memo[key]
+
+    def child_value(p, move):
+        c = p.play(move)
+        if c.is_over():
+            return c.stores[p.mover] - c.stores[1 - p.mover]
+        return value(c) if c.mover == p.mover else -value(c)
+
+    return value(pos)
+
+
+def path_minimax(pos: Position) -> int:
+    """Minimax without memo for rules where positions repeat: a repeat on the path scores by
+    the ruleset's cycle policy, as the solver does."""
+    rules = pos.rules
+    n = rules.pits
+
+    def value(p, path):
+        key = (p.board, p.mover)
+        if key in path:
+            if rules.cycle == "draw":
+                return 0
+            b = settle_by_cycle(rules, p.board)
+            return b[2 * n + p.mover] - b[2 * n + 1 - p.mover]
+        best = None
+        for move in p.legal_moves():
+            c = p.play(move)
+            if c.is_over():
+                v = c.stores[p.mover] - c.stores[1 - p.mover]
+            else:
+                v = value(c, path | {key})
+                v = v if c.mover == p.mover else -v
+            best = v if best is None else max(best, v)
+        return best
+
+    return value(pos, frozenset())
+
+
+@pytest.mark.parametrize("text", ["kalah:pits=3,seeds=3", "kalah:pits=4,seeds=2",
+                                  "kalah:pits=3,seeds=2", "kalah-nosweep:pits=3,seeds=2",
+                                  "kalah:pits=3,seeds=3,capture_needs_opposite=yes,replay=no"])
+def test_solver_matches_minimax_on_small_boards(text):
+    pos = Position.initial(Ruleset.parse(text))
+    result = solve(pos)
+    assert result.complete
+    assert result.value == minimax(pos)
+    # The move it names really achieves that value.
+    child = pos.play(result.move)
+    achieved = (child.stores[pos.mover] - child.stores[1 - pos.mover] if child.is_over()
+                else minimax(child) * (1 if child.mover == pos.mover else -1))
+    assert achieved == result.value
+
+
+@pytest.mark.parametrize("text", ["wari:pits=2,seeds=2", "oware:pits=2,seeds=1",
+                                  "al-manqala:pits=2,seeds=1",
+                                  "manbula:pits=2,seeds=3,empty_capture=store"])
+def test_solver_matches_path_minimax_where_positions_can_repeat(text):
+    pos = Position.initial(Ruleset.parse(text))
+    result = solve(pos)
+    assert result.complete and result.value == path_minimax(pos)
+
+
+def test_solver_from_midgame_positions_matches_minimax():
+    rules = Ruleset.parse("kalah:pits=4,seeds=2")
+    rng = random.Random(11)
+    for _ in range(5):
+        game = Game(rules)
+        for _ in range(rng.randint(2, 8)):
+            if game.is_over():
+                break
+            game.play(rng.choice(game.position.legal_moves()))
+        if not game.is_over():
+            assert solve(game.position).value == minimax(game.position)
+
+
+def test_extra_turn_is_not_negated():
+    # South's C ends in the store (replay): the solver must keep South's view after it.
+    rules = Ruleset.parse("kalah:pits=3,seeds=2")
+    pos = Position.initial(rules)
+    after = pos.play("B")
+    assert after.mover == pos.mover
+    assert solve(after).value == minimax(after)
+
+
+def test_levels_return_legal_moves_on_every_preset():
+    rng = random.Random(4)
+    for name in Ruleset.presets():
+        rules = Ruleset.parse(name)
+        pos = Position.initial(rules)
+        for _ in range(rng.randint(0, 10)):
+            nxt = pos.play(rng.choice(pos.legal_moves()))
+            if nxt.is_over():
+                break
+            pos = nxt
+        for level in LEVELS:
+            if level == "expert":
+                continue  # a full expert move per preset would cost seconds; see the bench
+            chosen = choose_move(pos, level, seed=1)
+            assert chosen.move in pos.legal_moves(), (name, level)
+
+
+def test_search_levels_are_deterministic_for_a_seed():
+    pos = Game.from_moves("kalah", "C F d").position
+    for level in ("easy", "medium", "hard"):
+        first = choose_move(pos, level, time_limit=60, seed=7)
+        again = choose_move(pos, level, time_limit=60, seed=7)
+        assert (first.move, first.value, first.nodes) == (again.move, again.value, again.nodes)
+
+
+def test_random_strategy_follows_its_seed():
+    pos = Position.initial(Ruleset.parse("kalah"))
+    picks = {choose_move(pos, "random", seed=s).move for s in range(30)}
+    assert len(picks) > 2
+    assert choose_move(pos, "random", seed=3).move == choose_move(pos, "random", seed=3).move
+
+
+def test_node_budget_bounds_the_work():
+    pos = Position.initial(Ruleset.parse("kalah"))
+    medium = choose_move(pos, "medium", time_limit=60)
+    assert medium.nodes <= SEARCH_LEVELS["medium"].nodes
+    assert medium.depth >= 3
+
+
+def test_bad_level_and_finished_game_give_clear_errors():
+    pos = Position.initial(Ruleset.parse("kalah"))
+    with pytest.raises(ValueError, match="unknown level 'grandmaster'; levels are: random"):
+        choose_move(pos, "grandmaster")
+    over = Game.from_moves("kalah:pits=1,seeds=1", "A").position
+    assert over.is_over()
+    with pytest.raises(ValueError, match="game is over"):
+        choose_move(over, "hard")
+
+
+def test_hint_is_exact_in_small_positions():
+    pos = Position.initial(Ruleset.parse("kalah:pits=4,seeds=2"))
+    shown = hint(pos, time_limit=2.0)
+    assert shown.exact and shown.value == minimax(pos) and shown.move in pos.legal_moves()
+
+
+def test_choose_move_runs_in_a_worker_process():
+    pos = Game.from_moves("oware", "C").position
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        chosen = pool.submit(choose_move, pos, "medium", 5.0, 3).result(timeout=120)
+    assert isinstance(chosen, AIMove) and chosen.move in pos.legal_moves()
+    assert pickle.loads(pickle.dumps(chosen)) == chosen
+
+
+def test_expert_plays_perfectly_where_it_can_solve():
+    # Kalah(4,3) is a win by 8 for the first player. With 24 seeds the expert solves every
+    # position, so whatever the applet's strategies do it scores at least the game's value.
+    rules = Ruleset.parse("kalah:pits=4,seeds=3")
+    value = solve(Position.initial(rules)).value
+    for opponent in ("random", "greedy", "last-largest"):
+        for expert_side in (0, 1):
+            pos = Position.initial(rules)
+            while not pos.is_over():
+                level = "expert" if pos.mover == expert_side else opponent
+                pos = pos.play(choose_move(pos, level, time_limit=30, seed=5).move)
+            margin = pos.stores[expert_side] - pos.stores[1 - expert_side]
+            assert margin >= (value if expert_side == 0 else -value), (opponent, expert_side)
