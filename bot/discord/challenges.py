@@ -1,13 +1,20 @@
 """Challenges on Discord: making one, and answering it by button or command.
 
-A challenge against the bot itself is a game against the AI, which starts at once. A channel
+A challenge against the bot itself is a game against the AI, which starts at once. A
+challenge to an email address goes out by mail (when this process also runs the mail
+surface): that player answers and moves by mail, the game lives in this channel. A channel
 that already has a game (or a player who asks) gets the new game in a thread of its own.
 
 >>> game_options("wari", "opponent", "12h").side, game_options("wari", "me", "12h").forfeit_after
 ('north', 43200.0)
+>>> email_player(" Ann@Example.ORG ", "Mancala <mancala@bot.example>")
+Player(surface='email', id='ann@example.org')
 """
 
 from __future__ import annotations
+
+import re
+from email.utils import parseaddr
 
 import discord
 
@@ -25,34 +32,27 @@ class Challenges:
         self.actions = actions
         self.service = actions.service
 
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.abc.User,
-                        ruleset: str, level: str | None = None, first: str = "me",
-                        clock: str | None = None, thread: bool = False) -> None:
+    async def challenge(self, interaction: discord.Interaction,
+                        opponent: discord.abc.User | None, ruleset: str,
+                        level: str | None = None, first: str = "me",
+                        clock: str | None = None, thread: bool = False,
+                        email: str | None = None) -> None:
+        """``opponent`` (a member, or the bot for the AI) or ``email`` (an address) is the
+        player challenged; exactly one of them."""
         me = player_of(interaction.user)
-        if opponent.id == self.actions.client.user.id:
-            from engine.ai import LEVELS
-            them = Player.ai(level or LEVELS[len(LEVELS) // 2])
-        elif opponent.bot:
-            return await self.actions.error(
-                interaction, f"{opponent.display_name} is a bot; challenge a person, or me to "
-                             f"play the AI.")
-        elif level is not None:
-            return await self.actions.error(
-                interaction, "level is for games against me (the AI); leave it out to play a "
-                             "person.")
-        else:
-            them = player_of(opponent)
         try:
+            them = self._opponent(opponent, email, level)
             options = game_options(ruleset, first, clock)
         except ValueError as err:
             return await self.actions.error(interaction, str(err))
+        them_name = opponent.display_name if opponent is not None else \
+            fmt.masked_address(them.id)
         here = channel_of(interaction.channel_id)
         thread_channel = None
         if isinstance(interaction.channel, discord.TextChannel) and (
                 thread or await self.service.active_game(here) is not None):
             # a busy channel (or a player who asked) gets the game in its own thread
-            name = f"{ruleset.split(':')[0]}: {interaction.user.display_name} vs " \
-                   f"{opponent.display_name}"
+            name = f"{ruleset.split(':')[0]}: {interaction.user.display_name} vs {them_name}"
             try:
                 thread_channel = await interaction.channel.create_thread(
                     name=name[:100], type=discord.ChannelType.public_thread,
@@ -64,7 +64,8 @@ class Challenges:
             here = channel_of(thread_channel.id)
         try:
             await self.service.set_display_name(me, interaction.user.display_name)
-            if not them.is_ai:
+            if opponent is not None and not them.is_ai:
+                # an email player's name comes from their own mail's From, by the mail surface
                 await self.service.set_display_name(them, opponent.display_name)
             challenge = await self.service.challenge(me, them, ruleset, here, options)
         except ServiceError as err:
@@ -72,6 +73,41 @@ class Challenges:
                 await quietly(thread_channel.delete())
             return await self.actions.error(interaction, str(err))
         await self._announce(interaction, challenge, thread_channel)
+        if them.surface == "email":  # the card masks the address: confirm it privately
+            await interaction.followup.send(
+                f"I am mailing challenge {challenge.id} to {them.id}; they answer by replying "
+                f"to that mail, and their moves will appear here.", ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none())
+
+    def _opponent(self, opponent: discord.abc.User | None, email: str | None,
+                  level: str | None) -> Player:
+        """The player challenged; ValueError says what is wrong with the options."""
+        if opponent is None and email is None:
+            raise ValueError("Whom do you challenge? Give opponent (a member, or me to play "
+                             "the AI) or email (an address, to play someone by mail).")
+        if opponent is not None and email is not None:
+            raise ValueError("Give opponent or email, not both: one opponent per challenge.")
+        if email is not None:
+            mail_address = self.actions.client.mail_address
+            if mail_address is None:
+                raise ValueError(EMAIL_PLAY_OFF)
+            them = email_player(email, mail_address)
+        elif opponent.id == self._bot_id:
+            from engine.ai import LEVELS
+            return Player.ai(level or LEVELS[len(LEVELS) // 2])
+        elif opponent.bot:
+            raise ValueError(f"{opponent.display_name} is a bot; challenge a person, or me to "
+                             f"play the AI.")
+        else:
+            them = player_of(opponent)
+        if level is not None:
+            raise ValueError("level is for games against me (the AI); leave it out to play a "
+                             "person.")
+        return them
+
+    @property
+    def _bot_id(self) -> int:
+        return self.actions.client.user.id
 
     async def _announce(self, interaction: discord.Interaction, challenge: Challenge,
                         thread: discord.Thread | None) -> None:
@@ -89,12 +125,13 @@ class Challenges:
         text = fmt.challenge_message(challenge, Ruleset.presets())
         view = challenge_view(challenge)
         if thread is None:
-            await interaction.response.send_message(text, view=view, allowed_mentions=allowed)
+            await interaction.response.send_message(text, view=or_missing(view),
+                                                    allowed_mentions=allowed)
             return
         await interaction.response.send_message(
             f"{fmt.who(challenge.challenger)} challenges {fmt.who(challenge.opponent)}: "
             f"see {thread.mention}.", allowed_mentions=allowed)
-        await thread.send(text, view=view, allowed_mentions=allowed)
+        await thread.send(text, view=or_missing(view), allowed_mentions=allowed)
 
     async def _challenge_for(self, interaction: discord.Interaction,
                              challenge_id: int | None) -> int | None:
@@ -151,6 +188,37 @@ class Challenges:
                                                     allowed_mentions=allowed)
         else:
             await interaction.response.send_message(text, allowed_mentions=allowed)
+
+
+EMAIL_PLAY_OFF = ("Email play is not enabled on this bot: its operator enables it by setting "
+                  "MANCALA_MAIL_ADDRESS (the bot's own email address) and restarting it. "
+                  "Challenge a member with opponent meanwhile.")
+
+# what the mail surface will deliver to: a plain address, no name, no angle brackets
+_ADDRESS = re.compile(r"^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+                      r"@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$")
+ADDRESS_LIMIT = 254  # characters in a deliverable address (RFC 5321)
+
+
+def email_player(text: str, bot_address: str) -> Player:
+    """The email player at the address ``text``, lowercased like the mail surface does; a
+    ValueError says what is wrong. The bot's own address (``bot_address``, with or without a
+    ``+tag``) is refused: a challenge to it would be the bot mailing itself.
+
+    >>> email_player("ann@", "mancala@bot.example")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'ann@' is not an email address; write one like ann@example.org.
+    """
+    address = text.strip().strip("<>").strip().lower()
+    if len(address) > ADDRESS_LIMIT or not _ADDRESS.match(address):
+        raise ValueError(f"'{text.strip()[:60]}' is not an email address; write one like "
+                         f"ann@example.org.")
+    own = parseaddr(bot_address)[1].lower()
+    local, _, domain = address.rpartition("@")
+    if f"{local.partition('+')[0]}@{domain}" == own:
+        raise ValueError("That is my own address. To play me (the AI), give opponent: me.")
+    return Player("email", address)
 
 
 def game_options(ruleset: str, first: str, clock: str | None) -> GameOptions:

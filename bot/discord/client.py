@@ -33,13 +33,18 @@ MOVE_TEXT = re.compile(r"^\s*[A-Ha-h][<>]?\s*$")  # what a typed move looks like
 
 
 class MancalaBot(discord.Client):
-    def __init__(self, service, settings: Settings = Settings()):
+    """``mail_address`` is the bot's own email address when this process also runs the mail
+    surface (so email players hear of their games); None refuses challenges to addresses."""
+
+    def __init__(self, service, settings: Settings = Settings(),
+                 mail_address: str | None = None):
         intents = discord.Intents.default()
         intents.message_content = settings.message_content
         # nobody is pinged unless a message names them: no @everyone, no roles, ever
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self.service = service
+        self.mail_address = mail_address
         self.actions = Actions(self, service)
         self.challenges = Challenges(self.actions)
         self.tree = app_commands.CommandTree(self)
@@ -92,7 +97,8 @@ async def serve(token: str, settings: Settings, mail_settings=None) -> int:
         if mail_settings is not None:
             from bot.mail.runner import start_mail_surface
             mail = await start_mail_surface(service, mail_settings)
-        async with MancalaBot(service, settings) as bot:
+        mail_address = mail_settings.bot_address if mail is not None else None
+        async with MancalaBot(service, settings, mail_address) as bot:
             await bot.start(token)
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN; copy it again from the "

@@ -33,20 +33,24 @@ class MancalaGroup(app_commands.Group):
     @app_commands.command(description="Challenge someone to a game (challenge me to play "
                                       "the AI)")
     @app_commands.describe(
-        opponent="who to play: a member, or me (the bot) for the AI",
         ruleset="a preset like wari, or preset:key=value,... (see /mancala rules)",
+        opponent="who to play: a member, or me (the bot) for the AI",
+        email="or an email address, to play someone by mail (instead of opponent)",
         level="the AI's strength, when you challenge me",
         first="who moves first (default: you)",
         clock="time per move before a player forfeits, like 12h or 3d, or off",
         thread="play in a new thread of this channel",
     )
     @app_commands.choices(first=FIRST_CHOICES)
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.User,
-                        ruleset: app_commands.Range[str, 1, 100], level: str | None = None,
-                        first: str = "me", clock: str | None = None,
+    async def challenge(self, interaction: discord.Interaction,
+                        ruleset: app_commands.Range[str, 1, 100],
+                        opponent: discord.User | None = None,
+                        email: app_commands.Range[str, 3, 254] | None = None,
+                        level: str | None = None, first: str = "me", clock: str | None = None,
                         thread: bool = False) -> None:
+        # Discord lists required options first: ruleset, then whom (opponent or email)
         await interaction.client.challenges.challenge(interaction, opponent, ruleset, level,
-                                                      first, clock, thread)
+                                                      first, clock, thread, email)
 
     @challenge.autocomplete("ruleset")
     async def _ruleset_autocomplete(self, interaction: discord.Interaction, current: str):

@@ -4,8 +4,8 @@ Players are mentioned as ``<@id>``; the AI by its level. Every message stays und
 2,000 characters.
 
 >>> from bot.service import Player
->>> who(Player("discord", "42")), who(Player.ai("first"))
-('<@42>', 'the AI (first)')
+>>> who(Player("discord", "42")), who(Player.ai("first")), who(Player("email", "ann@example.org"))
+('<@42>', 'the AI (first)', 'an…@example.org (by email)')
 >>> fit("x" * 3000).endswith("…")
 True
 """
@@ -24,12 +24,33 @@ _UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400}
 
 
 def who(player: Player) -> str:
-    """How a message names a player: a mention on Discord, the AI by level, others by id."""
+    """How a message names a player: a mention on Discord, the AI by level, an email player
+    by a masked address (a channel is no place to publish someone's address), others by id."""
     if player.surface == "discord":
         return f"<@{player.id}>"
     if player.is_ai:
         return f"the AI ({player.id})"
+    if player.surface == "email":
+        return f"{masked_address(player.id)} (by email)"
     return f"{player.id} ({player.surface})"
+
+
+def masked_address(address: str) -> str:
+    """An email address with most of its local part hidden, recognisable to whoever typed it.
+
+    >>> masked_address("ann@example.org"), masked_address("bo@example.org")
+    ('an…@example.org', 'b…@example.org')
+    """
+    local, at, domain = address.rpartition("@")
+    if not at:
+        return address[:2] + "…"
+    shown = 2 if len(local) > 2 else 1
+    return f"{local[:shown]}…@{domain}"
+
+
+def on_discord(player: Player) -> bool:
+    """Can this player press the bot's buttons? (The AI and email players cannot.)"""
+    return player.surface == "discord"
 
 
 def discord_ids(*players: Player) -> list[int]:
@@ -68,6 +89,9 @@ def turn_line(game: GameView) -> str:
     side = game.position.to_move
     if game.to_move.is_ai:
         return f"{last}{who(game.to_move)} to move ({side.title()}): thinking…"
+    if not on_discord(game.to_move):
+        return f"{last}{who(game.to_move)} to move ({side.title()}): waiting for their move " \
+               f"by {game.to_move.surface}."
     moves = ", ".join(game.position.legal_moves())
     return f"{last}{who(game.to_move)} to move ({side.title()}): {moves}."
 
@@ -100,9 +124,12 @@ def challenge_message(challenge: Challenge, descriptions: dict[str, str]) -> str
     side = {"south": "South", "north": "North"}.get(challenge.options.side, "a random side")
     parts = [line + ".", f"> {about}" if about else "",
              f"{who(challenge.challenger)} plays {side}."]
-    if challenge.status == "open":
+    if challenge.status == "open" and on_discord(challenge.opponent):
         parts.append(f"{who(challenge.opponent)}: Accept or Decline below, or "
                      f"`/mancala accept`.")
+    elif challenge.status == "open":
+        parts.append(f"{who(challenge.opponent)} answers by {challenge.opponent.surface}: "
+                     f"I sent them the challenge.")
     else:
         parts.append(f"Challenge {challenge.status}.")
     return fit("\n".join(p for p in parts if p))

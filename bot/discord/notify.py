@@ -64,6 +64,8 @@ class DiscordNotifier(Notifier):
         game = event.game
         if not self._first_time(("move", game.id, game.ply)):
             return
+        if game.is_over:  # this board shows the result: the GameOver that follows is told
+            self._first_time(("over", game.id))
         note = f"{fmt.who(event.by)} played **{event.move}**."
         await self._post_board(event, note)
 

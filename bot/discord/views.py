@@ -119,7 +119,9 @@ DYNAMIC_ITEMS = (PitButton, MoveSelect, ChallengeButton, OfferButton)
 
 
 def challenge_view(challenge: Challenge) -> discord.ui.View | None:
-    if challenge.status != "open":
+    """Accept and Decline, while the challenge is open and its opponent is on Discord (an
+    email player answers by mail: nobody here could press them)."""
+    if challenge.status != "open" or challenge.opponent.surface != "discord":
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(ChallengeButton(challenge.id, "accept"))
@@ -129,13 +131,24 @@ def challenge_view(challenge: Challenge) -> discord.ui.View | None:
 
 def board_view(game: GameView) -> discord.ui.View | None:
     """Pit buttons for the player to move (only legal ones enabled), or menus when the moves
-    outnumber the buttons; offer buttons below while an offer is pending. None once over, and
-    while the AI is to move."""
+    outnumber the buttons; offer buttons below while an offer is pending. No pits while the
+    AI or an email player is to move (they do not press buttons); None when nothing is left
+    to press."""
     if game.is_over or game.to_move.is_ai:
         return None  # nothing to press: the game is over, or the AI is thinking
     view = discord.ui.View(timeout=None)
-    position = game.position
-    legal = position.legal_moves()
+    if game.to_move.surface == "discord":
+        _add_moves(view, game)
+    answerer = game.opponent_of(game.offer.by) if game.offer else None
+    if game.offer and (answerer is None or answerer.surface == "discord"):
+        kind = game.offer.kind
+        view.add_item(OfferButton(game.id, game.ply, "accept", f"Accept {kind}"))
+        view.add_item(OfferButton(game.id, game.ply, "decline", f"Decline {kind}"))
+    return view if view.children else None
+
+
+def _add_moves(view: discord.ui.View, game: GameView) -> None:
+    legal = game.position.legal_moves()
     rows_of_pits = _pit_rows(game)
     if any("<" in m for m in legal) or len(rows_of_pits) > ROWS - 1:
         for part, start in enumerate(range(0, len(legal), SELECT_OPTIONS)):
@@ -145,11 +158,6 @@ def board_view(game: GameView) -> discord.ui.View | None:
         for row, pits in enumerate(rows_of_pits):
             for move in pits:
                 view.add_item(PitButton(game.id, game.ply, move, move in legal, row=row))
-    if game.offer:
-        kind = game.offer.kind
-        view.add_item(OfferButton(game.id, game.ply, "accept", f"Accept {kind}"))
-        view.add_item(OfferButton(game.id, game.ply, "decline", f"Decline {kind}"))
-    return view
 
 
 def _pit_rows(game: GameView) -> list[list[str]]:
