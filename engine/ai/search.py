@@ -94,7 +94,7 @@ def iterate(position: Position, max_depth: int, node_limit: int = UNLIMITED,
             if elapsed > time_limit / 2:
                 break  # the next iteration would take longer than everything so far
             rate = stats[NODES] / max(elapsed, 1e-4)
-            limit = min(limit, int(rate * (time_limit - elapsed) * 0.9))
+            limit = min(limit, int(rate * (time_limit - elapsed) * 0.8))
         if limit <= 0:
             break
         value, move = searcher.run(position, depth, -INF, INF, limit)
