@@ -14,9 +14,9 @@ def test_solve_prints_the_proven_value_and_a_best_move(capsys):
 
 
 def test_solve_after_moves_speaks_for_the_player_to_move(capsys):
-    assert main(["solve", "kalah:pits=3,seeds=3", "--moves", "A"]) == 0
+    assert main(["solve", "kalah:pits=3,seeds=3", "--moves", "B"]) == 0
     out = capsys.readouterr().out
-    assert "after A: North to move" in out and "for North (proven)" in out
+    assert "after B: North to move" in out and "for North (proven)" in out
 
 
 def test_solve_with_a_node_cap_says_it_did_not_finish(capsys):
