@@ -190,6 +190,40 @@ async def test_a_last_move_by_mail_posts_the_result_once(fake_discord, database)
         assert sum("Game over" in r.content for r in both.channel_posts()) == 1
 
 
+async def test_offers_cross_over_and_an_accepted_draw_ends_the_game_once(fake_discord,
+                                                                          database):
+    async with running_bot(fake_discord, database) as both:
+        await both.command(ALICE_ID, "challenge", ruleset="kalah", email=ANN)
+        await both.reply(await both.next_mail(), "accept")
+        game_mail = await both.next_mail()
+        await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/messages")  # accepted
+
+        # Ann offers a draw by mail; Alice declines it with the board's button
+        await both.reply(game_mail, "draw")
+        assert "You offered: draw." in text_of(await both.next_mail())
+        offered = await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/messages")
+        assert f"<@{ALICE_ID}>: accept or decline with the buttons" in offered.content
+        decline = next(b for b in offered.buttons() if b["label"] == "Decline draw")
+        await both.interact(click(ALICE_ID, decline["custom_id"], offered.message))
+        told = await both.next_mail()
+        assert text_of(told).startswith("alice declined your draw offer.")
+
+        # Alice offers a draw on Discord; Ann accepts by mail; the channel shows the end once
+        offer = await both.command(ALICE_ID, "draw")
+        assert "an…@example.org (by email) answers by email." in offer.content
+        assert [b["label"] for b in offer.buttons()] == ["A", "B", "C", "D", "E", "F"]
+        offer_mail = await both.next_mail()
+        assert text_of(offer_mail).startswith("alice offers a draw.")
+        await both.reply(offer_mail, "accept")
+        assert "You accepted the offer." in text_of(await both.next_mail())
+        ended = await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/messages")
+        assert "accepted the draw offer" in ended.content and "a draw" in ended.content
+        await both.command(ALICE_ID, "games")  # a round trip after the notifier's posts
+        assert sum("Game over" in r.content for r in both.channel_posts()) == 1
+    game = await stored_game(database, 1)
+    assert game.is_over and game.outcome.winner == "draw"
+
+
 async def test_a_decline_by_mail_is_told_in_the_channel(fake_discord, database):
     async with running_bot(fake_discord, database) as both:
         await both.command(ALICE_ID, "challenge", ruleset="kalah", email=ANN)

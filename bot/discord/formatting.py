@@ -112,6 +112,8 @@ def offer_line(game: GameView) -> str:
     what = {"draw": "offers a draw", "end": "offers to end the game here (scored as agreed)",
             "undo": "asks to take back their last move"}.get(offer.kind, f"offers {offer.kind}")
     answerer = game.opponent_of(offer.by)
+    if answerer is not None and not on_discord(answerer):
+        return f"{who(offer.by)} {what}. {who(answerer)} answers by {answerer.surface}."
     return f"{who(offer.by)} {what}. {who(answerer)}: accept or decline with the buttons."
 
 

@@ -64,8 +64,6 @@ class DiscordNotifier(Notifier):
         game = event.game
         if not self._first_time(("move", game.id, game.ply)):
             return
-        if game.is_over:  # this board shows the result: the GameOver that follows is told
-            self._first_time(("over", game.id))
         note = f"{fmt.who(event.by)} played **{event.move}**."
         await self._post_board(event, note)
 
@@ -107,6 +105,8 @@ class DiscordNotifier(Notifier):
 
     async def _post_board(self, event, note: str) -> None:
         game = event.game
+        if game.is_over:  # this board shows the result: the GameOver that follows adds nothing
+            self._first_time(("over", game.id))
         text, view = fmt.board_message(game, note), board_view(game)
         allowed = mentions(game.south, game.north)
         if game.channel.surface != "discord":
