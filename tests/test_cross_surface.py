@@ -224,6 +224,22 @@ async def test_offers_cross_over_and_an_accepted_draw_ends_the_game_once(fake_di
     assert game.is_over and game.outcome.winner == "draw"
 
 
+async def test_a_game_by_mail_in_its_own_thread(fake_discord, database):
+    async with running_bot(fake_discord, database) as both:
+        card = await both.command(ALICE_ID, "challenge", ruleset="wari", email=ANN, thread=True)
+        thread = next(r for r in fake_discord.requests if r.path.endswith("/threads"))
+        assert thread.body["name"] == "wari: alice vs an…@example.org"  # no address in public
+        thread_id = thread.message["id"]
+        assert f"<#{thread_id}>" in card.content
+        await fake_discord.wait_for("POST", f"/channels/{thread_id}/messages")  # the card
+        await both.reply(await both.next_mail(), "accept")
+        board = await fake_discord.wait_for("POST", f"/channels/{thread_id}/messages")
+        assert "Challenge accepted." in board.content
+        assert f"<@{ALICE_ID}> to move (South)" in board.content and board.buttons()
+    game = await stored_game(database, 1)
+    assert game.channel.id == thread_id
+
+
 async def test_a_decline_by_mail_is_told_in_the_channel(fake_discord, database):
     async with running_bot(fake_discord, database) as both:
         await both.command(ALICE_ID, "challenge", ruleset="kalah", email=ANN)
