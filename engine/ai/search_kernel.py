@@ -170,7 +170,10 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
             return SCALE * (now - left)
     slot = h & (tt.shape[0] - 1)
     hint = -1
-    if tt[slot, 0] == h:
+    # Nodes one ply above the horizon are most of the tree and gain little from the table;
+    # skipping it there saves a cache miss per node.
+    use_tt = exact or depth >= 2
+    if use_tt and tt[slot, 0] == h:
         data = tt[slot, 1]
         hint = (data & 255) - 1
         if ((data >> 16) & 65535) >= depth:
@@ -233,6 +236,8 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
         kind = UPPER
     elif best >= beta:
         kind = LOWER
+    if not use_tt:
+        return best
     tt[slot, 0] = h
     tt[slot, 1] = tt_pack(best, EXACT_DEPTH if exact else min(depth, EXACT_DEPTH), kind,
                           best_move)
