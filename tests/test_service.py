@@ -236,8 +236,9 @@ async def test_the_ai_replies_in_its_worker_and_accepts_undo(service, inbox):
     await service.idle()
     game = await service.get_game(game.id)
     assert game.to_move == ALICE and game.ply >= 2
-    ai_moves = [e for e in inbox["discord"].of_type(MoveMade) if e.by.is_ai]
-    assert ai_moves and ai_moves[-1].game.ply == game.ply
+    told = inbox["discord"].of_type(MoveMade)  # Alice's own moves are not echoed to her
+    assert told and all(e.by == Player.ai(level) for e in told)
+    assert told[-1].game.ply == game.ply
     with pytest.raises(NotAllowed, match="AI does not agree"):
         await service.offer_draw(game.id, ALICE)
     game = await service.request_undo(game.id, ALICE)  # granted at once

@@ -534,12 +534,14 @@ class GameService:
         return await self._view(live)
 
     def _after_change(self, view: GameView, actor: Player | None = None,
-                      move: str | None = None, schedule_ai: bool = True) -> None:
-        """Tell the players, and let the AI move if it is its turn."""
+                      move: str | None = None, schedule_ai: bool = True,
+                      by: Player | None = None) -> None:
+        """Tell the players (``actor`` is answered by the return value instead; ``by`` made
+        ``move``, the actor unless the AI did), and let the AI move if it is its turn."""
         humans = [view.south, view.north]
         if move is not None:
-            by = actor or view.player(_other(view.position.to_move))
-            self._notify(humans, lambda who: MoveMade(who, view, move, by), actor=actor)
+            mover = by or actor
+            self._notify(humans, lambda who: MoveMade(who, view, move, mover), actor=actor)
         if view.is_over:
             self._notify(humans, lambda who: GameOver(who, view), actor=actor)
         elif view.to_move.is_ai and schedule_ai:
@@ -713,7 +715,8 @@ class GameService:
                 except errors.ServiceError as err:
                     log.error("AI move %s in game %s refused: %s", choice.move, game_id, err)
                     return
-                self._after_change(view, actor=None, move=view.moves[-1], schedule_ai=False)
+                self._after_change(view, actor=None, move=view.moves[-1], schedule_ai=False,
+                                   by=ai)
                 # the loop goes on while it is still an AI's turn (a replay, or AI against AI)
         except asyncio.CancelledError:
             raise
