@@ -55,8 +55,9 @@ def make_workspace(size: int, tt_bits: int):
 
 
 @njit(cache=True, inline="always")
-def tt_pack(value, depth, kind, move):
-    return ((value + (1 << 30)) << 32) | (depth << 16) | (kind << 8) | (move + 1)
+def tt_pack(value, depth, kind, work, move):
+    """value (32 bits) | depth (16) | log2 of the nodes spent (6) | bound kind (2) | move+1 (8)"""
+    return ((value + (1 << 30)) << 32) | (depth << 16) | (work << 10) | (kind << 8) | (move + 1)
 
 
 @njit(cache=True, inline="always")
@@ -168,17 +169,25 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
             return SCALE * (now + left)
         if SCALE * (now - left) >= beta:
             return SCALE * (now - left)
-    slot = h & (tt.shape[0] - 1)
+    # The table is in buckets of two: slot ``base`` keeps the entry that cost the most nodes
+    # to find, ``base + 1`` the newest (so deep results survive the flood of small ones).
+    base = h & (tt.shape[0] - 2)
+    slot = -1
+    if tt[base, 0] == h:
+        slot = base
+    elif tt[base + 1, 0] == h:
+        slot = base + 1
     hint = -1
     # Nodes one ply above the horizon are most of the tree and gain little from the table;
     # skipping it there saves a cache miss per node.
     use_tt = exact or depth >= 2
-    if use_tt and tt[slot, 0] == h:
+    nodes_before = stats[NODES]
+    if use_tt and slot >= 0:
         data = tt[slot, 1]
         hint = (data & 255) - 1
         if ((data >> 16) & 65535) >= depth:
             value = (data >> 32) - (1 << 30)
-            kind = (data >> 8) & 255
+            kind = (data >> 8) & 3
             if kind == EXACT:
                 if ply == 0:
                     stats[ROOT_MOVE] = hint
@@ -238,7 +247,20 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
         kind = LOWER
     if not use_tt:
         return best
-    tt[slot, 0] = h
-    tt[slot, 1] = tt_pack(best, EXACT_DEPTH if exact else min(depth, EXACT_DEPTH), kind,
-                          best_move)
+    work = 0
+    spent = stats[NODES] - nodes_before
+    while spent > 0 and work < 63:
+        spent >>= 1
+        work += 1
+    packed = tt_pack(best, EXACT_DEPTH if exact else min(depth, EXACT_DEPTH), kind, work,
+                     best_move)
+    if tt[base, 0] == h or work >= ((tt[base, 1] >> 10) & 63) or tt[base, 0] == TT_EMPTY:
+        if tt[base, 0] != h and tt[base, 0] != TT_EMPTY:
+            tt[base + 1, 0] = tt[base, 0]  # the displaced entry becomes the newest
+            tt[base + 1, 1] = tt[base, 1]
+        tt[base, 0] = h
+        tt[base, 1] = packed
+    else:
+        tt[base + 1, 0] = h
+        tt[base + 1, 1] = packed
     return best
