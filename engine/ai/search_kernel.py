@@ -145,9 +145,10 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
     scratch = kids[MAX_PLY, 0]
     moves = per_ply[ply, MOVES]
     order = per_ply[ply, ORDER]
-    h = position_hash(Z, board, size, mover)
-    per_ply[ply, PATH, 0] = h
+    h = 0
     if exact and R[MAY_CYCLE] != 0:
+        h = position_hash(Z, board, size, mover)
+        per_ply[ply, PATH, 0] = h
         for i in range(ply - 1, -1, -1):
             if per_ply[i, PATH, 0] == h:
                 return cycle_value(R, board, mover)
@@ -169,6 +170,8 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
             return SCALE * (now + left)
         if SCALE * (now - left) >= beta:
             return SCALE * (now - left)
+    if h == 0:  # leaves never get here, so they skip the hashing
+        h = position_hash(Z, board, size, mover)
     # The table is in buckets of two: slot ``base`` keeps the entry that cost the most nodes
     # to find, ``base + 1`` the newest (so deep results survive the flood of small ones).
     base = h & (tt.shape[0] - 2)
