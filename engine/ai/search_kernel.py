@@ -31,7 +31,9 @@ EXACT, LOWER, UPPER = 0, 1, 2
 # Slots of the stats array the search reads and writes.
 NODES, NODE_LIMIT, ABORTED, EXACT_MODE, ROOT_MOVE, TRUNCATED, SEL_DEPTH = range(7)
 ROOT_BONUS = 8  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
-STATS_SIZE = ROOT_BONUS + MAX_MOVES
+HISTORY = ROOT_BONUS + MAX_MOVES  # stats[HISTORY + 32 * mover + move]: cutoffs it caused
+STATS_SIZE = HISTORY + 2 * MAX_MOVES
+HISTORY_CAP = (1 << 20) - 1
 
 
 MOVES, ORDER, PATH = 0, 1, 3  # rows of the per-ply array
@@ -128,6 +130,17 @@ def guess_gain(R, NXT, board, mover, move):
     return 0
 
 
+@njit(cache=True, inline="always")
+def _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover, following, depth, alpha,
+           beta, ply):
+    """A child's value for ``mover``: same window after an extra turn, negated otherwise."""
+    if following == mover:
+        return negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover, depth - 1,
+                       alpha, beta, ply + 1)
+    return -negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, 1 - mover, depth - 1,
+                    -beta, -alpha, ply + 1)
+
+
 @njit(cache=True)
 def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha, beta, ply):
     """The value of ``board`` for ``mover`` (times SCALE), fail-soft within (alpha, beta)."""
@@ -203,9 +216,10 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
     # them: most nodes cut after the first child, so the others are never made.
     for i in range(count):
         m = moves[i]
-        score = guess_gain(R, NXT, board, mover, m)
+        # The guess first, then the history of cutoffs this move made elsewhere.
+        score = (guess_gain(R, NXT, board, mover, m) << 20) + stats[HISTORY + 32 * mover + m]
         if m == hint:
-            score += 1 << 20
+            score += 1 << 40
         if ply == 0:
             score = score * 64 + stats[ROOT_BONUS + m]
         order[i] = score
@@ -226,12 +240,17 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
         following, over = play(R, NXT, PRV, board, child, mover, m)
         if over:
             value = SCALE * margin(R, child, mover)
-        elif following == mover:
-            value = negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover,
-                            depth - 1, a, beta, ply + 1)
+        elif j == 0 or beta - a <= 1:
+            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover, following,
+                           depth, a, beta, ply)
         else:
-            value = -negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, child,
-                             1 - mover, depth - 1, -beta, -a, ply + 1)
+            # Principal variation search: prove the later moves worse with a null window,
+            # and search again with the full window only when one turns out better.
+            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover, following,
+                           depth, a, a + 1, ply)
+            if a < value < beta and not stats[ABORTED]:
+                value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover,
+                               following, depth, a, beta, ply)
         if stats[ABORTED]:
             return 0
         if value > best:
@@ -242,6 +261,8 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
         if value > a:
             a = value
         if a >= beta:
+            slot_h = HISTORY + 32 * mover + m
+            stats[slot_h] = min(stats[slot_h] + (1 if exact else depth * depth), HISTORY_CAP)
             break
     kind = EXACT
     if best <= alpha:
