@@ -85,7 +85,10 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
         return _noisy(position, settings, seed, started)
     nodes = settings.nodes
     if settings.solve_seeds and sum(position.pits) <= settings.solve_seeds:
-        solved = solve(position, node_limit=nodes // 2, tt_bits=settings.tt_bits)
+        # At most about 40% of the time on trying to prove the value (counting on at least a
+        # million nodes a second), the rest for the search if the proof does not finish.
+        budget = min(nodes // 2, int(0.4 * limit * 1_000_000))
+        solved = solve(position, node_limit=budget, tt_bits=settings.tt_bits)
         if solved.complete:
             return AIMove(solved.move, solved.value, solved.depth, solved.nodes,
                           time.perf_counter() - started)
