@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from bot.service import Channel, GameService, GameView, MoveMade, Player, ServiceError
+from bot.service import Channel, GameService, GameView, Player, ServiceError
 
 ME = Player("terminal", "local")
 HERE = Channel("terminal", "local")
@@ -163,5 +163,3 @@ async def play(rules: str | None, vs: str | None, db_path: str | Path,
     finally:
         await service.close()
 
-
-__all__ = ["HELP", "MoveMade", "TerminalGame", "play"]

@@ -200,7 +200,8 @@ class SQLiteStorage(Storage):
     async def close_challenge(self, challenge_id: int, status: str, now: float) -> bool:
         async with self._write_lock:
             cursor = await self._writer.execute(
-                "UPDATE challenges SET status = ?, answered_at = ? WHERE id = ? AND status = 'open'",
+                "UPDATE challenges SET status = ?, answered_at = ? "
+                "WHERE id = ? AND status = 'open'",
                 (status, now, challenge_id))
             await self._writer.commit()
             return cursor.rowcount == 1

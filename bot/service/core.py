@@ -187,9 +187,10 @@ class GameService:
 
     # -- challenges ---------------------------------------------------------------------------
 
-    def _resolve_options(self, options: GameOptions | None, players: tuple[Player, ...],
-                         for_challenge: bool = False) -> GameOptions:
-        """Fill unset times from the players' surfaces (the slowest wins); 0 means off."""
+    def _resolve_options(self, options: GameOptions | None,
+                         players: tuple[Player, ...]) -> GameOptions:
+        """Fill unset times from the human players' surfaces (the slower surface's default
+        wins, so nobody is hurried by the other's medium); 0 means off."""
         options = options or GameOptions()
         if options.side not in (*SIDES, "random"):
             raise errors.BadRequest(f"side must be south, north or random, not {options.side!r}")
@@ -222,7 +223,8 @@ class GameService:
         "wari:captures=2-4") in ``channel``. Against the AI (``Player.ai(level)``) the game
         starts at once: the returned challenge is "accepted" with ``game_id`` set. Otherwise
         the opponent gets ChallengeReceived and the challenge is "open" until answered or
-        expired (``options.expires_after``, else the opponent's surface default).
+        expired (``options.expires_after``, else the slower of the two surfaces' defaults;
+        unset clock times are filled the same way, see ``bot.service.settings``).
 
         Raises BadRules (bad ruleset), BadRequest (unknown AI level, bad option, challenging
         yourself), ChannelBusy (the channel already has an active game)."""
