@@ -100,12 +100,14 @@ class TerminalGame:
                 return 0
             if game.to_move.is_ai:
                 self.say("The AI is thinking...")
+                before = game.ply
                 await self.service.idle()
                 game = await self.service.get_game(game.id)
                 if game.to_move is not None and game.to_move.is_ai and not game.is_over:
                     self.say("The AI could not move; its turn resumes next time.")
                     return 1
-                self.say(f"The AI plays {game.moves[-1]}.")
+                # Where a move into the store earns another, the AI may have moved twice.
+                self.say(f"The AI plays {', then '.join(game.moves[before:])}.")
                 self.say(game.board())
                 continue
             hotseat = game.south == game.north
