@@ -64,3 +64,22 @@ async def test_a_thousand_concurrent_attempts_apply_each_ply_once(tmp_path):
     assert stored_ply == len(log)
     replay = Game.from_moves("oware", [move for _, move in log])
     assert list(replay.position.board) == json.loads(board)
+
+
+async def test_two_processes_on_one_file_see_each_others_moves(tmp_path):
+    """Like ``mancala bot`` and ``mancala mail`` run apart on one file: each service's cache
+    is checked against the file, and a move for a board the other one showed is accepted."""
+    path = tmp_path / "shared.sqlite3"
+    bot = await GameService.open(path, tick_every=None, cache_ttl=0.0)
+    mail = await GameService.open(path, tick_every=None)  # default: checked once a second
+    try:
+        game = await bot.start_game(ALICE, BOB, "wari", Channel("discord", "shared"))
+        assert (await mail.get_game(game.id)).ply == 0  # now cached by the mail service
+        await bot.move(game.id, ALICE, "A", expected_ply=0)
+        after = await mail.move(game.id, BOB, "a", expected_ply=1)  # Bob saw ply 1
+        assert after.moves == ("A", "a")
+        seen = await bot.get_game(game.id)  # cache_ttl=0: always checked
+        assert seen.moves == ("A", "a") and seen.to_move == ALICE
+    finally:
+        await bot.close()
+        await mail.close()

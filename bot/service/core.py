@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
@@ -36,6 +37,8 @@ from bot.service.types import (
 
 log = logging.getLogger(__name__)
 OFFER_KINDS = ("draw", "end", "undo")
+# What another process may have changed in a game row since we cached it.
+CHANGING_COLUMNS = ("ply", "status", "board", "mover", "offer_kind", "offer_by", "reminded_at")
 
 
 def _other(side: str) -> str:
@@ -61,6 +64,7 @@ class GameService:
         self._player_ids: dict[Player, int] = {}
         self._players: dict[int, Player] = {}
         self._live = LiveCache()
+        self._cache_ttl = 1.0
         self._locks: dict[int, list] = {}  # game id -> [lock, users]
         self._ratings_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task] = set()
@@ -73,15 +77,17 @@ class GameService:
     @classmethod
     async def open(cls, path: str | Path, *, clock: Callable[[], float] | None = None,
                    ai_workers: int = 1, ai_time_limit: float | None = None,
-                   tick_every: float | None = 60.0) -> GameService:
+                   tick_every: float | None = 60.0, cache_ttl: float = 1.0) -> GameService:
         """A ready service on the SQLite file at ``path`` (created, or migrated to the current
         schema, keeping all data). ``clock`` returns seconds (default: wall clock; tests pass a
         ``ManualClock``). ``ai_workers`` worker processes run AI searches (started on first
         use). ``tick_every`` seconds a background task runs ``tick()`` (reminders, forfeits,
         expiries); None turns it off (tests call ``tick()`` themselves). Pending AI turns of
-        unfinished games resume at once."""
+        unfinished games resume at once. A game cached in memory is checked against the file
+        when older than ``cache_ttl`` seconds, for other processes on the same file."""
         store = await open_storage(path)
         service = cls(store, clock or SystemClock(), AIPool(ai_workers, ai_time_limit))
+        service._cache_ttl = cache_ttl
         for row in await store.games_awaiting_ai():
             service._schedule_ai(row["id"])
         if tick_every:
@@ -399,10 +405,19 @@ class GameService:
             if entry[1] == 0:
                 del self._locks[game_id]
 
-    async def _load(self, game_id: int) -> LiveGame:
+    async def _load(self, game_id: int, fresh: bool = False) -> LiveGame:
+        """The game, from the cache when it still matches the file. Another process on the
+        same file (``mancala mail`` beside ``mancala bot``) may have moved: a cached game is
+        checked against its row when older than ``cache_ttl`` seconds, or when ``fresh``."""
         live = self._live.get(game_id)
         if live is not None:
-            return live
+            if not fresh and time.monotonic() - live.checked_at < self._cache_ttl:
+                return live
+            row = await self._store.game(game_id)
+            if row is not None and all(row[k] == live.row[k] for k in CHANGING_COLUMNS):
+                live.checked_at = time.monotonic()
+                return live
+            self._live.drop(game_id)
         if not isinstance(game_id, int) or isinstance(game_id, bool):
             raise errors.NotFound(f"there is no game {game_id!r}")
         row, moves = await self._store.game_with_moves(game_id)
@@ -410,6 +425,7 @@ class GameService:
             raise errors.NotFound(f"there is no game #{game_id}")
         live = LiveGame.build(row, moves, await self._player(row["south_id"]),
                               await self._player(row["north_id"]), Ruleset.parse(row["rules"]))
+        live.checked_at = time.monotonic()
         self._live.put(live)
         return live
 
@@ -477,12 +493,13 @@ class GameService:
         self._check_open()
         async with self._locked(game_id):
             live = await self._load(game_id)
+            if expected_ply is not None and expected_ply != live.row["ply"]:
+                live = await self._load(game_id, fresh=True)  # the player may know better
             await self._player_of(live, by)
+            if expected_ply is not None and expected_ply != live.row["ply"]:
+                raise self._stale(live, move, expected_ply)
             if live.row["status"] != "active":
                 raise errors.GameFinished(f"game #{game_id} is over; start a new one")
-            ply = live.row["ply"]
-            if expected_ply is not None and expected_ply != ply:
-                raise self._stale(live, move, expected_ply)
             mover = live.to_move_side
             if live.player(mover) != by:
                 name = await self.display_name(live.player(mover))
@@ -753,7 +770,8 @@ class GameService:
     async def get_game(self, game_id: int) -> GameView:
         """A game by id. Raises NotFound."""
         live = self._live.get(game_id)
-        if live is not None and live.snapshot is not None:
+        if live is not None and live.snapshot is not None \
+                and time.monotonic() - live.checked_at < self._cache_ttl:
             return live.snapshot  # never shows a move whose commit is still in flight
         async with self._locked(game_id):
             return await self._view(await self._load(game_id))

@@ -31,7 +31,7 @@ def options_from_json(text: str) -> GameOptions:
 
 
 class LiveGame:
-    __slots__ = ("row", "game", "south", "north", "snapshot")
+    __slots__ = ("row", "game", "south", "north", "snapshot", "checked_at")
 
     def __init__(self, row: dict, game: Game, south: Player, north: Player):
         self.row = row
@@ -39,6 +39,7 @@ class LiveGame:
         self.south = south
         self.north = north
         self.snapshot: GameView | None = None  # the view as last committed; None: rebuild
+        self.checked_at = 0.0  # time.monotonic() when last known to match the file
 
     @classmethod
     def build(cls, row: dict, moves: list[dict], south: Player, north: Player,
