@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import random
 import statistics
@@ -149,15 +150,19 @@ async def loop_lag(stop: asyncio.Event, lags: list, every=0.005):
 
 async def with_ai(service, tables: Tables, seconds, arena: int):
     level = known_levels()[-1]  # the strongest level: the longest searches
-    for k in range(2):
-        await service.start_game(Player.ai(level), Player.ai(level), "oware",
-                                 Channel("terminal", f"arena-{arena}-{k}"))
+    ai = Player.ai(level)
+    arenas = [await service.start_game(ai, ai, "oware", Channel("terminal", f"arena-{arena}-{k}"))
+              for k in range(2)]
     await asyncio.sleep(1.0)  # the worker processes start
     lags, stop = [], asyncio.Event()
     sampler = asyncio.ensure_future(loop_lag(stop, lags))
     latencies = await paced(tables, seconds)
     stop.set()
     await sampler
+    for game in arenas:  # stop the searches, so they do not slow the next run
+        with contextlib.suppress(ServiceError):
+            await service.resign(game.id, ai)
+    await service.idle()
     return lags, latencies
 
 
