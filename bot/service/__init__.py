@@ -27,6 +27,11 @@ Against the AI, challenge ``Player.ai(level)`` (any level in ``engine.ai.LEVELS`
 starts at once, and the AI's replies arrive as ``MoveMade`` events (``await service.idle()``
 waits for them, for tests and the terminal).
 
+One service per process is the intended shape; several processes on one file (``mancala bot``
+and ``mancala mail``) are safe: a move is compare-and-set on its ply in SQL, and a cached game
+is checked against the file after ``cache_ttl`` seconds. A move is acknowledged (its method
+returns) only after its transaction commits, so a crash loses no acknowledged move.
+
 Moves are pit letters in the engine's notation: South's pits uppercase, North's lowercase
 (where the ruleset lets a player sow only their own pits, either case names their own pit).
 A surface that shows North the board turned round converts with ``engine.from_perspective``.

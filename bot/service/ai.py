@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from engine import Position
 
@@ -30,13 +31,20 @@ class AIPool:
         self._pool: ProcessPoolExecutor | None = None
 
     async def choose(self, position: Position, level: str, seed: int):
-        """The AI's AIMove for ``position``, computed in a worker process."""
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"))
+        """The AI's AIMove for ``position``, computed in a worker process. A worker that died
+        (killed, out of memory) is replaced once before giving up."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, _choose, position, level, self.time_limit,
-                                          seed)
+        for attempt in (1, 2):
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("spawn"))
+            try:
+                return await loop.run_in_executor(self._pool, _choose, position, level,
+                                                  self.time_limit, seed)
+            except BrokenProcessPool:
+                self._pool = None
+                if attempt == 2:
+                    raise
 
     def close(self) -> None:
         if self._pool is not None:

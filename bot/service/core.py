@@ -37,6 +37,7 @@ from bot.service.types import (
 
 log = logging.getLogger(__name__)
 OFFER_KINDS = ("draw", "end", "undo")
+CLOSE_GRACE = 10.0  # seconds close() waits for notifications in flight
 # What another process may have changed in a game row since we cached it.
 CHANGING_COLUMNS = ("ply", "status", "board", "mover", "offer_kind", "offer_by", "reminded_at")
 
@@ -106,7 +107,11 @@ class GameService:
         for task in list(self._tasks):
             if task.get_name().startswith("ai-turn"):
                 task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._tasks:  # notifications get a little while to go out, not forever
+            await asyncio.wait(list(self._tasks), timeout=CLOSE_GRACE)
+            for task in list(self._tasks):
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
         self._ai.close()
         await self._store.close()
 
