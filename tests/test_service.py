@@ -125,9 +125,13 @@ async def test_moves_are_checked_and_applied_once(service, inbox):
         await service.move(game.id, ALICE, "A", expected_ply=0)
     with pytest.raises(StaleMove, match="out of date"):
         await service.move(game.id, BOB, "b", expected_ply=0)
-    with pytest.raises(StaleMove, match="no move 7"):
+    with pytest.raises(StaleMove, match="no move 8 yet"):
         await service.move(game.id, BOB, "b", expected_ply=7)
+    with pytest.raises(BadRequest, match="whole number"):
+        await service.move(game.id, BOB, "b", expected_ply="one")
     assert (await service.get_game(game.id)).ply == 1
+    after = await service.move(game.id, BOB, "b", expected_ply="1")  # digits from a button id
+    assert after.moves == ("A", "b")
     await service.idle()
     [seen] = inbox["email"].of_type(MoveMade)  # Bob hears of Alice's move by email
     assert seen.move == "A" and seen.by == ALICE and "last move A" in seen.game.board()

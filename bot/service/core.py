@@ -46,6 +46,15 @@ def _other(side: str) -> str:
     return "north" if side == "south" else "south"
 
 
+def _as_ply(value) -> int | None:
+    """An expected ply as a surface may carry it (an int, or digits from a button's id)."""
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    raise errors.BadRequest(f"the expected move number must be a whole number, not {value!r}")
+
+
 def _parse_rules(text: str) -> Ruleset:
     try:
         return Ruleset.parse(text)
@@ -496,6 +505,7 @@ class GameService:
         Raises NotFound, NotAllowed (not a player here), GameFinished, NotYourTurn,
         StaleMove / DuplicateMove (ply mismatch), IllegalMove (the engine's reason)."""
         self._check_open()
+        expected_ply = _as_ply(expected_ply)
         async with self._locked(game_id):
             live = await self._load(game_id)
             if expected_ply is not None and expected_ply != live.row["ply"]:
@@ -518,15 +528,20 @@ class GameService:
         ply = live.row["ply"]
         if isinstance(expected_ply, int) and 0 <= expected_ply < ply:
             done = live.game.moves[expected_ply]
-            if str(move).strip().lower() == done.lower():
+            then = live.game.positions[expected_ply]  # the board the player was looking at
+            try:
+                same = then.parse_move(move) == then.parse_move(done)
+            except EngineIllegalMove:
+                same = False
+            if same:
                 return errors.DuplicateMove(
                     f"move {expected_ply + 1} ({done}) was already played; it is not played "
                     f"twice. The game is at move {ply + 1} now.")
             return errors.StaleMove(
                 f"that board is out of date: it showed move {expected_ply + 1}, and the game "
                 f"is at move {ply + 1} now; look at the board again")
-        return errors.StaleMove(f"there is no move {expected_ply!r} yet: the game is at move "
-                                f"{ply + 1}")
+        return errors.StaleMove(f"there is no move {expected_ply + 1} yet: the game is at "
+                                f"move {ply + 1}")
 
     async def _play(self, live: LiveGame, by: Player, move: str) -> GameView:
         """Apply a checked player's move: engine first, then one transaction."""
