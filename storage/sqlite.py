@@ -140,6 +140,19 @@ class SQLiteStorage(Storage):
 
     # -- helpers ------------------------------------------------------------------------------
 
+    @contextlib.asynccontextmanager
+    async def _transaction(self):
+        """One write transaction under the write lock: committed when the block ends, rolled
+        back if it raises. A block whose compare-and-set did not match rolls back itself and
+        returns; the commit that follows then has nothing to commit."""
+        async with self._write_lock:
+            try:
+                yield self._writer
+            except BaseException:
+                await self._writer.rollback()
+                raise
+            await self._writer.commit()
+
     async def _one(self, sql: str, params=()) -> dict | None:
         rows = await self._reader.execute_fetchall(sql, params)
         return dict(rows[0]) if rows else None
@@ -163,12 +176,11 @@ class SQLiteStorage(Storage):
                               (surface, external_id))
         if row:
             return row["id"]
-        async with self._write_lock:
-            await self._writer.execute(
+        async with self._transaction() as w:
+            await w.execute(
                 "INSERT INTO players (surface, external_id, created_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (surface, external_id) DO NOTHING", (surface, external_id, now))
-            await self._writer.commit()
-            rows = await self._writer.execute_fetchall(
+            rows = await w.execute_fetchall(
                 "SELECT id FROM players WHERE surface = ? AND external_id = ?",
                 (surface, external_id))
         return rows[0][0]
@@ -177,53 +189,43 @@ class SQLiteStorage(Storage):
         return await self._one("SELECT * FROM players WHERE id = ?", (player_id,))
 
     async def set_display_name(self, player_id: int, name: str) -> None:
-        async with self._write_lock:
-            await self._writer.execute("UPDATE players SET display_name = ? WHERE id = ?",
-                                       (name, player_id))
-            await self._writer.commit()
+        async with self._transaction() as w:
+            await w.execute("UPDATE players SET display_name = ? WHERE id = ?", (name, player_id))
 
     # -- challenges ---------------------------------------------------------------------------
 
     async def create_challenge(self, row: dict) -> int:
-        async with self._write_lock:
-            cursor = await self._writer.execute(
+        async with self._transaction() as w:
+            cursor = await w.execute(
                 "INSERT INTO challenges (challenger_id, opponent_id, rules, channel_surface, "
                 "channel_id, options, status, created_at, expires_at) VALUES (:challenger_id, "
                 ":opponent_id, :rules, :channel_surface, :channel_id, :options, 'open', "
                 ":created_at, :expires_at)", row)
-            await self._writer.commit()
-            return cursor.lastrowid
+        return cursor.lastrowid
 
     async def challenge(self, challenge_id: int) -> dict | None:
         return await self._one("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
 
     async def close_challenge(self, challenge_id: int, status: str, now: float) -> bool:
-        async with self._write_lock:
-            cursor = await self._writer.execute(
+        async with self._transaction() as w:
+            cursor = await w.execute(
                 "UPDATE challenges SET status = ?, answered_at = ? "
                 "WHERE id = ? AND status = 'open'",
                 (status, now, challenge_id))
-            await self._writer.commit()
-            return cursor.rowcount == 1
+        return cursor.rowcount == 1
 
     async def accept_challenge(self, challenge_id: int, game: dict, now: float) -> int | None:
-        async with self._write_lock:
-            w = self._writer
-            try:
-                cursor = await w.execute(
-                    "UPDATE challenges SET status = 'accepted', answered_at = ? "
-                    "WHERE id = ? AND status = 'open'", (now, challenge_id))
-                if cursor.rowcount != 1:
-                    await w.rollback()
-                    return None
-                game_id = await self._insert_game(game)
-                await w.execute("UPDATE challenges SET game_id = ? WHERE id = ?",
-                                (game_id, challenge_id))
-                await w.commit()
-                return game_id
-            except BaseException:
+        async with self._transaction() as w:
+            cursor = await w.execute(
+                "UPDATE challenges SET status = 'accepted', answered_at = ? "
+                "WHERE id = ? AND status = 'open'", (now, challenge_id))
+            if cursor.rowcount != 1:
                 await w.rollback()
-                raise
+                return None
+            game_id = await self._insert_game(game)
+            await w.execute("UPDATE challenges SET game_id = ? WHERE id = ?",
+                            (game_id, challenge_id))
+        return game_id
 
     async def open_challenges(self, player_id: int) -> list[dict]:
         return await self._all(
@@ -251,14 +253,8 @@ class SQLiteStorage(Storage):
         return cursor.lastrowid
 
     async def create_game(self, game: dict) -> int:
-        async with self._write_lock:
-            try:
-                game_id = await self._insert_game(game)
-                await self._writer.commit()
-                return game_id
-            except BaseException:
-                await self._writer.rollback()
-                raise
+        async with self._transaction():
+            return await self._insert_game(game)
 
     async def game(self, game_id: int) -> dict | None:
         return await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -368,33 +364,20 @@ class SQLiteStorage(Storage):
             raise
 
     async def update_game(self, game_id: int, ply: int, changes: dict, ratings=()) -> bool:
-        async with self._write_lock:
-            w = self._writer
-            try:
-                if not await self._change_game(game_id, ply, changes):
-                    await w.rollback()
-                    return False
-                await self._upsert_ratings(ratings)
-                await w.commit()
-                return True
-            except BaseException:
+        async with self._transaction() as w:
+            if not await self._change_game(game_id, ply, changes):
                 await w.rollback()
-                raise
+                return False
+            await self._upsert_ratings(ratings)
+        return True
 
     async def take_back(self, game_id: int, ply: int, to_ply: int, changes: dict) -> bool:
-        async with self._write_lock:
-            w = self._writer
-            try:
-                if not await self._change_game(game_id, ply, {**changes, "ply": to_ply}):
-                    await w.rollback()
-                    return False
-                await w.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?",
-                                (game_id, to_ply))
-                await w.commit()
-                return True
-            except BaseException:
+        async with self._transaction() as w:
+            if not await self._change_game(game_id, ply, {**changes, "ply": to_ply}):
                 await w.rollback()
-                raise
+                return False
+            await w.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, to_ply))
+        return True
 
     async def games_of(self, player_id: int, include_finished: bool, limit: int) -> list[dict]:
         status = "" if include_finished else "AND status = 'active'"
