@@ -26,6 +26,7 @@ HELP = """Type a pit letter to sow it (your pits are the bottom row, A first).
   board    show the board again
   moves    list the moves so far
   undo     take back your last move (and the AI's reply)
+  hint     ask the strongest AI for a move
   resign   give up this game
   rules    describe the rules in play
   quit     leave; the game is kept, and `mancala play` resumes it"""
@@ -141,6 +142,9 @@ class TerminalGame:
                 after = await service.request_undo(game.id, ME)
                 self.say(f"Taken back to move {after.ply + 1}.")
                 self.say(after.board())
+            elif word == "hint":
+                hint = await service.hint(game.id, ME)
+                self.say(f"Hint: {hint.move} ({hint.summary()}).")
             elif word == "resign":
                 after = await service.resign(game.id, ME)
                 self.say(after.board())

@@ -258,6 +258,48 @@ async def test_ai_against_ai_plays_to_the_end(service):
     assert game.is_over and Game.from_moves(game.rules, list(game.moves)).is_over()
 
 
+# -- hints ------------------------------------------------------------------------------------
+
+async def test_a_hint_against_the_ai_is_the_solvers_best_move(service):
+    from engine.ai import solve
+    game = await service.start_game(ALICE, Player.ai(known_levels()[0]), "kalah:pits=3,seeds=2",
+                                    HERE)
+    asked = []
+
+    async def thinking():
+        asked.append((await service.get_game(game.id)).ply)
+
+    hint = await service.hint(game.id, ALICE, thinking=thinking)
+    assert asked == [0]  # told once, before the AI started
+    assert hint.ply == 0 and hint.move in game.position.legal_moves()
+    assert hint.exact and hint.value == solve(game.position).value  # small enough to prove
+    assert "proven" in hint.summary()
+    after = await service.move(game.id, ALICE, hint.move)  # the hint is a move the game takes
+    assert after.moves[0] == hint.move
+
+
+async def test_hints_are_refused_with_a_reason_and_without_thinking(service):
+    def thinking():
+        raise AssertionError("a refused hint must not start the AI")
+
+    rated = await new_game(service)
+    with pytest.raises(NotAllowed, match="rated game between people"):
+        await service.hint(rated.id, ALICE, thinking=thinking)
+    unrated = await new_game(service, "kalah:pits=3,seeds=2", GameOptions(rated=False),
+                             channel=Channel("discord", "chan-2"))
+    with pytest.raises(NotYourTurn, match="not your turn"):
+        await service.hint(unrated.id, BOB, thinking=thinking)
+    with pytest.raises(NotAllowed, match="not playing"):
+        await service.hint(unrated.id, Player("discord", "42"), thinking=thinking)
+    with pytest.raises(NotFound):
+        await service.hint(9999, ALICE, thinking=thinking)
+    hint = await service.hint(unrated.id, ALICE)  # an unrated game between people may ask
+    assert hint.move in unrated.position.legal_moves()
+    over = await service.resign(unrated.id, ALICE)
+    with pytest.raises(GameFinished):
+        await service.hint(over.id, BOB, thinking=thinking)
+
+
 # -- clocks ---------------------------------------------------------------------------------------
 
 async def test_reminder_then_forfeit_for_the_silent_player(service, inbox, clock):

@@ -10,11 +10,8 @@ Player(surface='discord', id='42')
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 
 import discord
 
@@ -55,7 +52,6 @@ class Actions:
         self.last_board: dict[int, tuple[int, int, int]] = {}
         # the latest interaction of a game against the AI: its reply is posted as a follow-up
         self.ai_followup: dict[int, tuple[discord.Interaction, float]] = {}
-        self._hint_pool: ProcessPoolExecutor | None = None
 
     # -- replies ------------------------------------------------------------------------------
 
@@ -193,37 +189,23 @@ class Actions:
                               from_board=True)
 
     async def hint(self, interaction: discord.Interaction) -> None:
-        """The strongest AI level's move for the player to move: privately, and only where
-        the game is against the AI or unrated (a hint would decide a rated game)."""
+        """The service's hint for the player to move, privately. A refusal (not your turn, a
+        rated game between people) is the answer; once allowed, the reply is deferred while
+        the AI thinks."""
         game = await self.game_here(interaction)
         if game is None:
             return
-        me = player_of(interaction.user)
-        if game.to_move != me:
-            return await self.error(interaction, "Hints are for the player to move, "
-                                                 "and it is not your turn.")
-        if game.options.rated and not (game.south.is_ai or game.north.is_ai):
-            return await self.error(interaction, "No hints in a rated game between people.")
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        from engine.ai import LEVELS, choose_move
-        loop = asyncio.get_running_loop()
         try:
-            chosen = await loop.run_in_executor(self._pool(), choose_move, game.position,
-                                                LEVELS[-1], 2.0)
-        except (ValueError, RuntimeError) as err:  # the AI cannot play this ruleset
-            return await interaction.followup.send(f"No hint here: {err}", ephemeral=True)
-        await interaction.followup.send(f"Hint: **{chosen.move}** (level {LEVELS[-1]}).",
+            hint = await self.service.hint(
+                game.id, player_of(interaction.user),
+                thinking=lambda: interaction.response.defer(ephemeral=True, thinking=True))
+        except ServiceError as err:
+            return await self.error(interaction, str(err))
+        await interaction.followup.send(f"Hint: **{hint.move}** ({hint.summary()}).",
                                         ephemeral=True)
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._hint_pool is None:
-            # spawn, not fork: the bot's process has threads (aiohttp, the service's workers)
-            self._hint_pool = ProcessPoolExecutor(1, mp_context=get_context("spawn"))
-        return self._hint_pool
-
     def close(self) -> None:
-        if self._hint_pool is not None:
-            self._hint_pool.shutdown(wait=False, cancel_futures=True)
+        """Nothing to release: the service owns the AI's worker processes."""
 
     # -- looking ------------------------------------------------------------------------------
 

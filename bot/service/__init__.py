@@ -25,7 +25,8 @@ How a surface uses the service::
 
 Against the AI, challenge ``Player.ai(level)`` (any level in ``engine.ai.LEVELS``): the game
 starts at once, and the AI's replies arrive as ``MoveMade`` events (``await service.idle()``
-waits for them, for tests and the terminal).
+waits for them, for tests and the terminal). ``await service.hint(game.id, alice)`` asks the
+strongest AI for the player to move (in games against the AI or unrated ones).
 
 One service per process is the intended shape; several processes on one file (``mancala bot``
 and ``mancala mail``) are safe: a move is compare-and-set on its ply in SQL, and a cached game
@@ -41,21 +42,23 @@ from bot.service.clock import ManualClock, SystemClock
 from bot.service.core import GameService
 from bot.service.errors import (
     BadRequest, BadRules, ChallengeClosed, ChannelBusy, DuplicateMove, GameFinished, IllegalMove,
-    NoOffer, NotAllowed, NotFound, NotYourTurn, ServiceClosed, ServiceError, StaleMove,
+    NoHint, NoOffer, NotAllowed, NotFound, NotYourTurn, ServiceClosed, ServiceError, StaleMove,
 )
 from bot.service.events import (
     ChallengeAnswered, ChallengeReceived, Event, Forfeit, GameOver, MoveMade, Notifier,
     OfferAnswered, OfferMade, Recorder, Reminder,
 )
 from bot.service.settings import SURFACE_DEFAULTS, SurfaceDefaults
-from bot.service.types import Challenge, Channel, GameOptions, GameView, Offer, Player, Rating
+from bot.service.types import (
+    Challenge, Channel, GameOptions, GameView, Hint, Offer, Player, Rating,
+)
 
 __all__ = [
     "BadRequest", "BadRules", "Challenge", "ChallengeAnswered", "ChallengeClosed",
     "ChallengeReceived", "Channel", "ChannelBusy", "DuplicateMove", "Event", "Forfeit",
-    "GameFinished", "GameOptions", "GameOver", "GameService", "GameView", "IllegalMove",
-    "ManualClock", "MoveMade", "NoOffer", "NotAllowed", "NotFound", "NotYourTurn", "Notifier",
-    "Offer", "OfferAnswered", "OfferMade", "Player", "Rating", "Recorder", "Reminder",
+    "GameFinished", "GameOptions", "GameOver", "GameService", "GameView", "Hint", "IllegalMove",
+    "ManualClock", "MoveMade", "NoHint", "NoOffer", "NotAllowed", "NotFound", "NotYourTurn",
+    "Notifier", "Offer", "OfferAnswered", "OfferMade", "Player", "Rating", "Recorder", "Reminder",
     "SURFACE_DEFAULTS", "ServiceClosed", "ServiceError", "StaleMove", "SurfaceDefaults",
     "SystemClock",
 ]

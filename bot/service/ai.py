@@ -24,6 +24,11 @@ def _choose(position: Position, level: str, time_limit: float | None, seed: int)
     return choose_move(position, level, time_limit=time_limit, seed=seed)
 
 
+def _hint(position: Position, time_limit: float):
+    from engine.ai import hint  # the solver's proof when it finishes in time, else the expert
+    return hint(position, time_limit=time_limit)
+
+
 class AIPool:
     def __init__(self, workers: int = 1, time_limit: float | None = None):
         self.workers = max(1, workers)
@@ -31,16 +36,26 @@ class AIPool:
         self._pool: ProcessPoolExecutor | None = None
 
     async def choose(self, position: Position, level: str, seed: int):
-        """The AI's AIMove for ``position``, computed in a worker process. A worker that died
-        (killed, out of memory) is replaced once before giving up."""
+        """The AI's AIMove for ``position``, computed in a worker process."""
+        return await self._run(_choose, position, level, self.time_limit, seed)
+
+    async def hint(self, position: Position, time_limit: float):
+        """engine.ai's Hint for ``position`` within about ``time_limit`` seconds (capped by the
+        pool's own time limit), computed in a worker process."""
+        if self.time_limit is not None:
+            time_limit = min(time_limit, self.time_limit)
+        return await self._run(_hint, position, time_limit)
+
+    async def _run(self, function, *args):
+        """``function(*args)`` in a worker process. A worker that died (killed, out of memory)
+        is replaced once before giving up."""
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context("spawn"))
             try:
-                return await loop.run_in_executor(self._pool, _choose, position, level,
-                                                  self.time_limit, seed)
+                return await loop.run_in_executor(self._pool, function, *args)
             except BrokenProcessPool:
                 self._pool = None
                 if attempt == 2:

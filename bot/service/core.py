@@ -16,7 +16,7 @@ import random
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable
+from typing import Awaitable, Callable
 
 from engine import Game, IllegalMove as EngineIllegalMove, Ruleset, RulesetError
 from storage import ChannelTaken, open_storage
@@ -32,12 +32,13 @@ from bot.service.live import LiveCache, LiveGame, board_json, options_from_json,
 from bot.service.ratings import START, updated_rows
 from bot.service.settings import defaults_for
 from bot.service.types import (
-    SIDES, SURFACES, Challenge, Channel, GameOptions, GameView, Player, Rating,
+    SIDES, SURFACES, Challenge, Channel, GameOptions, GameView, Hint, Player, Rating,
 )
 
 log = logging.getLogger(__name__)
 OFFER_KINDS = ("draw", "end", "undo")
 CLOSE_GRACE = 10.0  # seconds close() waits for notifications in flight
+HINT_SECONDS = 2.0  # how long the AI thinks about a hint
 # What another process may have changed in a game row since we cached it.
 CHANGING_COLUMNS = ("ply", "status", "board", "mover", "offer_kind", "offer_by", "reminded_at")
 
@@ -725,6 +726,43 @@ class GameService:
         self._notify([live.player(_other(side))],
                      lambda who: OfferAnswered(who, view, kind, False, by), actor=by)
         return view
+
+    # -- hints --------------------------------------------------------------------------------
+
+    async def hint(self, game_id: int, by: Player, *,
+                   thinking: Callable[[], Awaitable] | None = None) -> Hint:
+        """The AI's best move for ``by``, the player to move: the endgame solver's proof when
+        it finishes within ``HINT_SECONDS`` (or the service's ``ai_time_limit``, if lower),
+        else the strongest level's estimate. Hints are for games against the AI and unrated
+        games (a hint would decide a rated game between people). ``thinking``, if given, is
+        awaited once the hint is allowed, just before the AI starts (Discord defers its reply
+        there, so a refusal is still the first answer).
+
+        Raises NotFound, NotAllowed (not a player here, or a rated game between people),
+        GameFinished, NotYourTurn, NoHint (the AI failed)."""
+        self._check_open()
+        view = await self.get_game(game_id)
+        if view.side_of(by) is None:
+            raise errors.NotAllowed(f"you are not playing in game #{game_id}")
+        if view.is_over:
+            raise errors.GameFinished(f"game #{game_id} is over; there is no move to suggest")
+        if view.to_move != by:
+            raise errors.NotYourTurn("hints are for the player to move, and it is not your turn")
+        if view.options.rated and not (view.south.is_ai or view.north.is_ai):
+            raise errors.NotAllowed("no hints in a rated game between people: a hint would "
+                                    "decide it; they are for games against the AI or unrated")
+        if thinking is not None:
+            await thinking()
+        try:
+            found = await self._ai.hint(view.position, HINT_SECONDS)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # the AI's own failure, not the player's mistake
+            log.exception("hint in game %s failed", game_id)
+            raise errors.NoHint(f"the AI could not suggest a move here ({err}); "
+                                "try again in a moment") from None
+        return Hint(found.move, found.value, found.exact, found.depth, found.nodes,
+                    found.seconds, view.ply)
 
     # -- AI turns -----------------------------------------------------------------------------
 

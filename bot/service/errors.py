@@ -68,5 +68,9 @@ class NoOffer(ServiceError):
     """There is no pending draw, end or undo offer to accept or decline (or it is your own)."""
 
 
+class NoHint(ServiceError):
+    """The AI could not suggest a move here (it failed, or cannot play this position)."""
+
+
 class ServiceClosed(ServiceError):
     """The service has been closed (the bot is shutting down)."""

@@ -180,6 +180,35 @@ class GameView:
 
 
 @dataclass(frozen=True)
+class Hint:
+    """The AI's suggestion for the player to move at ply ``ply``: ``move`` in the engine's
+    notation, ``value`` (seed margin for the player to move, None when the search gives
+    none), ``exact`` when the endgame solver proved it, else the search's ``depth`` in plies;
+    ``nodes`` and ``seconds`` say how hard it looked.
+
+    >>> Hint("E", 3.0, True, 9, 20_000, 0.1, 4).summary()
+    'worth +3 seeds to you, proven'
+    >>> Hint("b", None, False, 0, 0, 0.0, 0).summary()
+    'the only move'
+    """
+
+    move: str
+    value: float | None
+    exact: bool
+    depth: int
+    nodes: int
+    seconds: float
+    ply: int
+
+    def summary(self) -> str:
+        """What the hint is worth and how sure it is, in words any surface can show."""
+        if self.value is None:
+            return "the only move" if self.depth == 0 else f"searched {self.depth} plies"
+        how = "proven" if self.exact else f"estimate, {self.depth} plies deep"
+        return f"worth {self.value:+g} seeds to you, {how}"
+
+
+@dataclass(frozen=True)
 class Rating:
     """A player's rating in one ruleset (Elo), with their record."""
 
