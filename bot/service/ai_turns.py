@@ -1,0 +1,91 @@
+"""The AI's part in games: its moves when it is its turn, and hints for players. Both run in
+the service's AI worker processes (``bot.service.ai``), never on the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Awaitable, Callable
+
+from bot.service import errors
+from bot.service.base import ServiceBase
+from bot.service.types import Hint, Player
+
+log = logging.getLogger(__name__)
+HINT_SECONDS = 2.0  # how long the AI thinks about a hint
+
+
+class AITurns(ServiceBase):
+    """The AI's moves and hints."""
+
+    async def hint(self, game_id: int, by: Player, *,
+                   thinking: Callable[[], Awaitable] | None = None) -> Hint:
+        """The AI's best move for ``by``, the player to move: the endgame solver's proof when
+        it finishes within ``HINT_SECONDS`` (or the service's ``ai_time_limit``, if lower),
+        else the strongest level's estimate. Hints are for games against the AI and unrated
+        games (a hint would decide a rated game between people). ``thinking``, if given, is
+        awaited once the hint is allowed, just before the AI starts (Discord defers its reply
+        there, so a refusal is still the first answer).
+
+        Raises NotFound, NotAllowed (not a player here, or a rated game between people),
+        GameFinished, NotYourTurn, NoHint (the AI failed)."""
+        self._check_open()
+        view = await self.get_game(game_id)
+        if view.side_of(by) is None:
+            raise errors.NotAllowed(f"you are not playing in game #{game_id}")
+        if view.is_over:
+            raise errors.GameFinished(f"game #{game_id} is over; there is no move to suggest")
+        if view.to_move != by:
+            raise errors.NotYourTurn("hints are for the player to move, and it is not your turn")
+        if view.options.rated and not (view.south.is_ai or view.north.is_ai):
+            raise errors.NotAllowed("no hints in a rated game between people: a hint would "
+                                    "decide it; they are for games against the AI or unrated")
+        if thinking is not None:
+            await thinking()
+        try:
+            found = await self._ai.hint(view.position, HINT_SECONDS)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # the AI's own failure, not the player's mistake
+            log.exception("hint in game %s failed", game_id)
+            raise errors.NoHint(f"the AI could not suggest a move here ({err}); "
+                                "try again in a moment") from None
+        return Hint(found.move, found.value, found.exact, found.depth, found.nodes,
+                    found.seconds, view.ply)
+
+    def _schedule_ai(self, game_id: int) -> None:
+        if game_id in self._ai_games or self._closed:
+            return
+        self._ai_games.add(game_id)
+        self._spawn(self._ai_turns(game_id), name=f"ai-turn-{game_id}")
+
+    async def _ai_turns(self, game_id: int) -> None:
+        """Play the AI's moves while it is the AI's turn (both sides, for AI against AI)."""
+        try:
+            while not self._closed:
+                seen = await self.get_game(game_id)
+                ai = seen.to_move
+                if ai is None or not ai.is_ai:
+                    return
+                ply = seen.ply
+                choice = await self._ai.choose(seen.position, ai.id, seed=game_id * 1000 + ply)
+                try:
+                    async with self._locked(game_id):
+                        live = await self._load(game_id)
+                        if live.row["ply"] != ply or live.row["status"] != "active":
+                            continue  # an undo or resignation came first: think again
+                        await self._pid(ai)
+                        view = await self._play(live, ai, choice.move)
+                except errors.ServiceError as err:
+                    log.error("AI move %s in game %s refused: %s", choice.move, game_id, err)
+                    return
+                self._after_change(view, actor=None, move=view.moves[-1], schedule_ai=False,
+                                   by=ai)
+                # the loop goes on while it is still an AI's turn (a replay, or AI against AI)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("AI turn in game %s failed; it resumes when the service restarts",
+                          game_id)
+        finally:
+            self._ai_games.discard(game_id)

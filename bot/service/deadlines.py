@@ -1,0 +1,71 @@
+"""Deadlines: reminders and forfeits for silent players, expiry of unanswered challenges.
+``tick()`` acts on whatever is due; ``GameService.open`` runs it every ``tick_every`` seconds.
+
+>>> from bot.service.types import GameOptions, Player
+>>> clock_fields(GameOptions(reminder_after=60.0), Player("discord", "1"), now=1000.0)
+{'remind_at': 1060.0, 'forfeit_at': None}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.service.base import ServiceBase, other_side
+from bot.service.events import Forfeit, Reminder
+from bot.service.types import GameOptions, Player
+
+log = logging.getLogger(__name__)
+
+
+def clock_fields(options: GameOptions, mover: Player | None, now: float) -> dict:
+    """When to remind and forfeit ``mover``, who now has the turn (never the AI)."""
+    human = mover is not None and not mover.is_ai
+    return dict(
+        remind_at=now + options.reminder_after if human and options.reminder_after else None,
+        forfeit_at=now + options.forfeit_after if human and options.forfeit_after else None)
+
+
+class Deadlines(ServiceBase):
+    """The service's part that acts when time passes."""
+
+    async def tick(self) -> None:
+        """Act on the clock now: expire old challenges, remind players who have not moved for
+        ``reminder_after``, forfeit those silent for ``forfeit_after``. Runs by itself every
+        ``tick_every`` seconds; tests call it after advancing a ManualClock."""
+        now = self._clock()
+        for row in await self._store.due_challenges(now):
+            await self._expire(row)
+        for row in await self._store.due_clocks(now):
+            await self._clock_game(row["id"], now)
+
+    async def _clock_game(self, game_id: int, now: float) -> None:
+        async with self._locked(game_id):
+            live = await self._load(game_id)
+            row = live.row
+            if row["status"] != "active":
+                return
+            side = live.to_move_side
+            mover = live.player(side)
+            if row["forfeit_at"] is not None and row["forfeit_at"] <= now:
+                changes, ratings = await self._finish_fields(
+                    live, f"{side.title()} ran out of time", live.game.position.stores,
+                    other_side(side))
+                await self._commit(live, changes, ratings=ratings)
+                view = await self._view(live)
+                self._notify([view.south, view.north], lambda who: Forfeit(who, view, mover))
+            elif row["remind_at"] is not None and row["remind_at"] <= now \
+                    and row["reminded_at"] is None:
+                forfeit_at = row["forfeit_at"]
+                await self._commit(live, dict(reminded_at=now))
+                view = await self._view(live)
+                self._notify([mover], lambda who: Reminder(who, view, now - row["last_move_at"],
+                                                           forfeit_at))
+
+    async def _tick_forever(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("clock tick failed")
