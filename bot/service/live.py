@@ -14,7 +14,7 @@ from dataclasses import asdict
 from engine import Game, Outcome, Ruleset
 from storage import StorageError
 
-from bot.service.types import Channel, GameOptions, GameView, Offer, Player
+from bot.service.types import Channel, GameOptions, GameView, Offer, Player, Seats
 
 
 def board_json(board) -> str:
@@ -30,7 +30,7 @@ def options_from_json(text: str) -> GameOptions:
     return GameOptions(**{k: v for k, v in json.loads(text).items() if k in known})
 
 
-class LiveGame:
+class LiveGame(Seats):
     __slots__ = ("row", "game", "south", "north", "snapshot", "checked_at")
 
     def __init__(self, row: dict, game: Game, south: Player, north: Player):
@@ -51,16 +51,6 @@ class LiveGame:
             raise StorageError(f"game {row['id']}: the move log does not match the stored "
                                "position")
         return cls(row, game, south, north)
-
-    def player(self, side: str) -> Player:
-        return self.south if side == "south" else self.north
-
-    def side_of(self, player: Player) -> str | None:
-        if player == self.south:
-            return "south"
-        if player == self.north:
-            return "north"
-        return None
 
     @property
     def to_move_side(self) -> str:

@@ -113,8 +113,25 @@ class Challenge:
     game_id: int | None = None
 
 
+class Seats:
+    """Who sits where in a game with ``south`` and ``north`` players (GameView, LiveGame)."""
+
+    __slots__ = ()
+
+    def player(self, side: str) -> Player:
+        return self.south if side == "south" else self.north
+
+    def side_of(self, player: Player) -> str | None:
+        """"south" or "north" for a player of this game (South if they play both), else None."""
+        if player == self.south:
+            return "south"
+        if player == self.north:
+            return "north"
+        return None
+
+
 @dataclass(frozen=True)
-class GameView:
+class GameView(Seats):
     """A game as stored after the last change. ``position`` is the engine's Position (with the
     ruleset); ``moves`` the moves so far in the engine's notation (South's pits uppercase).
 
@@ -148,22 +165,11 @@ class GameView:
             return None
         return self.south if self.position.to_move == "south" else self.north
 
-    def side_of(self, player: Player) -> str | None:
-        """"south" or "north" for a player of this game (South if they play both), else None."""
-        if player == self.south:
-            return "south"
-        if player == self.north:
-            return "north"
-        return None
-
     def opponent_of(self, player: Player) -> Player | None:
         side = self.side_of(player)
         if side is None:
             return None
         return self.north if side == "south" else self.south
-
-    def player(self, side: str) -> Player:
-        return self.south if side == "south" else self.north
 
     def board(self, perspective: str = "south") -> str:
         """The board picture (engine.render); a game ended by resignation, agreement or
