@@ -138,10 +138,11 @@ def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
         if limit <= 0:
             complete = False
             break
-        guess, move = searcher.run(position, EXACT_DEPTH, beta - 1, beta, limit, exact=True)
-        if stats[ABORTED]:
+        value, move = searcher.run(position, EXACT_DEPTH, beta - 1, beta, limit, exact=True)
+        if stats[ABORTED]:  # keep the last finished guess: an aborted search returns nothing
             complete = False
             break
+        guess = value
         if guess < beta:
             upper = guess
         else:
