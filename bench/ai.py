@@ -61,7 +61,7 @@ def level_times(rules: str) -> None:
     print(f"\nseconds per move on {rules} ({len(positions)} positions, default budgets):")
     for level, settings in SEARCH_LEVELS.items():
         times = [choose_move(p, level, seed=1).seconds for p in positions]
-        print(f"  {level:7} median {statistics.median(times):.2f} s  worst {max(times):.2f} s"
+        print(f"  {level:7} median {statistics.median(times):.3f} s  worst {max(times):.3f} s"
               f"  (budget {settings.seconds:g} s)", flush=True)
 
 

@@ -170,7 +170,7 @@ def _count_capture(R, PRV, b, mover, origin, direction, last):
     return slam
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def legal_moves(R, NXT, PRV, board, mover, moves, scratch):
     """Write the legal move codes into ``moves`` in the engine's order; return how many.
 
