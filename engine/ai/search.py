@@ -18,8 +18,8 @@ import numpy as np
 
 from engine.ai.encoding import decode_move, encode
 from engine.ai.search_kernel import (
-    ABORTED, EXACT_DEPTH, EXACT_MODE, INF, NODE_LIMIT, NODES, ROOT_BONUS, ROOT_MOVE, SCALE,
-    SEL_DEPTH, TRUNCATED, make_workspace, negamax,
+    ABORTED, EXACT_DEPTH, EXACT_MODE, INF, MAX_MOVES, NODE_LIMIT, NODES, ROOT_BONUS, ROOT_MOVE,
+    SCALE, SEL_DEPTH, TRUNCATED, make_workspace, negamax,
 )
 from engine.position import Position
 from engine.ruleset import Ruleset
@@ -74,7 +74,7 @@ class Searcher:
     def set_root_bonus(self, seed: int) -> None:
         """Seeded tie-breaks between root moves the ordering cannot tell apart."""
         rng = random.Random(seed)
-        for i in range(len(self.stats) - ROOT_BONUS):
+        for i in range(MAX_MOVES):
             self.stats[ROOT_BONUS + i] = rng.randrange(64)
 
 
