@@ -1,6 +1,7 @@
 """Levels and strategies against each other on paired openings, and a score table.
 
-    .venv/bin/python bench/match.py [--openings 2] [--workers 2] [--rules kalah wari ...] [--pairs hard-expert,...]
+    .venv/bin/python bench/match.py [--openings 2] [--workers 2] [--rules kalah wari ...]
+                                    [--pairs hard-expert,greedy-expert]
 
 Each opening (two random plies from a seeded generator) is played twice, each side taking
 South once, so neither gets the first-move edge. A win scores 1, a draw 1/2, for the stronger
@@ -70,7 +71,7 @@ def main() -> None:
     args = parser.parse_args()
     pairings = PAIRINGS
     if args.pairs:
-        wanted = {tuple(p.split("-", 1)) if p.count("-") == 1 else None for p in args.pairs.split(",")}
+        wanted = {tuple(p.split("-", 1)) for p in args.pairs.split(",")}
         pairings = [p for p in PAIRINGS if p in wanted]
     rulesets = [str(Ruleset.parse(r)) for r in args.rules]
     jobs = []

@@ -45,10 +45,11 @@ def main() -> None:
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"ruleset {rules}  moves '{args.moves}'  to move: {position.to_move}")
-    print(f"value {result.value:+g} ({'proven' if result.complete else 'NOT proven: budget ran out'})"
-          f"  best move {result.move}")
-    print(f"nodes {result.nodes:,}  time {seconds:.1f} s  {result.nodes / seconds / 1e6:.2f} M nodes/s"
-          f"  longest line {result.depth} plies  peak memory {peak_mb:.0f} MB")
+    status = "proven" if result.complete else "NOT proven: budget ran out"
+    print(f"value {result.value:+g} ({status})  best move {result.move}")
+    print(f"nodes {result.nodes:,}  time {seconds:.1f} s  "
+          f"{result.nodes / seconds / 1e6:.2f} M nodes/s  longest line {result.depth} plies  "
+          f"peak memory {peak_mb:.0f} MB")
 
 
 if __name__ == "__main__":

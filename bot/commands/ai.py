@@ -42,7 +42,8 @@ def register(subparsers) -> None:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("rules", metavar="RULES", help="a ruleset such as kalah or wari:captures=2-4")
+    parser.add_argument("rules", metavar="RULES",
+                        help="a ruleset such as kalah or wari:captures=2-4")
     parser.add_argument("--moves", default="", metavar="MOVES",
                         help="the moves played so far, space-separated (e.g. 'C F d')")
 

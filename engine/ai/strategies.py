@@ -45,7 +45,6 @@ def pick(position: Position, strategy: str, seed: int = 0) -> str:
 
 def _greedy(position: Position, moves: list[str]) -> str:
     """The last move that earns another turn, else the last that captures, else the last."""
-    rules = position.rules
     replays = [m for m in moves if _earns_replay(position, m)]
     if replays:
         return replays[-1]
