@@ -8,10 +8,10 @@ North's pits are the uppercase row at the bottom, which is how the player writin
 >>> from engine import Ruleset, Position, render, parse_position
 >>> pos = Position.initial(Ruleset.parse("wari")).play("E")
 >>> print(render(pos))
-    f  e  d  c  b  a
-    4  4  4  5  5  5
-    4  4  4  4  -  5
-    A  B  C  D  E  F
+   f  e  d  c  b  a
+   4  4  4  5  5  5
+   4  4  4  4  -  5
+   A  B  C  D  E  F
 Captured: North 0, South 0.
 North to move; last move E.
 >>> parse_position(render(pos), pos.rules) == pos
