@@ -211,6 +211,14 @@ async def test_the_ai_replies_as_a_follow_up_of_the_players_move(table, fake_dis
                 if r.method == "POST" and r.path == f"/channels/{CHANNEL_ID}/messages"]
 
 
+async def test_challenging_the_bot_without_a_level_plays_the_default_level(table):
+    from engine.ai import DEFAULT_LEVEL
+
+    started = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOT_ID),
+                                  ruleset="kalah")
+    assert f"the AI ({DEFAULT_LEVEL})" in started.content
+
+
 async def test_resign_ends_the_game_and_removes_the_buttons(table):
     await table.game_between_alice_and_bob()
     resigned = await table.command(BOB_ID, "resign")

@@ -93,8 +93,8 @@ class Challenges:
                 raise ValueError(EMAIL_PLAY_OFF)
             them = email_player(email, mail_address)
         elif opponent.id == self._bot_id:
-            from engine.ai import LEVELS
-            return Player.ai(level or LEVELS[len(LEVELS) // 2])
+            from engine.ai import DEFAULT_LEVEL
+            return Player.ai(level or DEFAULT_LEVEL)
         elif opponent.bot:
             raise ValueError(f"{opponent.display_name} is a bot; challenge a person, or me to "
                              f"play the AI.")
