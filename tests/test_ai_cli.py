@@ -6,7 +6,7 @@ from bot.cli import main
 
 
 def test_solve_prints_the_proven_value_and_a_best_move(capsys):
-    assert main(["solve", "kalah:pits=4,seeds=3", "--stats"]) == 0
+    assert main(["solve", "kalah:pits=4,seeds=3"]) == 0
     out = capsys.readouterr().out
     assert "value +8 for South (proven)" in out
     assert re.search(r"best move [A-D]\n", out)

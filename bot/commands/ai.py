@@ -29,7 +29,6 @@ def register(subparsers) -> None:
     _common(solve)
     solve.add_argument("--nodes", type=float, metavar="N",
                        help="give up after N nodes (e.g. 5e8) and say how far it got")
-    solve.add_argument("--stats", action="store_true", help="also print nodes and time")
     solve.set_defaults(func=run_solve)
     hint = subparsers.add_parser(
         "hint", help="the best move in a position and its value, within a time limit",
@@ -90,8 +89,7 @@ def run_solve(args: argparse.Namespace) -> int:
         print(f"not proven within {int(args.nodes):,} nodes; last estimate {result.value:+g} "
               f"for {side}")
     print(f"best move {result.move}")
-    if args.stats or not result.complete:
-        print(f"{result.nodes:,} nodes in {seconds:.2f} s")
+    print(f"{result.nodes:,} nodes in {seconds:.2f} s")
     return 0
 
 

@@ -23,9 +23,13 @@ def register(subparsers) -> None:
                     "where available). An unfinished game is resumed. Moves are pit letters; "
                     "type help during the game.")
     parser.add_argument("rules", nargs="?", metavar="RULES", help="the ruleset (default kalah)")
+    from engine.ai import DEFAULT_LEVEL, SEARCH_LEVELS, STRATEGIES  # cheap: no numba yet
+
     parser.add_argument("--vs", metavar="LEVEL|human",
-                        help="an AI level (from engine.ai.LEVELS), or 'human' for two players "
-                             "at one keyboard (default: the AI's middle level)")
+                        help=f"the computer: a level ({', '.join(SEARCH_LEVELS)}; default "
+                             f"{DEFAULT_LEVEL}), one of the elf.org applet's strategies "
+                             f"({', '.join(STRATEGIES)}), or 'human' for two players at one "
+                             "keyboard")
     parser.add_argument("--db", metavar="FILE",
                         help="the games database (default: MANCALA_DB or the data directory)")
     parser.add_argument("--env", default=".env", metavar="FILE",
