@@ -16,10 +16,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.ai.encoding import decode_move, encode
+from engine.ai.encoding import decode_move, encode, may_cycle
 from engine.ai.search_kernel import (
-    ABORTED, EXACT_DEPTH, EXACT_MODE, INF, MAX_MOVES, NODE_LIMIT, NODES, ROOT_BONUS, ROOT_MOVE,
-    SCALE, SEL_DEPTH, TRUNCATED, make_workspace, negamax,
+    ABORTED, EXACT_DEPTH, EXACT_MODE, INF, MAX_MOVES, NODE_LIMIT, NODES, RELATIVE, ROOT_BONUS,
+    ROOT_MOVE, SCALE, SEL_DEPTH, TRUNCATED, make_workspace, negamax,
 )
 from engine.position import Position
 from engine.ruleset import Ruleset
@@ -43,6 +43,17 @@ def _zobrist(size: int, total: int) -> np.ndarray:
     return rng.integers(-2**63, 2**63 - 1, size=(size + 1, total + 1), dtype=np.int64)
 
 
+def stores_irrelevant(rules: Ruleset) -> bool:
+    """Whether play from a board depends only on its pits and the mover, the stores adding a
+    fixed margin: true unless a majority in store ends the game, or positions can repeat (the
+    path check compares whole boards).
+
+    >>> stores_irrelevant(Ruleset.parse("kalah")), stores_irrelevant(Ruleset.parse("wari"))
+    (True, False)
+    """
+    return not rules.majority and not may_cycle(rules)
+
+
 class Searcher:
     """One ruleset's compiled search with its own transposition table (2**tt_bits entries)."""
 
@@ -53,6 +64,12 @@ class Searcher:
         self.zobrist = _zobrist(self.size, rules.total_seeds)
         self.ws = make_workspace(self.size, tt_bits)
         self.stats = self.ws[3]
+        if stores_irrelevant(rules):
+            # Hash the pits and the mover only; the kernel stores values relative to the
+            # stores' margin (see search_kernel.negamax).
+            self.zobrist = self.zobrist.copy()
+            self.zobrist[self.size - 2:self.size] = 0
+            self.stats[RELATIVE] = 1
 
     def run(self, position: Position, depth: int, alpha: int, beta: int, node_limit: int,
             exact: bool = False) -> tuple[int, int]:

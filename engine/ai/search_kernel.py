@@ -29,7 +29,7 @@ EXACT_DEPTH = 30000  # the depth an exact search claims, so the TT treats it as 
 EXACT, LOWER, UPPER = 0, 1, 2
 
 # Slots of the stats array the search reads and writes.
-NODES, NODE_LIMIT, ABORTED, EXACT_MODE, ROOT_MOVE, TRUNCATED, SEL_DEPTH = range(7)
+NODES, NODE_LIMIT, ABORTED, EXACT_MODE, ROOT_MOVE, TRUNCATED, SEL_DEPTH, RELATIVE = range(8)
 ROOT_BONUS = 8  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
 HISTORY = ROOT_BONUS + MAX_MOVES  # stats[HISTORY + 32 * mover + move]: cutoffs it caused
 STATS_SIZE = HISTORY + 2 * MAX_MOVES
@@ -194,6 +194,10 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
     elif tt[base + 1, 0] == h:
         slot = base + 1
     hint = -1
+    # With RELATIVE on, the hash leaves the stores out and the table keeps values relative to
+    # the stores' margin: where the future does not depend on the stores, boards that differ
+    # only in them share one entry (many more transpositions).
+    offset = SCALE * margin(R, board, mover) if stats[RELATIVE] else 0
     # Nodes one ply above the horizon are most of the tree and gain little from the table;
     # skipping it there saves a cache miss per node.
     use_tt = exact or depth >= 2
@@ -202,7 +206,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
         data = tt[slot, 1]
         hint = (data & 255) - 1
         if ((data >> 16) & 65535) >= depth:
-            value = (data >> 32) - (1 << 30)
+            value = (data >> 32) - (1 << 30) + offset
             kind = (data >> 8) & 3
             if kind == EXACT:
                 if ply == 0:
@@ -276,7 +280,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
     while spent > 0 and work < 63:
         spent >>= 1
         work += 1
-    packed = tt_pack(best, EXACT_DEPTH if exact else min(depth, EXACT_DEPTH), kind, work,
+    packed = tt_pack(best - offset, EXACT_DEPTH if exact else min(depth, EXACT_DEPTH), kind, work,
                      best_move)
     if tt[base, 0] == h or work >= ((tt[base, 1] >> 10) & 63) or tt[base, 0] == TT_EMPTY:
         if tt[base, 0] != h and tt[base, 0] != TT_EMPTY:
