@@ -183,6 +183,13 @@ class ServiceBase:
             raise errors.NotAllowed(f"you are not playing in game #{live.row['id']}")
         return side
 
+    async def _player_in_active_game(self, live: LiveGame, by: Player) -> str:
+        """``by``'s side in a game that is still going on (NotAllowed, GameFinished)."""
+        side = await self._player_of(live, by)
+        if live.row["status"] != "active":
+            raise errors.GameFinished(f"game #{live.row['id']} is over already")
+        return side
+
     async def _commit(self, live: LiveGame, changes: dict, move: dict | None = None,
                       ratings=(), take_back_to: int | None = None) -> None:
         """Write ``changes`` (and a move, or a take-back) if nobody changed the game since we

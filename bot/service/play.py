@@ -109,9 +109,7 @@ class Play(ServiceBase):
         self._check_open()
         async with self._locked(game_id):
             live = await self._load(game_id)
-            side = await self._player_of(live, by)
-            if live.row["status"] != "active":
-                raise errors.GameFinished(f"game #{game_id} is over already")
+            side = await self._player_in_active_game(live, by)
             if live.south == live.north:
                 side = live.to_move_side  # at one keyboard, the player to move gives up
             changes, ratings = await self._finish_fields(
@@ -133,9 +131,7 @@ class Play(ServiceBase):
             raise errors.BadRequest(f"an offer is one of: {', '.join(OFFER_KINDS)}; not {kind!r}")
         async with self._locked(game_id):
             live = await self._load(game_id)
-            side = await self._player_of(live, by)
-            if live.row["status"] != "active":
-                raise errors.GameFinished(f"game #{game_id} is over already")
+            side = await self._player_in_active_game(live, by)
             opponent = live.player(other_side(side))
             if kind == "undo":
                 self._undo_target(live, side)  # raises if there is nothing to take back
@@ -214,9 +210,7 @@ class Play(ServiceBase):
         self._check_open()
         async with self._locked(game_id):
             live = await self._load(game_id)
-            side = await self._player_of(live, by)
-            if live.row["status"] != "active":
-                raise errors.GameFinished(f"game #{game_id} is over already")
+            side = await self._player_in_active_game(live, by)
             kind = live.row["offer_kind"]
             if kind is None:
                 raise errors.NoOffer("there is no offer to accept in this game")
