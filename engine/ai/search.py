@@ -145,7 +145,7 @@ def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
     # Start MTD(f) near the answer: a short heuristic search, rounded to a margin of the right
     # parity (the two totals add up to every seed, so the margin has that number's parity).
     total = position.rules.total_seeds
-    rough = iterate(position, 10, node_limit=200_000).value
+    rough = iterate(position, 64, node_limit=2_000_000).value
     guess = SCALE * (round((rough - total) / 2) * 2 + total)
     best_move = -1
     complete = True

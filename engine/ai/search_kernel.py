@@ -27,6 +27,7 @@ MAX_PLY = 400
 MAX_MOVES = 32  # 2n pits (choose=any) x 2 directions, n <= 8
 EXACT_DEPTH = 30000  # the depth an exact search claims, so the TT treats it as final
 EXACT, LOWER, UPPER = 0, 1, 2
+ETC_SEEDS = 12  # enhanced transposition cutoffs where at least this many seeds are in play
 
 # Slots of the stats array the search reads and writes.
 NODES, NODE_LIMIT, ABORTED, EXACT_MODE, ROOT_MOVE, TRUNCATED, SEL_DEPTH, RELATIVE = range(8)
@@ -131,6 +132,45 @@ def guess_gain(R, NXT, board, mover, move):
 
 
 @njit(cache=True, inline="always")
+def _etc(R, NXT, PRV, Z, kids, tt, stats, board, mover, moves, count, beta, ply):
+    """Enhanced transposition cutoff: a move whose child the table already proves good
+    enough (or that ends the game well enough) refutes this node without a search.
+    Returns that value, or -INF."""
+    n2 = 2 * R[PITS]
+    size = n2 + 2
+    child = kids[ply, 0]
+    mask = tt.shape[0] - 2
+    for i in range(count):
+        following, over = play(R, NXT, PRV, board, child, mover, moves[i])
+        if over:
+            value = SCALE * margin(R, child, mover)
+            if value >= beta:
+                return value
+            continue
+        h = position_hash(Z, child, size, following)
+        base = h & mask
+        slot = -1
+        if tt[base, 0] == h:
+            slot = base
+        elif tt[base + 1, 0] == h:
+            slot = base + 1
+        if slot < 0:
+            continue
+        data = tt[slot, 1]
+        if ((data >> 16) & 65535) < EXACT_DEPTH:  # a heuristic value: no proof
+            continue
+        offset = SCALE * margin(R, child, following) if stats[RELATIVE] else 0
+        value = (data >> 32) - (1 << 30) + offset
+        kind = (data >> 8) & 3
+        if following == mover:
+            if kind != UPPER and value >= beta:
+                return value
+        elif kind != LOWER and -value >= beta:
+            return -value
+    return -INF
+
+
+@njit(cache=True, inline="always")
 def _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover, following, depth, alpha,
            beta, ply):
     """A child's value for ``mover``: same window after an extra turn, negated otherwise."""
@@ -216,6 +256,10 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
                 return value
             if kind == UPPER and value <= alpha and ply > 0:
                 return value
+    if exact and ply > 0 and row_sum(board, 0, n2) >= ETC_SEEDS:
+        cut = _etc(R, NXT, PRV, Z, kids, tt, stats, board, mover, moves, count, beta, ply)
+        if cut > -INF:
+            return cut
     # Order the moves by a cheap guess (a replay, then the likely capture), without sowing
     # them: most nodes cut after the first child, so the others are never made.
     for i in range(count):
