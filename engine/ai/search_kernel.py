@@ -27,7 +27,7 @@ MAX_PLY = 400
 MAX_MOVES = 32  # 2n pits (choose=any) x 2 directions, n <= 8
 EXACT_DEPTH = 30000  # the depth an exact search claims, so the TT treats it as final
 EXACT, LOWER, UPPER = 0, 1, 2
-ETC_SEEDS = 12  # enhanced transposition cutoffs where at least this many seeds are in play
+ETC_SEEDS = 4  # enhanced transposition cutoffs where at least this many seeds are in play
 
 # Slots of the stats array the search reads and writes.
 NODES, NODE_LIMIT, ABORTED, EXACT_MODE, ROOT_MOVE, TRUNCATED, SEL_DEPTH, RELATIVE = range(8)
