@@ -171,6 +171,26 @@ def _etc(R, NXT, PRV, Z, kids, tt, stats, board, mover, moves, count, beta, ply)
 
 
 @njit(cache=True, inline="always")
+def _leaf(R, NXT, PRV, kids, per_ply, stats, board, mover, ply):
+    """What ``negamax`` does at the horizon of a depth-limited search, without the call:
+    leaves are most of the tree, and a recursive call with many arrays is slow."""
+    stats[NODES] += 1
+    if stats[NODES] >= stats[NODE_LIMIT]:
+        stats[ABORTED] = 1
+    if stats[ABORTED]:
+        return 0
+    if ply > stats[SEL_DEPTH]:
+        stats[SEL_DEPTH] = ply
+    scratch = kids[MAX_PLY, 0]
+    if legal_moves(R, NXT, PRV, board, mover, per_ply[ply, MOVES], scratch) == 0:
+        for i in range(2 * R[PITS] + 2):
+            scratch[i] = board[i]
+        no_move_end(R, scratch, mover)
+        return SCALE * margin(R, scratch, mover)
+    return evaluate(R, board, mover)
+
+
+@njit(cache=True, inline="always")
 def _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover, following, depth, alpha,
            beta, ply):
     """A child's value for ``mover``: same window after an extra turn, negated otherwise."""
@@ -274,6 +294,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
     best = -INF
     best_move = -1
     a = alpha
+    at_horizon = not exact and depth <= 1  # the children are leaves: evaluate them here
     for j in range(count):
         # Selection sort, one step per child searched.
         pick = j
@@ -288,6 +309,11 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
         following, over = play(R, NXT, PRV, board, child, mover, m)
         if over:
             value = SCALE * margin(R, child, mover)
+        elif at_horizon:
+            if following == mover:
+                value = _leaf(R, NXT, PRV, kids, per_ply, stats, child, mover, ply + 1)
+            else:
+                value = -_leaf(R, NXT, PRV, kids, per_ply, stats, child, 1 - mover, ply + 1)
         elif j == 0 or beta - a <= 1:
             value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover, following,
                            depth, a, beta, ply)
