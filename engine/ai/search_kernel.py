@@ -140,6 +140,7 @@ def _etc(R, NXT, PRV, Z, kids, tt, stats, board, mover, moves, count, beta, ply)
     size = n2 + 2
     child = kids[ply, 0]
     mask = tt.shape[0] - 2
+    bounded = not (R[MAY_CYCLE] != 0 and R[CYCLE] == 0)
     for i in range(count):
         following, over = play(R, NXT, PRV, board, child, mover, moves[i])
         if over:
@@ -147,6 +148,10 @@ def _etc(R, NXT, PRV, Z, kids, tt, stats, board, mover, moves, count, beta, ply)
             if value >= beta:
                 return value
             continue
+        if bounded:  # the child is already won by enough, whatever the seeds left do
+            value = SCALE * (margin(R, child, mover) - row_sum(child, 0, n2))
+            if value >= beta:
+                return value
         h = position_hash(Z, child, size, following)
         base = h & mask
         slot = -1
@@ -225,6 +230,15 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
         for i in range(ply - 1, -1, -1):
             if per_ply[i, PATH, 0] == h:
                 return cycle_value(R, board, mover)
+    if exact and not (R[MAY_CYCLE] != 0 and R[CYCLE] == 0):
+        # Every seed left ends in a store (or nobody's): the margin can move by at most that
+        # (checked before the moves are even listed: it cuts many endgame nodes).
+        left = row_sum(board, 0, n2)
+        now = margin(R, board, mover)
+        if SCALE * (now + left) <= alpha:
+            return SCALE * (now + left)
+        if SCALE * (now - left) >= beta:
+            return SCALE * (now - left)
     count = legal_moves(R, NXT, PRV, board, mover, moves, scratch)
     if count == 0:
         for i in range(size):
@@ -235,14 +249,6 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
         if exact:
             stats[TRUNCATED] = 1
         return evaluate(R, board, mover)
-    if exact and not (R[MAY_CYCLE] != 0 and R[CYCLE] == 0):
-        # Every seed left ends in a store (or nobody's): the margin can move by at most that.
-        left = row_sum(board, 0, n2)
-        now = margin(R, board, mover)
-        if SCALE * (now + left) <= alpha:
-            return SCALE * (now + left)
-        if SCALE * (now - left) >= beta:
-            return SCALE * (now - left)
     if h == 0:  # leaves never get here, so they skip the hashing
         h = position_hash(Z, board, size, mover)
     # The table is in buckets of two: slot ``base`` keeps the entry that cost the most nodes
