@@ -116,7 +116,8 @@ def guess_gain(R, NXT, board, mover, move):
         if slot != pit or not skip:
             seeds -= 1
     if slot == n2 + mover:
-        return 64 if R[REPLAY] != 0 else 1
+        # Of several replays, the one nearest the store first: it leaves the others intact.
+        return 96 - min(board[pit], 32) if R[REPLAY] != 0 else 1
     if slot >= n2:
         return 0
     laps = board[pit] // (n2 + 1)  # seeds that went all the way round
