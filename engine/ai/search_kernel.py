@@ -16,8 +16,8 @@ import numpy as np
 from numba import njit
 
 from engine.ai.encoding import (
-    CAPTURE_EITHER, CAPTURE_MASK, CHOOSE_ANY, CYCLE, EMPTY_CAPTURE, MAY_CYCLE, PITS, REPLAY,
-    SKIP_ORIGIN,
+    CAPTURE_EITHER, CAPTURE_MASK, CHOOSE_ANY, CYCLE, EMPTY_CAPTURE, FORBIDDEN, GRAND_SLAM,
+    MAY_CYCLE, MUST_FEED, PITS, REPLAY, SKIP_ORIGIN,
 )
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
 
@@ -188,8 +188,15 @@ def _leaf(R, NXT, PRV, kids, per_ply, stats, board, mover, ply):
     if ply > stats[SEL_DEPTH]:
         stats[SEL_DEPTH] = ply
     scratch = kids[MAX_PLY, 0]
-    if legal_moves(R, NXT, PRV, board, mover, per_ply[ply, MOVES], scratch) == 0:
-        for i in range(2 * R[PITS] + 2):
+    n = R[PITS]
+    if R[MUST_FEED] == 0 and R[GRAND_SLAM] != FORBIDDEN:
+        # Without feeding or grand-slam rules, any seed in a row one may sow from is a move.
+        stuck = row_sum(board, 0 if R[CHOOSE_ANY] != 0 else mover * n,
+                        2 * n if R[CHOOSE_ANY] != 0 else n) == 0
+    else:
+        stuck = legal_moves(R, NXT, PRV, board, mover, per_ply[ply, MOVES], scratch) == 0
+    if stuck:
+        for i in range(2 * n + 2):
             scratch[i] = board[i]
         no_move_end(R, scratch, mover)
         return SCALE * margin(R, scratch, mover)
@@ -302,6 +309,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
     best_move = -1
     a = alpha
     at_horizon = not exact and depth <= 1  # the children are leaves: evaluate them here
+    child = kids[ply, 0]
     for j in range(count):
         # Selection sort, one step per child searched.
         pick = j
@@ -312,7 +320,6 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
             moves[j], moves[pick] = moves[pick], moves[j]
             order[j], order[pick] = order[pick], order[j]
         m = moves[j]
-        child = kids[ply, 0]
         following, over = play(R, NXT, PRV, board, child, mover, m)
         if over:
             value = SCALE * margin(R, child, mover)
