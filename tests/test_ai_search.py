@@ -180,3 +180,20 @@ def test_expert_plays_perfectly_where_it_can_solve():
                 pos = pos.play(choose_move(pos, level, time_limit=30, seed=5).move)
             margin = pos.stores[expert_side] - pos.stores[1 - expert_side]
             assert margin >= (value if expert_side == 0 else -value), (opponent, expert_side)
+
+
+def test_solver_table_entries_carry_over_between_store_splits():
+    # Where stores cannot change play (kalah), the table is keyed by the pits alone and keeps
+    # values relative to the stores' margin: a second solve of the same pits with the seeds
+    # moved between the stores must reuse those entries and still shift the value correctly.
+    from engine.ai.search import Searcher, solve as solve_with
+    from engine.ai.search import stores_irrelevant
+
+    rules = Ruleset.parse("kalah:pits=4,seeds=2")
+    assert stores_irrelevant(rules)
+    searcher = Searcher(rules, tt_bits=16)
+    pits = (0, 3, 1, 0, 2, 0, 1, 2)
+    for stores in ((3, 4), (7, 0), (0, 7)):
+        pos = Position.settled(rules, pits + stores, 0)
+        result = solve_with(pos, searcher=searcher)
+        assert result.complete and result.value == minimax(pos)
