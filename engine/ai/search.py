@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.ai.encoding import decode_move, encode, may_cycle
 from engine.ai.search_kernel import (
-    ABORTED, EXACT_DEPTH, EXACT_MODE, INF, MAX_MOVES, NODE_LIMIT, NODES, RELATIVE, ROOT_BONUS,
+    ABORTED, EXACT_DEPTH, EXACT_MODE, HISTORY, INF, MAX_MOVES, NODE_LIMIT, NODES, RELATIVE, ROOT_BONUS,
     ROOT_MOVE, SCALE, SEL_DEPTH, TRUNCATED, make_workspace, negamax,
 )
 from engine.position import Position
@@ -96,16 +96,19 @@ class Searcher:
 
 
 def iterate(position: Position, max_depth: int, node_limit: int = UNLIMITED,
-            time_limit: float | None = None, seed: int = 0, tt_bits: int = 20) -> SearchResult:
+            time_limit: float | None = None, seed: int = 0, tt_bits: int = 20,
+            searcher: Searcher | None = None) -> SearchResult:
     """Iterative deepening to ``max_depth`` plies. The node budget makes a search
-    deterministic; the time limit only shortens it on a machine too slow for that budget."""
+    deterministic; the time limit only shortens it on a machine too slow for that budget.
+    A ``searcher`` given keeps the table (the solver reuses its move hints)."""
     started = time.perf_counter()
-    searcher = Searcher(position.rules, tt_bits)
+    searcher = searcher or Searcher(position.rules, tt_bits)
     searcher.set_root_bonus(seed)
     stats = searcher.stats
+    start_nodes = int(stats[NODES])
     best_move, best_value, reached = -1, 0, 0
     for depth in range(1, max_depth + 1):
-        limit = node_limit - int(stats[NODES])
+        limit = node_limit - (int(stats[NODES]) - start_nodes)
         elapsed = time.perf_counter() - started
         if time_limit is not None and depth > 1:
             if elapsed > time_limit / 2:
@@ -121,7 +124,7 @@ def iterate(position: Position, max_depth: int, node_limit: int = UNLIMITED,
     if best_move < 0:  # not even depth 1 finished: any legal move is as good as none
         best_move = encode_first(position)
     return SearchResult(decode_move(position.rules, best_move), best_value / SCALE, reached,
-                        int(stats[NODES]), time.perf_counter() - started, False)
+                        int(stats[NODES]) - start_nodes, time.perf_counter() - started, False)
 
 
 def encode_first(position: Position) -> int:
@@ -139,14 +142,16 @@ def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
     started = time.perf_counter()
     searcher = searcher or Searcher(position.rules, tt_bits)
     stats = searcher.stats
-    start_nodes = int(stats[NODES])
-    stats[SEL_DEPTH] = 0
     lower, upper = -INF, INF
     # Start MTD(f) near the answer: a short heuristic search, rounded to a margin of the right
     # parity (the two totals add up to every seed, so the margin has that number's parity).
     total = position.rules.total_seeds
-    rough = iterate(position, 64, node_limit=2_000_000).value
+    # It runs in the solver's own table: its best moves become the exact search's first tries.
+    rough = iterate(position, 64, node_limit=2_000_000, searcher=searcher).value
     guess = SCALE * (round((rough - total) / 2) * 2 + total)
+    stats[HISTORY:] = 0  # the heuristic search's cutoff counts would drown the solver's own
+    start_nodes = int(stats[NODES])
+    stats[SEL_DEPTH] = 0
     best_move = -1
     complete = True
     while lower < upper:

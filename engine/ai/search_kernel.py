@@ -366,7 +366,9 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
         work += 1
     packed = tt_pack(best - offset, EXACT_DEPTH if exact else min(depth, EXACT_DEPTH), kind, work,
                      best_move)
-    if tt[base, 0] == h or work >= ((tt[base, 1] >> 10) & 63) or tt[base, 0] == TT_EMPTY:
+    # An exact search also takes the place of a heuristic entry: those only give move hints.
+    if (tt[base, 0] == h or work >= ((tt[base, 1] >> 10) & 63) or tt[base, 0] == TT_EMPTY
+            or (exact and ((tt[base, 1] >> 16) & 65535) < EXACT_DEPTH)):
         if tt[base, 0] != h and tt[base, 0] != TT_EMPTY:
             tt[base + 1, 0] = tt[base, 0]  # the displaced entry becomes the newest
             tt[base + 1, 1] = tt[base, 1]
