@@ -257,26 +257,28 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
         if exact:
             stats[TRUNCATED] = 1
         return evaluate(R, board, mover)
-    if h == 0:  # leaves never get here, so they skip the hashing
-        h = position_hash(Z, board, size, mover)
+    # Nodes one ply above the horizon are most of the tree and gain little from the table;
+    # skipping it there saves the hashing and a cache miss per node.
+    use_tt = exact or depth >= 2
     # The table is in buckets of two: slot ``base`` keeps the entry that cost the most nodes
     # to find, ``base + 1`` the newest (so deep results survive the flood of small ones).
-    base = h & (tt.shape[0] - 2)
+    base = 0
     slot = -1
-    if tt[base, 0] == h:
-        slot = base
-    elif tt[base + 1, 0] == h:
-        slot = base + 1
+    if use_tt:
+        if h == 0:
+            h = position_hash(Z, board, size, mover)
+        base = h & (tt.shape[0] - 2)
+        if tt[base, 0] == h:
+            slot = base
+        elif tt[base + 1, 0] == h:
+            slot = base + 1
     hint = -1
     # With RELATIVE on, the hash leaves the stores out and the table keeps values relative to
     # the stores' margin: where the future does not depend on the stores, boards that differ
     # only in them share one entry (many more transpositions).
     offset = SCALE * margin(R, board, mover) if stats[RELATIVE] else 0
-    # Nodes one ply above the horizon are most of the tree and gain little from the table;
-    # skipping it there saves a cache miss per node.
-    use_tt = exact or depth >= 2
     nodes_before = stats[NODES]
-    if use_tt and slot >= 0:
+    if slot >= 0:
         data = tt[slot, 1]
         hint = (data & 255) - 1
         if ((data >> 16) & 65535) >= depth:
