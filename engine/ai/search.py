@@ -18,8 +18,8 @@ import numpy as np
 
 from engine.ai.encoding import decode_move, encode, may_cycle
 from engine.ai.search_kernel import (
-    ABORTED, EXACT_DEPTH, EXACT_MODE, HISTORY, INF, MAX_MOVES, NODE_LIMIT, NODES, RELATIVE, ROOT_BONUS,
-    ROOT_MOVE, SCALE, SEL_DEPTH, TRUNCATED, make_workspace, negamax,
+    ABORTED, EXACT_DEPTH, EXACT_MODE, HISTORY, INF, MAX_MOVES, NODE_LIMIT, NODES, RELATIVE,
+    ROOT_BONUS, ROOT_MOVE, SCALE, SEL_DEPTH, TRUNCATED, make_workspace, negamax,
 )
 from engine.position import Position
 from engine.ruleset import Ruleset
