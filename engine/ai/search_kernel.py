@@ -276,7 +276,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
     # With RELATIVE on, the hash leaves the stores out and the table keeps values relative to
     # the stores' margin: where the future does not depend on the stores, boards that differ
     # only in them share one entry (many more transpositions).
-    offset = SCALE * margin(R, board, mover) if stats[RELATIVE] else 0
+    offset = SCALE * margin(R, board, mover) if use_tt and stats[RELATIVE] else 0
     nodes_before = stats[NODES]
     if slot >= 0:
         data = tt[slot, 1]
