@@ -8,6 +8,11 @@ Extra turns (replay): a child where the same player moves again is searched with
 window and its value is not negated. A repeated position on the search path is scored by the
 ruleset's cycle policy, but only in exact mode and only where positions can repeat
 (``MAY_CYCLE``); depth-limited searches end every loop at the horizon anyway.
+
+What makes the solver prove games: replays ordered nearest-the-store first, then captures;
+the stores bound (the seeds left limit how far the margin can still move); enhanced
+transposition cutoffs (a child the table already proves good enough refutes the node); and,
+where the stores cannot change play (``RELATIVE``), a table keyed by the pits alone.
 """
 
 from __future__ import annotations
