@@ -19,7 +19,7 @@ import numpy as np
 from engine.ai.encoding import decode_move, encode, may_cycle
 from engine.ai.search_kernel import (
     ABORTED, EXACT_DEPTH, EXACT_MODE, HISTORY, INF, MAX_MOVES, NODE_LIMIT, NODES, RELATIVE,
-    ROOT_BONUS, ROOT_MOVE, SCALE, SEL_DEPTH, TRUNCATED, make_workspace, negamax,
+    ROOT_BONUS, ROOT_MOVE, ROOT_ROW, SCALE, SEL_DEPTH, TRUNCATED, make_workspace, negamax,
 )
 from engine.position import Position
 from engine.ruleset import Ruleset
@@ -82,9 +82,9 @@ class Searcher:
         stats[ROOT_MOVE] = -1
         stats[TRUNCATED] = 0
         kids, per_ply, tt, _ = self.ws
-        board = np.array(position.board, np.int64)
+        kids[ROOT_ROW, 0, :] = position.board
         value = negamax(self.code.rules, self.code.next_slot, self.code.prev_pit, self.zobrist,
-                        kids, per_ply, tt, stats, board, position.mover,
+                        kids, per_ply, tt, stats, position.mover,
                         EXACT_DEPTH if exact else depth, alpha, beta, 0)
         return int(value), int(stats[ROOT_MOVE])
 

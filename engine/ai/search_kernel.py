@@ -29,6 +29,7 @@ from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
 SCALE = 4  # search units per seed of margin
 INF = 1 << 20
 MAX_PLY = 400
+ROOT_ROW = MAX_PLY + 1  # kids[ROOT_ROW, 0] holds the root board
 MAX_MOVES = 32  # 2n pits (choose=any) x 2 directions, n <= 8
 EXACT_DEPTH = 30000  # the depth an exact search claims, so the TT treats it as final
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -51,11 +52,11 @@ def make_workspace(size: int, tt_bits: int):
     argument of the recursive call separately, and many arguments make every call slow.
 
     kids[ply, 0] is the board after the move being searched at that ply (kids[MAX_PLY, 0] is
-    scratch); per_ply[ply, MOVES|ORDER, i] the moves and their ordering scores, and
+    scratch, kids[ROOT_ROW, 0] the root); per_ply[ply, MOVES|ORDER, i] the moves and their ordering scores, and
     per_ply[ply, PATH, 0] the hash of the node at that ply; tt[slot] = (key, packed
     value|depth|bound|move)."""
     return (
-        np.zeros((MAX_PLY + 1, 1, size), np.int64),
+        np.zeros((MAX_PLY + 2, 1, size), np.int64),
         np.zeros((MAX_PLY + 1, 4, MAX_MOVES), np.int64),
         np.full((1 << tt_bits, 2), TT_EMPTY, np.int64),
         np.zeros(STATS_SIZE, np.int64),
@@ -209,19 +210,22 @@ def _leaf(R, NXT, PRV, kids, per_ply, stats, board, mover, ply):
 
 
 @njit(cache=True, inline="always")
-def _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover, following, depth, alpha,
-           beta, ply):
-    """A child's value for ``mover``: same window after an extra turn, negated otherwise."""
+def _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, following, depth, alpha, beta,
+           ply):
+    """The value for ``mover`` of the child in kids[ply]: same window after an extra turn,
+    negated otherwise."""
     if following == mover:
-        return negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover, depth - 1,
-                       alpha, beta, ply + 1)
-    return -negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, 1 - mover, depth - 1,
-                    -beta, -alpha, ply + 1)
+        return negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, depth - 1, alpha,
+                       beta, ply + 1)
+    return -negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, 1 - mover, depth - 1, -beta,
+                    -alpha, ply + 1)
 
 
 @njit(cache=True)
-def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha, beta, ply):
-    """The value of ``board`` for ``mover`` (times SCALE), fail-soft within (alpha, beta)."""
+def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, depth, alpha, beta, ply):
+    """The value for ``mover`` (times SCALE) of the board the parent left in kids[ply - 1]
+    (the root's in kids[ROOT_ROW]), fail-soft within (alpha, beta). The board is not an
+    argument because every array argument makes the recursive call slower."""
     stats[NODES] += 1
     if stats[NODES] >= stats[NODE_LIMIT]:
         stats[ABORTED] = 1
@@ -229,6 +233,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
         return 0
     if ply > stats[SEL_DEPTH]:
         stats[SEL_DEPTH] = ply
+    board = kids[ply - 1, 0] if ply > 0 else kids[ROOT_ROW, 0]
     n = R[PITS]
     n2 = 2 * n
     size = n2 + 2
@@ -336,15 +341,15 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, board, mover, depth, alpha
             else:
                 value = -_leaf(R, NXT, PRV, kids, per_ply, stats, child, 1 - mover, ply + 1)
         elif j == 0 or beta - a <= 1:
-            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover, following,
+            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, following,
                            depth, a, beta, ply)
         else:
             # Principal variation search: prove the later moves worse with a null window,
             # and search again with the full window only when one turns out better.
-            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover, following,
+            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, following,
                            depth, a, a + 1, ply)
             if a < value < beta and not stats[ABORTED]:
-                value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, child, mover,
+                value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover,
                                following, depth, a, beta, ply)
         if stats[ABORTED]:
             return 0
