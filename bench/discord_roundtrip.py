@@ -82,4 +82,9 @@ async def main(moves: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 200))
+    import argparse
+
+    parser = argparse.ArgumentParser(description="One move through the Discord bot against "
+                                                 "the same move on the service directly.")
+    parser.add_argument("moves", type=int, nargs="?", default=200, help="moves per run")
+    asyncio.run(main(parser.parse_args().moves))
