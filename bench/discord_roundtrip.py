@@ -71,6 +71,10 @@ async def main(moves: int) -> None:
             reply = await fake.reply_to(payload["id"])
             through_bot.append(time.perf_counter() - start)
             assert "```" in reply.content, reply.content
+        # The bot edits the previous board after replying: let those edits finish first.
+        invokers = [t for t in asyncio.all_tasks() if t.get_name() == "CommandTree-invoker"]
+        if invokers:
+            await asyncio.wait(invokers, timeout=10)
         await bot.close()
         await service.close()
     await runner.cleanup()
