@@ -19,23 +19,17 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parent.parent / "tests")
 
 import discord  # noqa: E402
-from aiohttp import web  # noqa: E402
 
 from bot.discord.client import MancalaBot  # noqa: E402
 from bot.discord.settings import Settings  # noqa: E402
 from bot.service import Channel, GameService, ManualClock, Player  # noqa: E402
 from test_discord_fake import (  # noqa: E402
-    ALICE_ID, BOB_ID, CHANNEL_ID, GUILD_ID, FakeDiscord, guild_payload, slash,
+    ALICE_ID, BOB_ID, CHANNEL_ID, GUILD_ID, guild_payload, slash, start_fake_discord,
 )
 
 
 async def main(moves: int) -> None:
-    fake = FakeDiscord()
-    runner = web.AppRunner(fake.app())
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
+    fake, runner, port = await start_fake_discord()
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     with tempfile.TemporaryDirectory() as tmp:
         service = await GameService.open(Path(tmp) / "b.sqlite3", clock=ManualClock(),

@@ -340,14 +340,19 @@ def typed_message(user_id: int, content: str, channel_id: int = CHANNEL_ID) -> d
 
 # -- the fake's own tests --------------------------------------------------------------------
 
-@pytest.fixture
-async def fake_discord(monkeypatch):
+async def start_fake_discord() -> tuple[FakeDiscord, web.AppRunner, int]:
+    """Serve a FakeDiscord on a free loopback port: (fake, runner to clean up, port)."""
     fake = FakeDiscord()
     runner = web.AppRunner(fake.app())
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
-    port = site._server.sockets[0].getsockname()[1]
+    return fake, runner, site._server.sockets[0].getsockname()[1]
+
+
+@pytest.fixture
+async def fake_discord(monkeypatch):
+    fake, runner, port = await start_fake_discord()
     monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
                         yarl.URL(f"ws://127.0.0.1:{port}/gateway"))
