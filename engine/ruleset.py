@@ -19,7 +19,6 @@ from typing import Any
 
 from engine.errors import RulesetError
 
-SOUTH, NORTH = 0, 1
 PLAYERS = ("south", "north")
 
 
