@@ -191,8 +191,9 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
     if last_move is not None:
         last_move = from_perspective(last_move, perspective)
     position = Position.settled(rules, pits + final_stores, mover, last_move)
-    if position.is_over() and written_reason:
-        # A swept board no longer shows why the game ended; the board's own words do.
+    if written_reason:
+        # A finished board shows neither why the game ended nor who was to move (which decides
+        # the end where the pits are not swept): the board's own words say it is over.
         position = Position(rules, position.board, mover, last_move, written_reason, ())
     return position
 

@@ -139,3 +139,16 @@ def test_the_widest_board_fits_a_phone_code_block():
         drawn = render(wide, perspective)
         assert max(map(len, drawn.splitlines())) <= 40, drawn
         assert parse_position(drawn, rules, perspective=perspective) == wide
+
+
+def test_a_finished_board_that_keeps_its_pits_reads_back_finished():
+    # With leftover=none the pits stay put, and whether the game is over depends on who is to
+    # move: South, with an empty row, is. The drawn board says "Game over", not who was next.
+    from engine import Position, render
+
+    rules = Ruleset.parse("kalah:end=mover_empty,leftover=none")
+    over = Position.settled(rules, (0,) * 8 + (1, 1, 0, 0) + (20, 26), 0)
+    assert over.is_over()
+    for perspective in ("south", "north"):
+        back = parse_position(render(over, perspective), rules, perspective=perspective)
+        assert back.is_over() and back == over
