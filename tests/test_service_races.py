@@ -26,6 +26,7 @@ async def test_a_thousand_concurrent_attempts_apply_each_ply_once(tmp_path):
     game = await one.start_game(ALICE, BOB, "oware", Channel("discord", "race"))
     applied: list[tuple[int, str]] = []
     refused: dict[str, int] = {}
+    finished: list[bool] = []
 
     async def attempt(i: int) -> None:
         await asyncio.sleep(rng.random() * 0.2)
@@ -40,6 +41,7 @@ async def test_a_thousand_concurrent_attempts_apply_each_ply_once(tmp_path):
         try:
             after = await service.move(game.id, player, move, expected_ply=expected)
             applied.append((after.ply, after.moves[-1]))
+            finished.append(after.is_over)
         except ALLOWED as err:
             refused[type(err).__name__] = refused.get(type(err).__name__, 0) + 1
 
@@ -52,7 +54,9 @@ async def test_a_thousand_concurrent_attempts_apply_each_ply_once(tmp_path):
     assert sum(refused.values()) + len(applied) == 1000
     plies = sorted(ply for ply, _ in applied)
     assert plies == list(range(1, len(plies) + 1)), "a ply was lost or applied twice"
-    assert len(plies) > 50  # the race really played a game, not a move or two
+    # The race really played a game, not a move or two: to its end (random moves can end an
+    # oware game early, depending on how the attempts interleave) or for many plies.
+    assert any(finished) or len(plies) > 50
 
     conn = sqlite3.connect(path)
     log = conn.execute("SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply",
