@@ -28,6 +28,8 @@ def main() -> None:
     parser.add_argument("--moves", default="", help="moves played first, e.g. 'C F'")
     parser.add_argument("--tt-bits", type=int, default=26,
                         help="log2 of transposition-table entries (16 bytes each)")
+    parser.add_argument("--endgame-seeds", type=int, default=16,
+                        help="table every board with at most this many seeds left in the pits")
     parser.add_argument("--nodes", type=float, default=None, help="give up after this many nodes")
     args = parser.parse_args()
     rules = Ruleset.parse(args.rules)
@@ -41,7 +43,7 @@ def main() -> None:
 
     searcher = Searcher(rules, args.tt_bits)
     result = solve(position, node_limit=int(args.nodes) if args.nodes else 1 << 62,
-                   searcher=searcher, progress=report)
+                   searcher=searcher, progress=report, endgame_seeds=args.endgame_seeds)
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"ruleset {rules}  moves '{args.moves}'  to move: {position.to_move}")

@@ -17,8 +17,9 @@ from typing import NamedTuple
 import numpy as np
 
 from engine.ai.encoding import decode_move, encode, may_cycle
+from engine.ai.endgame import build
 from engine.ai.search_kernel import (
-    ABORTED, EXACT_DEPTH, EXACT_MODE, HISTORY, INF, MAX_MOVES, NODE_LIMIT, NODES, RELATIVE,
+    ABORTED, ENDGAME_SEEDS, EXACT_DEPTH, EXACT_MODE, HISTORY, INF, MAX_MOVES, NODE_LIMIT, NODES, RELATIVE,
     ROOT_BONUS, ROOT_MOVE, ROOT_ROW, SCALE, SEL_DEPTH, TRUNCATED, make_workspace, negamax,
 )
 from engine.position import Position
@@ -70,6 +71,17 @@ class Searcher:
             self.zobrist = self.zobrist.copy()
             self.zobrist[self.size - 2:self.size] = 0
             self.stats[RELATIVE] = 1
+        self.endgame = (np.zeros((1, 1), np.int64), np.zeros(1, np.int8))  # no table yet
+        self.stats[ENDGAME_SEEDS] = -1
+
+    def use_endgame_table(self, max_seeds: int) -> None:
+        """Build the endgame table of every board with at most ``max_seeds`` seeds left in the
+        pits, and read values from it instead of searching them. Only where play does not
+        depend on the stores (ValueError otherwise)."""
+        if not self.stats[RELATIVE]:
+            raise ValueError(f"no endgame table for {self.rules}: its play depends on the stores")
+        self.endgame = build(self.code, max_seeds)
+        self.stats[ENDGAME_SEEDS] = max_seeds
 
     def run(self, position: Position, depth: int, alpha: int, beta: int, node_limit: int,
             exact: bool = False) -> tuple[int, int]:
@@ -84,7 +96,7 @@ class Searcher:
         kids, per_ply, tt, _ = self.ws
         kids[ROOT_ROW, 0, :] = position.board
         value = negamax(self.code.rules, self.code.next_slot, self.code.prev_pit, self.zobrist,
-                        kids, per_ply, tt, stats, position.mover,
+                        kids, per_ply, tt, *self.endgame, stats, position.mover,
                         EXACT_DEPTH if exact else depth, alpha, beta, 0)
         return int(value), int(stats[ROOT_MOVE])
 
@@ -133,7 +145,8 @@ def encode_first(position: Position) -> int:
 
 
 def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
-          searcher: Searcher | None = None, progress=None) -> SearchResult:
+          searcher: Searcher | None = None, progress=None,
+          endgame_seeds: int = 0) -> SearchResult:
     """The exact value by MTD(f): null-window searches with no horizon until the bounds meet.
     ``complete`` is False if the node budget ran out (then value is the last guess).
     ``progress(lower, upper, nodes)``, if given, hears the proven bounds after each pass."""
@@ -141,6 +154,8 @@ def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
         raise ValueError("the game is over: there is nothing to solve")
     started = time.perf_counter()
     searcher = searcher or Searcher(position.rules, tt_bits)
+    if endgame_seeds > searcher.stats[ENDGAME_SEEDS] and searcher.stats[RELATIVE]:
+        searcher.use_endgame_table(endgame_seeds)
     stats = searcher.stats
     lower, upper = -INF, INF
     # Start MTD(f) near the answer: a short heuristic search, rounded to a margin of the right

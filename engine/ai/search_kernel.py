@@ -24,6 +24,7 @@ from engine.ai.encoding import (
     CAPTURE_EITHER, CAPTURE_MASK, CHOOSE_ANY, CYCLE, EMPTY_CAPTURE, FORBIDDEN, GRAND_SLAM,
     MAY_CYCLE, MUST_FEED, PITS, REPLAY, SKIP_ORIGIN, TOTAL,
 )
+from engine.ai.endgame import index
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
 
 SCALE = 4  # search units per seed of margin
@@ -36,7 +37,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 # Slots of the stats array the search reads and writes.
 NODES, NODE_LIMIT, ABORTED, EXACT_MODE, ROOT_MOVE, TRUNCATED, SEL_DEPTH, RELATIVE = range(8)
-ROOT_BONUS = 8  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
+ENDGAME_SEEDS = 8  # boards with at most this many seeds in the pits are in the endgame table
+ROOT_BONUS = 9  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
 HISTORY = ROOT_BONUS + MAX_MOVES  # stats[HISTORY + 32 * mover + move]: cutoffs it caused
 STATS_SIZE = HISTORY + 2 * MAX_MOVES
 HISTORY_CAP = (1 << 20) - 1
@@ -107,6 +109,14 @@ def cycle_value(R, board, mover):
 
 
 @njit(cache=True, inline="always")
+def table_value(R, counts, endgame, board, following, mover):
+    """The exact value for ``mover`` of a board in the endgame table, ``following`` to move."""
+    value = SCALE * (margin(R, board, following)
+                     + endgame[index(counts, board, following, R[PITS])])
+    return value if following == mover else -value
+
+
+@njit(cache=True, inline="always")
 def guess_gain(R, NXT, board, mover, move):
     """A quick ordering score: where the last seed falls, without sowing (laps ignored)."""
     n = R[PITS]
@@ -138,7 +148,7 @@ def guess_gain(R, NXT, board, mover, move):
 
 
 @njit(cache=True, inline="always")
-def _etc(R, NXT, PRV, Z, kids, tt, stats, board, mover, moves, count, beta, ply):
+def _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count, beta, ply):
     """Enhanced transposition cutoff: a move whose child the table already proves good
     enough (or that ends the game well enough) refutes this node without a search.
     Returns that value, or -INF."""
@@ -154,8 +164,14 @@ def _etc(R, NXT, PRV, Z, kids, tt, stats, board, mover, moves, count, beta, ply)
             if value >= beta:
                 return value
             continue
+        left = row_sum(child, 0, n2)
+        if left <= stats[ENDGAME_SEEDS]:
+            value = table_value(R, counts, endgame, child, following, mover)
+            if value >= beta:
+                return value
+            continue
         if bounded:  # the child is already won by enough, whatever the seeds left do
-            value = SCALE * (margin(R, child, mover) - row_sum(child, 0, n2))
+            value = SCALE * (margin(R, child, mover) - left)
             if value >= beta:
                 return value
         h = position_hash(Z, child, size, following)
@@ -209,19 +225,20 @@ def _leaf(R, NXT, PRV, kids, per_ply, stats, board, mover, ply):
 
 
 @njit(cache=True, inline="always")
-def _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, following, depth, alpha, beta,
+def _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, following, depth, alpha, beta,
            ply):
     """The value for ``mover`` of the child in kids[ply]: same window after an extra turn,
     negated otherwise."""
     if following == mover:
-        return negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, depth - 1, alpha,
+        return negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, depth - 1, alpha,
                        beta, ply + 1)
-    return -negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, 1 - mover, depth - 1, -beta,
+    return -negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, 1 - mover, depth - 1, -beta,
                     -alpha, ply + 1)
 
 
 @njit(cache=True)
-def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, depth, alpha, beta, ply):
+def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, depth, alpha,
+            beta, ply):
     """The value for ``mover`` (times SCALE) of the board the parent left in kids[ply - 1]
     (the root's in kids[ROOT_ROW]), fail-soft within (alpha, beta). The board is not an
     argument because every array argument makes the recursive call slower."""
@@ -236,6 +253,8 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, depth, alpha, beta,
     n = R[PITS]
     n2 = 2 * n
     size = n2 + 2
+    if row_sum(board, 0, n2) <= stats[ENDGAME_SEEDS]:  # -1 without a table
+        return table_value(R, counts, endgame, board, mover, mover)
     exact = stats[EXACT_MODE] == 1
     scratch = kids[MAX_PLY, 0]
     moves = per_ply[ply, MOVES]
@@ -304,7 +323,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, depth, alpha, beta,
     # ETC costs a sowing per move: it pays only while at least half the seeds are in play,
     # where subtrees are big (measured on Kalah(5,4) and (6,3): everywhere, it costs time).
     if exact and ply > 0 and 2 * row_sum(board, 0, n2) >= R[TOTAL]:
-        cut = _etc(R, NXT, PRV, Z, kids, tt, stats, board, mover, moves, count, beta, ply)
+        cut = _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count, beta, ply)
         if cut > -INF:
             return cut
     # Order the moves by a cheap guess (a replay, then the likely capture), without sowing
@@ -336,21 +355,24 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, depth, alpha, beta,
         following, over = play(R, NXT, PRV, board, child, mover, m)
         if over:
             value = SCALE * margin(R, child, mover)
+        elif row_sum(child, 0, n2) <= stats[ENDGAME_SEEDS]:  # read, not searched
+            stats[NODES] += 1
+            value = table_value(R, counts, endgame, child, following, mover)
         elif at_horizon:
             if following == mover:
                 value = _leaf(R, NXT, PRV, kids, per_ply, stats, child, mover, ply + 1)
             else:
                 value = -_leaf(R, NXT, PRV, kids, per_ply, stats, child, 1 - mover, ply + 1)
         elif j == 0 or beta - a <= 1:
-            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, following,
+            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, following,
                            depth, a, beta, ply)
         else:
             # Principal variation search: prove the later moves worse with a null window,
             # and search again with the full window only when one turns out better.
-            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover, following,
+            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, following,
                            depth, a, a + 1, ply)
             if a < value < beta and not stats[ABORTED]:
-                value = _child(R, NXT, PRV, Z, kids, per_ply, tt, stats, mover,
+                value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
                                following, depth, a, beta, ply)
         if stats[ABORTED]:
             return 0
