@@ -10,7 +10,20 @@ def test_solve_prints_the_proven_value_and_a_best_move(capsys):
     out = capsys.readouterr().out
     assert "value +8 for South (proven)" in out
     assert re.search(r"best move [A-D]\n", out)
-    assert re.search(r"[\d,]+ nodes in [\d.]+ s", out)
+    assert re.search(r"[\d,]+ nodes in [\d.]+ s \(with a table of the boards with at most 8 "
+                     r"seeds left\)", out)
+    assert main(["solve", "kalah:pits=4,seeds=3", "--table", "0", "--tt-bits", "16"]) == 0
+    out = capsys.readouterr().out
+    assert "value +8 for South (proven)" in out and "table" not in out
+
+
+def test_solve_refuses_a_table_where_the_stores_matter(capsys):
+    assert main(["solve", "wari", "--table", "10"]) == 2
+    assert "no endgame table for wari" in capsys.readouterr().out
+    assert main(["solve", "kalah", "--table", "30"]) == 2
+    assert "--table takes 0 to 20 seeds" in capsys.readouterr().out
+    assert main(["solve", "kalah", "--tt-bits", "40"]) == 2
+    assert "--tt-bits takes 10 to 32" in capsys.readouterr().out
 
 
 def test_solve_after_moves_speaks_for_the_player_to_move(capsys):
@@ -20,7 +33,7 @@ def test_solve_after_moves_speaks_for_the_player_to_move(capsys):
 
 
 def test_solve_with_a_node_cap_says_it_did_not_finish(capsys):
-    assert main(["solve", "kalah", "--nodes", "20000"]) == 0
+    assert main(["solve", "kalah", "--nodes", "20000", "--table", "0"]) == 0
     assert "not proven within 20,000 nodes" in capsys.readouterr().out
 
 

@@ -11,7 +11,7 @@ finishes in time and with the expert's estimate otherwise.
 ruleset kalah:pits=3,seeds=2 after B: South to move
 value +4 for South (proven)
 best move C
-... nodes in ... s
+... nodes in ... s (with a table of the boards with at most 4 seeds left)
 0
 """
 
@@ -30,6 +30,12 @@ def register(subparsers) -> None:
     _common(solve)
     solve.add_argument("--nodes", type=float, metavar="N",
                        help="give up after N nodes (e.g. 5e8) and say how far it got")
+    solve.add_argument("--table", type=int, metavar="SEEDS",
+                       help="first tabulate every board with at most SEEDS seeds left in the "
+                            "pits (default: a third of the seeds, at most 16; 0 for none)")
+    solve.add_argument("--tt-bits", type=int, metavar="BITS",
+                       help="transposition table of 2**BITS entries of 16 bytes (default 22, "
+                            "or 26 above 40 seeds)")
     solve.set_defaults(func=run_solve)
     hint = subparsers.add_parser(
         "hint", help="the best move in a position and its value, within a time limit",
@@ -77,10 +83,24 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.nodes is not None and args.nodes < 1:
         print("error: --nodes must be at least 1")
         return 2
+    if args.tt_bits is not None and not 10 <= args.tt_bits <= 32:
+        print("error: --tt-bits takes 10 to 32")
+        return 2
     from engine.ai import solve
+    from engine.ai.search import default_table_seeds, default_tt_bits, stores_irrelevant
 
+    rules = position.rules
+    table = default_table_seeds(rules) if args.table is None else args.table
+    if table and not stores_irrelevant(rules):
+        print(f"error: no endgame table for {rules}: its play depends on the stores "
+              "(use --table 0)")
+        return 2
+    if not 0 <= table <= min(rules.total_seeds, 20):
+        print(f"error: --table takes 0 to {min(rules.total_seeds, 20)} seeds")
+        return 2
     started = time.perf_counter()
-    result = solve(position, node_limit=int(args.nodes) if args.nodes else None)
+    result = solve(position, node_limit=int(args.nodes) if args.nodes else None,
+                   tt_bits=args.tt_bits or default_tt_bits(rules), table_seeds=table)
     seconds = time.perf_counter() - started
     print(_header(args, position))
     side = position.to_move.capitalize()
@@ -90,7 +110,8 @@ def run_solve(args: argparse.Namespace) -> int:
         print(f"not proven within {int(args.nodes):,} nodes; last estimate {result.value:+g} "
               f"for {side}")
     print(f"best move {result.move}")
-    print(f"{result.nodes:,} nodes in {seconds:.2f} s")
+    print(f"{result.nodes:,} nodes in {seconds:.2f} s"
+          + (f" (with a table of the boards with at most {table} seeds left)" if table else ""))
     return 0
 
 

@@ -55,6 +55,22 @@ def stores_irrelevant(rules: Ruleset) -> bool:
     return not rules.majority and not may_cycle(rules)
 
 
+def default_table_seeds(rules: Ruleset) -> int:
+    """The endgame table ``mancala solve`` builds unless told otherwise: boards with up to a
+    third of the seeds left in the pits, at most 16 (about 30 MB and half a minute to build
+    for Kalah(6,4)); none where play depends on the stores.
+
+    >>> default_table_seeds(Ruleset.parse("kalah")), default_table_seeds(Ruleset.parse("wari"))
+    (16, 0)
+    """
+    return min(16, rules.total_seeds // 3) if stores_irrelevant(rules) else 0
+
+
+def default_tt_bits(rules: Ruleset) -> int:
+    """Transposition-table size for a solve: 64 MB up to 40 seeds, 1 GB beyond."""
+    return 22 if rules.total_seeds <= 40 else 26
+
+
 class Searcher:
     """One ruleset's compiled search with its own transposition table (2**tt_bits entries)."""
 

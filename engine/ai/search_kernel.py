@@ -253,7 +253,8 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     n = R[PITS]
     n2 = 2 * n
     size = n2 + 2
-    if row_sum(board, 0, n2) <= stats[ENDGAME_SEEDS]:  # -1 without a table
+    left = row_sum(board, 0, n2)  # seeds still in the pits
+    if left <= stats[ENDGAME_SEEDS]:  # -1 without a table
         return table_value(R, counts, endgame, board, mover, mover)
     exact = stats[EXACT_MODE] == 1
     scratch = kids[MAX_PLY, 0]
@@ -269,7 +270,6 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     if exact and not (R[MAY_CYCLE] != 0 and R[CYCLE] == 0):
         # Every seed left ends in a store (or nobody's): the margin can move by at most that
         # (checked before the moves are even listed: it cuts many endgame nodes).
-        left = row_sum(board, 0, n2)
         now = margin(R, board, mover)
         if SCALE * (now + left) <= alpha:
             return SCALE * (now + left)
