@@ -12,7 +12,9 @@ ruleset's cycle policy, but only in exact mode and only where positions can repe
 What makes the solver prove games: replays ordered nearest-the-store first, then captures;
 the stores bound (the seeds left limit how far the margin can still move); enhanced
 transposition cutoffs (a child the table already proves good enough refutes the node); and,
-where the stores cannot change play (``RELATIVE``), a table keyed by the pits alone.
+where the stores cannot change play (``RELATIVE``), a table keyed by the pits alone and, when
+one is built, the endgame table (``engine.ai.endgame``): a board with at most
+``stats[ENDGAME_SEEDS]`` seeds left in the pits is read, not searched.
 """
 
 from __future__ import annotations
