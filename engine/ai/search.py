@@ -19,8 +19,9 @@ import numpy as np
 from engine.ai.encoding import decode_move, encode, may_cycle
 from engine.ai.endgame import build
 from engine.ai.search_kernel import (
-    ABORTED, ENDGAME_SEEDS, EXACT_DEPTH, EXACT_MODE, HISTORY, INF, MAX_MOVES, NODE_LIMIT, NODES, RELATIVE,
-    ROOT_BONUS, ROOT_MOVE, ROOT_ROW, SCALE, SEL_DEPTH, TRUNCATED, make_workspace, negamax,
+    ABORTED, ENDGAME_SEEDS, EXACT_DEPTH, EXACT_MODE, HISTORY, INF, MAX_MOVES, NODE_LIMIT, NODES,
+    RELATIVE, ROOT_BONUS, ROOT_MOVE, ROOT_ROW, SCALE, SEL_DEPTH, TRUNCATED, make_workspace,
+    negamax,
 )
 from engine.position import Position
 from engine.ruleset import Ruleset

@@ -150,7 +150,8 @@ def guess_gain(R, NXT, board, mover, move):
 
 
 @njit(cache=True, inline="always")
-def _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count, beta, ply):
+def _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count, beta,
+         ply):
     """Enhanced transposition cutoff: a move whose child the table already proves good
     enough (or that ends the game well enough) refutes this node without a search.
     Returns that value, or -INF."""
@@ -200,16 +201,22 @@ def _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, 
 
 
 @njit(cache=True, inline="always")
-def _leaf(R, NXT, PRV, kids, per_ply, stats, board, mover, ply):
-    """What ``negamax`` does at the horizon of a depth-limited search, without the call:
-    leaves are most of the tree, and a recursive call with many arrays is slow."""
+def _count_node(stats, ply):
+    """Count a node and the deepest ply reached; True once the node budget is spent."""
     stats[NODES] += 1
     if stats[NODES] >= stats[NODE_LIMIT]:
         stats[ABORTED] = 1
-    if stats[ABORTED]:
-        return 0
     if ply > stats[SEL_DEPTH]:
         stats[SEL_DEPTH] = ply
+    return stats[ABORTED] != 0
+
+
+@njit(cache=True, inline="always")
+def _leaf(R, NXT, PRV, kids, per_ply, stats, board, mover, ply):
+    """What ``negamax`` does at the horizon of a depth-limited search, without the call:
+    leaves are most of the tree, and a recursive call with many arrays is slow."""
+    if _count_node(stats, ply):
+        return 0
     scratch = kids[MAX_PLY, 0]
     n = R[PITS]
     if R[MUST_FEED] == 0 and R[GRAND_SLAM] != FORBIDDEN:
@@ -227,15 +234,15 @@ def _leaf(R, NXT, PRV, kids, per_ply, stats, board, mover, ply):
 
 
 @njit(cache=True, inline="always")
-def _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, following, depth, alpha, beta,
-           ply):
+def _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, following, depth,
+           alpha, beta, ply):
     """The value for ``mover`` of the child in kids[ply]: same window after an extra turn,
     negated otherwise."""
     if following == mover:
-        return negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, depth - 1, alpha,
-                       beta, ply + 1)
-    return -negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, 1 - mover, depth - 1, -beta,
-                    -alpha, ply + 1)
+        return negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
+                       depth - 1, alpha, beta, ply + 1)
+    return -negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, 1 - mover,
+                    depth - 1, -beta, -alpha, ply + 1)
 
 
 @njit(cache=True)
@@ -244,13 +251,8 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     """The value for ``mover`` (times SCALE) of the board the parent left in kids[ply - 1]
     (the root's in kids[ROOT_ROW]), fail-soft within (alpha, beta). The board is not an
     argument because every array argument makes the recursive call slower."""
-    stats[NODES] += 1
-    if stats[NODES] >= stats[NODE_LIMIT]:
-        stats[ABORTED] = 1
-    if stats[ABORTED]:
+    if _count_node(stats, ply):
         return 0
-    if ply > stats[SEL_DEPTH]:
-        stats[SEL_DEPTH] = ply
     board = kids[ply - 1, 0] if ply > 0 else kids[ROOT_ROW, 0]
     n = R[PITS]
     n2 = 2 * n
@@ -325,7 +327,8 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     # ETC costs a sowing per move: it pays only while at least half the seeds are in play,
     # where subtrees are big (measured on Kalah(5,4) and (6,3): everywhere, it costs time).
     if exact and ply > 0 and 2 * row_sum(board, 0, n2) >= R[TOTAL]:
-        cut = _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count, beta, ply)
+        cut = _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count,
+                   beta, ply)
         if cut > -INF:
             return cut
     # Order the moves by a cheap guess (a replay, then the likely capture), without sowing
@@ -366,13 +369,13 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
             else:
                 value = -_leaf(R, NXT, PRV, kids, per_ply, stats, child, 1 - mover, ply + 1)
         elif j == 0 or beta - a <= 1:
-            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, following,
-                           depth, a, beta, ply)
+            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
+                           following, depth, a, beta, ply)
         else:
             # Principal variation search: prove the later moves worse with a null window,
             # and search again with the full window only when one turns out better.
-            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, following,
-                           depth, a, a + 1, ply)
+            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
+                           following, depth, a, a + 1, ply)
             if a < value < beta and not stats[ABORTED]:
                 value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
                                following, depth, a, beta, ply)
