@@ -67,7 +67,7 @@ def test_rules_where_boards_repeat_get_no_table():
 
 
 def test_solver_with_a_table_gives_the_same_values():
-    rules = Ruleset.parse("kalah:pits=4,seeds=3")
+    rules = Ruleset.parse("kalah:pits=4,seeds=2")  # small enough for minimax in a second
     rng = random.Random(4)
     games = [Game.from_moves(rules, "")]
     while len(games) < 6:
@@ -78,7 +78,7 @@ def test_solver_with_a_table_gives_the_same_values():
         if not game.is_over():
             games.append(game)
     with_table = Searcher(rules, tt_bits=16)
-    with_table.use_endgame_table(10)
+    with_table.use_endgame_table(8)
     nodes = {"plain": 0, "tabled": 0}
     for game in games:
         plain = solve(game.position, tt_bits=16)
