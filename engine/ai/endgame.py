@@ -5,7 +5,7 @@ majority rule, no repetition), a board's value is its stores' margin plus a numb
 depends on the pits alone. So one table, indexed by the pits as the mover sees them, holds
 every endgame. Seeds in the pits never increase, so the table is built layer by layer (0
 seeds left, then 1, ...); a move that reaches no store stays in its layer, and that child is
-solved first, by recursion. The solver reads the table instead of searching those subtrees:
+solved first, by a depth-first walk. The solver reads the table instead of searching those subtrees:
 in Kalah(6,4) most of a proof's nodes have 16 or fewer seeds left.
 
 A board's index: the boards with fewer seeds come first, then the pits (the mover's row
@@ -34,7 +34,7 @@ from engine.ai.encoding import PITS
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
 
 UNKNOWN = -128  # not built yet
-BUSY = -127  # being built: met again further down the recursion means a cycle
+BUSY = -127  # being built: met again further down the walk means a cycle
 MAX_MOVES = 32
 AT, COUNT, NEXT, BEST, GAINED = range(5)  # a frame of the depth-first walk
 FRAME_SIZE = 5
@@ -121,8 +121,6 @@ def _next_composition(pits):
     for j in range(i + 1, last):
         pits[j] = 0
     pits[last] = tail - 1
-
-
 
 
 @njit(cache=True, inline="always")
