@@ -20,9 +20,7 @@ one is built, the endgame table (``engine.ai.endgame``): a board with at most
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
 from numba import njit
-from numba.extending import intrinsic
 
 from engine.ai.encoding import (
     CAPTURE_EITHER, CAPTURE_MASK, CHOOSE_ANY, CYCLE, EMPTY_CAPTURE, FORBIDDEN, GRAND_SLAM,
@@ -30,6 +28,7 @@ from engine.ai.encoding import (
 )
 from engine.ai.endgame import index
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
+from engine.ai.views import unowned
 
 SCALE = 4  # search units per seed of margin
 INF = 1 << 20
@@ -202,21 +201,6 @@ def _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, 
     return -INF
 
 
-@intrinsic
-def _unowned(typingctx, array):
-    """The same array without its reference count (a null meminfo). numba counts references
-    with atomic instructions on every view it makes (``kids[ply, 0]``...), several per node,
-    and they took half the search's time; views of an unowned array skip them. Safe because
-    the caller keeps the arrays alive for the whole search."""
-
-    def codegen(context, builder, signature, args):
-        null = ir.Constant(ir.PointerType(ir.IntType(8)), None)
-        value = builder.insert_value(args[0], null, 0)  # meminfo
-        return builder.insert_value(value, null, 1)  # parent object
-
-    return array(array), codegen
-
-
 @njit(cache=True, inline="always")
 def _count_node(stats, ply):
     """Count a node and the deepest ply reached; True once the node budget is spent."""
@@ -268,10 +252,11 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     """The value for ``mover`` (times SCALE) of the board the parent left in kids[ply - 1]
     (the root's in kids[ROOT_ROW]), fail-soft within (alpha, beta). The board is not an
     argument because every array argument makes the recursive call slower."""
-    R, NXT, PRV, Z, kids = _unowned(R), _unowned(NXT), _unowned(PRV), _unowned(Z), _unowned(kids)
-    per_ply, tt = _unowned(per_ply), _unowned(tt)
-    counts, endgame = _unowned(counts), _unowned(endgame)
-    stats = _unowned(stats)
+    # Views of these arrays count no references: see engine.ai.views.
+    R, NXT, PRV, Z, kids = unowned(R), unowned(NXT), unowned(PRV), unowned(Z), unowned(kids)
+    per_ply, tt = unowned(per_ply), unowned(tt)
+    counts, endgame = unowned(counts), unowned(endgame)
+    stats = unowned(stats)
     if _count_node(stats, ply):
         return 0
     board = kids[ply - 1, 0] if ply > 0 else kids[ROOT_ROW, 0]
