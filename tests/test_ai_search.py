@@ -151,3 +151,22 @@ def test_solver_table_entries_carry_over_between_store_splits():
         pos = Position.settled(rules, pits + stores, 0)
         result = solve_with(pos, searcher=searcher)
         assert result.complete and result.value == minimax(pos)
+
+
+def test_time_limit_stops_a_search_midway():
+    # One exact pass over Kalah(6,4) from the start runs for minutes: only a stop inside the
+    # kernel can end it on time. The limit is generous so a loaded machine still passes.
+    import time
+
+    from engine.ai.search import iterate, solve as solve_with
+
+    pos = Position.initial(Ruleset.parse("kalah"))
+    started = time.perf_counter()
+    result = solve_with(pos, time_limit=0.3)
+    assert time.perf_counter() - started < 3
+    assert not result.complete
+    # An iterative search keeps the last finished iteration's move, and the next search on a
+    # fresh table is not stopped by the old timer.
+    searched = iterate(pos, 64, time_limit=0.3)
+    assert searched.move in pos.legal_moves() and searched.depth >= 1
+    assert iterate(pos, 6).depth == 6

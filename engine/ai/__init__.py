@@ -88,7 +88,8 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
         # At most about 40% of the time on trying to prove the value (counting on at least a
         # million nodes a second), the rest for the search if the proof does not finish.
         budget = min(nodes // 2, int(0.4 * limit * 1_000_000))
-        solved = solve(position, node_limit=budget, tt_bits=settings.tt_bits)
+        solved = solve(position, node_limit=budget, tt_bits=settings.tt_bits,
+                       time_limit=0.4 * limit)
         if solved.complete:
             return AIMove(solved.move, solved.value, solved.depth, solved.nodes,
                           time.perf_counter() - started)
@@ -143,7 +144,7 @@ def hint(position: Position, time_limit: float = 2.0) -> Hint:
 
     started = time.perf_counter()
     budget = int(time_limit * 400_000)  # about a fifth of the time; the expert gets the rest
-    solved = exact(position, node_limit=budget, tt_bits=22)
+    solved = exact(position, node_limit=budget, tt_bits=22, time_limit=time_limit / 2)
     if solved.complete:
         return Hint(solved.move, solved.value, True, solved.depth, solved.nodes,
                     time.perf_counter() - started)

@@ -10,7 +10,9 @@ exact solver (MTD(f) over the same alpha-beta with no horizon).
 from __future__ import annotations
 
 import random
+import threading
 import time
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -20,7 +22,8 @@ from engine.ai.encoding import decode_move, encode, may_cycle
 from engine.ai.endgame import build
 from engine.ai.search_kernel import (
     ABORTED, ENDGAME_SEEDS, EXACT_DEPTH, EXACT_MODE, HISTORY, INF, MAX_MOVES, NODE_LIMIT, NODES,
-    RELATIVE, ROOT_BONUS, ROOT_MOVE, ROOT_ROW, SCALE, SEL_DEPTH, TRUNCATED, make_workspace,
+    RELATIVE, ROOT_BONUS, ROOT_MOVE, ROOT_ROW, SCALE, SEL_DEPTH, STOP, TRUNCATED,
+    make_workspace,
     negamax,
 )
 from engine.position import Position
@@ -124,36 +127,63 @@ class Searcher:
             self.stats[ROOT_BONUS + i] = rng.randrange(64)
 
 
+@contextmanager
+def _deadline(stats: np.ndarray, seconds: float | None):
+    """Stop any search on ``stats`` that is still running ``seconds`` from now: a thread sets
+    the kernel's STOP slot, which it reads at every node (it runs without the GIL)."""
+    stats[STOP] = 0
+    if seconds is None:
+        yield
+        return
+    timer = threading.Timer(max(seconds, 0.0), stats.__setitem__, (STOP, 1))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        timer.join()  # so it cannot fire into the next search
+        stats[STOP] = 0
+
+
 def iterate(position: Position, max_depth: int, node_limit: int = UNLIMITED,
             time_limit: float | None = None, seed: int = 0, tt_bits: int = 20,
             searcher: Searcher | None = None) -> SearchResult:
     """Iterative deepening to ``max_depth`` plies. The node budget makes a search
-    deterministic; the time limit only shortens it on a machine too slow for that budget.
-    A ``searcher`` given keeps the table (the solver reuses its move hints)."""
+    deterministic; the time limit only shortens it on a machine too slow for that budget,
+    and is hard: an iteration still running when it expires is abandoned for the last one
+    finished. A ``searcher`` given keeps the table (the solver reuses its move hints)."""
     started = time.perf_counter()
     searcher = searcher or Searcher(position.rules, tt_bits)
     searcher.set_root_bonus(seed)
     stats = searcher.stats
     start_nodes = int(stats[NODES])
-    best_move, best_value, reached = -1, 0, 0
-    for depth in range(1, max_depth + 1):
-        limit = node_limit - (int(stats[NODES]) - start_nodes)
-        elapsed = time.perf_counter() - started
-        if time_limit is not None and depth > 1:
-            if elapsed > time_limit / 2:
-                break  # the next iteration would take longer than everything so far
-            rate = stats[NODES] / max(elapsed, 1e-4)
-            limit = min(limit, int(rate * (time_limit - elapsed) * 0.8))
-        if limit <= 0:
-            break
-        value, move = searcher.run(position, depth, -INF, INF, limit)
-        if stats[ABORTED]:
-            break
-        best_move, best_value, reached = move, value, depth
+    with _deadline(stats, time_limit):
+        best_move, best_value, reached = _deepen(position, searcher, max_depth, node_limit,
+                                                 time_limit, started, start_nodes)
     if best_move < 0:  # not even depth 1 finished: any legal move is as good as none
         best_move = encode_first(position)
     return SearchResult(decode_move(position.rules, best_move), best_value / SCALE, reached,
                         int(stats[NODES]) - start_nodes, time.perf_counter() - started, False)
+
+
+def _deepen(position: Position, searcher: Searcher, max_depth: int, node_limit: int,
+            time_limit: float | None, started: float, start_nodes: int) -> tuple[int, int, int]:
+    """The iterations of ``iterate``: (best move, its value, depth) of the last one done."""
+    stats = searcher.stats
+    best_move, best_value, reached = -1, 0, 0
+    for depth in range(1, max_depth + 1):
+        limit = node_limit - (int(stats[NODES]) - start_nodes)
+        if limit <= 0:
+            break
+        if time_limit is not None and depth > 1:
+            if time.perf_counter() - started > time_limit / 2:
+                break  # the next iteration would take longer than everything so far
+        value, move = searcher.run(position, depth, -INF, INF, limit)
+        if stats[ABORTED]:
+            break
+        best_move, best_value, reached = move, value, depth
+    return best_move, best_value, reached
 
 
 def encode_first(position: Position) -> int:
@@ -163,9 +193,10 @@ def encode_first(position: Position) -> int:
 
 def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
           searcher: Searcher | None = None, progress=None,
-          endgame_seeds: int = 0) -> SearchResult:
+          endgame_seeds: int = 0, time_limit: float | None = None) -> SearchResult:
     """The exact value by MTD(f): null-window searches with no horizon until the bounds meet.
-    ``complete`` is False if the node budget ran out (then value is the last guess).
+    ``complete`` is False if the node budget or the (hard) time limit ran out (then value is
+    the last guess).
     ``progress(lower, upper, nodes)``, if given, hears the proven bounds after each pass."""
     if position.is_over():
         raise ValueError("the game is over: there is nothing to solve")
@@ -174,16 +205,36 @@ def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
     if endgame_seeds > searcher.stats[ENDGAME_SEEDS] and searcher.stats[RELATIVE]:
         searcher.use_endgame_table(endgame_seeds)
     stats = searcher.stats
-    lower, upper = -INF, INF
     # Start MTD(f) near the answer: a short heuristic search, rounded to a margin of the right
     # parity (the two totals add up to every seed, so the margin has that number's parity).
     total = position.rules.total_seeds
     # It runs in the solver's own table: its best moves become the exact search's first tries.
-    rough = iterate(position, 64, node_limit=2_000_000, searcher=searcher).value
+    rough = iterate(position, 64, node_limit=2_000_000, searcher=searcher,
+                    time_limit=None if time_limit is None else time_limit / 4).value
     guess = SCALE * (round((rough - total) / 2) * 2 + total)
     stats[HISTORY:] = 0  # the heuristic search's cutoff counts would drown the solver's own
     start_nodes = int(stats[NODES])
     stats[SEL_DEPTH] = 0
+    remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
+    with _deadline(stats, remaining):
+        lower, upper, guess, best_move, complete = _mtdf(position, searcher, guess, node_limit,
+                                                         start_nodes, progress)
+    if stats[TRUNCATED]:
+        complete = False
+    if best_move < 0:
+        best_move = encode_first(position)
+    value = lower if complete else guess
+    return SearchResult(decode_move(position.rules, best_move), value / SCALE,
+                        int(stats[SEL_DEPTH]), int(stats[NODES]) - start_nodes,
+                        time.perf_counter() - started, complete)
+
+
+def _mtdf(position: Position, searcher: Searcher, guess: int, node_limit: int,
+          start_nodes: int, progress) -> tuple[int, int, int, int, bool]:
+    """The null-window passes of ``solve``: (lower, upper, last guess, best move, whether
+    the bounds met before a budget ran out)."""
+    stats = searcher.stats
+    lower, upper = -INF, INF
     best_move = -1
     complete = True
     while lower < upper:
@@ -204,14 +255,7 @@ def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
             best_move = move
         if progress is not None:
             progress(lower / SCALE, upper / SCALE, int(stats[NODES]) - start_nodes)
-    if stats[TRUNCATED]:
-        complete = False
-    if best_move < 0:
-        best_move = encode_first(position)
-    value = lower if complete else guess
-    return SearchResult(decode_move(position.rules, best_move), value / SCALE,
-                        int(stats[SEL_DEPTH]), int(stats[NODES]) - start_nodes,
-                        time.perf_counter() - started, complete)
+    return lower, upper, guess, best_move, complete
 
 
 def warm_up() -> None:

@@ -41,7 +41,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 # Slots of the stats array the search reads and writes.
 NODES, NODE_LIMIT, ABORTED, EXACT_MODE, ROOT_MOVE, TRUNCATED, SEL_DEPTH, RELATIVE = range(8)
 ENDGAME_SEEDS = 8  # boards with at most this many seeds in the pits are in the endgame table
-ROOT_BONUS = 9  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
+STOP = 9  # set to 1 by another thread (the time limit): the search aborts at its next node
+ROOT_BONUS = 10  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
 HISTORY = ROOT_BONUS + MAX_MOVES  # stats[HISTORY + 32 * mover + move]: cutoffs it caused
 STATS_SIZE = HISTORY + 2 * MAX_MOVES
 HISTORY_CAP = (1 << 20) - 1
@@ -56,9 +57,9 @@ def make_workspace(size: int, tt_bits: int):
     argument of the recursive call separately, and many arguments make every call slow.
 
     kids[ply, 0] is the board after the move being searched at that ply (kids[MAX_PLY, 0] is
-    scratch, kids[ROOT_ROW, 0] the root); per_ply[ply, MOVES|ORDER, i] the moves and their ordering scores, and
-    per_ply[ply, PATH, 0] the hash of the node at that ply; tt[slot] = (key, packed
-    value|depth|bound|move)."""
+    scratch, kids[ROOT_ROW, 0] the root); per_ply[ply, MOVES|ORDER, i] the moves and their
+    ordering scores, and per_ply[ply, PATH, 0] the hash of the node at that ply;
+    tt[slot] = (key, packed value|depth|bound|move)."""
     return (
         np.zeros((MAX_PLY + 2, 1, size), np.int64),
         np.zeros((MAX_PLY + 1, 4, MAX_MOVES), np.int64),
@@ -203,9 +204,10 @@ def _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, 
 
 @njit(cache=True, inline="always")
 def _count_node(stats, ply):
-    """Count a node and the deepest ply reached; True once the node budget is spent."""
+    """Count a node and the deepest ply reached; True once the node budget is spent or the
+    search is told to stop."""
     stats[NODES] += 1
-    if stats[NODES] >= stats[NODE_LIMIT]:
+    if stats[NODES] >= stats[NODE_LIMIT] or stats[STOP] != 0:
         stats[ABORTED] = 1
     if ply > stats[SEL_DEPTH]:
         stats[SEL_DEPTH] = ply
@@ -246,7 +248,7 @@ def _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, fol
                     depth - 1, -beta, -alpha, ply + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: the time limit's thread runs meanwhile
 def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, depth, alpha,
             beta, ply):
     """The value for ``mover`` (times SCALE) of the board the parent left in kids[ply - 1]
