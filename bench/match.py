@@ -30,6 +30,19 @@ BARS = {("easy", "medium"): 0.75, ("medium", "hard"): 0.75, ("hard", "expert"): 
 MAX_PLIES = 400  # a game still going after this many plies is ended by agreement
 
 
+def openings(rules: str, count: int) -> list[list[str]]:
+    """``count`` different openings: two seeded generators can draw the same two plies, and a
+    repeated opening would count its games twice."""
+    found: list[list[str]] = []
+    index = 0
+    while len(found) < count:
+        moves = opening(rules, index)
+        index += 1
+        if moves not in found:
+            found.append(moves)
+    return found
+
+
 def opening(rules: str, index: int) -> list[str]:
     rng = random.Random(f"{rules}/{index}")
     game = Game(rules)
@@ -77,8 +90,7 @@ def main() -> None:
     jobs = []
     for rules in rulesets:
         for weak, strong in pairings:
-            for i in range(args.openings):
-                moves = opening(rules, i)
+            for i, moves in enumerate(openings(rules, args.openings)):
                 jobs.append((rules, (weak, strong), moves, weak, strong, i))
                 jobs.append((rules, (weak, strong), moves, strong, weak, i))
     started = time.perf_counter()
