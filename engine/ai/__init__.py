@@ -13,7 +13,9 @@ from weakest to strongest (the applet's strategies, then the search levels).
 ('B', 8.0)
 
 Levels are deterministic for a given seed while their node budget, not the time limit, ends
-the search (a machine much slower than ours may hit the time limit first).
+the search (a machine much slower or busier than ours may hit the time limit first). The time
+limit is hard: a search still running when it expires stops at its next node and plays the
+move of the last depth it finished.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ SEARCH_LEVELS: dict[str, Level] = {
     "easy": Level(depth=2, nodes=20_000, seconds=0.5, noise=3.0, tt_bits=12),
     "medium": Level(depth=4, nodes=100_000, seconds=1.0, tt_bits=14),
     "hard": Level(depth=8, nodes=1_000_000, seconds=1.5, tt_bits=18),
-    "expert": Level(depth=64, nodes=3_500_000, seconds=2.0, solve_seeds=24, tt_bits=22),
+    "expert": Level(depth=64, nodes=8_000_000, seconds=2.0, solve_seeds=24, tt_bits=22),
 }
 LEVELS = STRATEGIES + tuple(SEARCH_LEVELS)
 DEFAULT_LEVEL = "medium"
@@ -94,7 +96,8 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
             return AIMove(solved.move, solved.value, solved.depth, solved.nodes,
                           time.perf_counter() - started)
         nodes -= solved.nodes
-    remaining = limit - (time.perf_counter() - started)
+    # A little is kept back for the work after the search stops, so the move is on time.
+    remaining = limit - (time.perf_counter() - started) - 0.05
     result = iterate(position, settings.depth, nodes, max(remaining, 0.05), seed,
                      settings.tt_bits)
     return AIMove(result.move, result.value, result.depth, result.nodes,
