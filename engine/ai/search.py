@@ -23,8 +23,7 @@ from engine.ai.endgame import build
 from engine.ai.search_kernel import (
     ABORTED, ENDGAME_SEEDS, EXACT_DEPTH, EXACT_MODE, HISTORY, INF, MAX_MOVES, NODE_LIMIT, NODES,
     RELATIVE, ROOT_BONUS, ROOT_MOVE, ROOT_ROW, SCALE, SEL_DEPTH, STOP, TRUNCATED,
-    make_workspace,
-    negamax,
+    make_workspace, negamax,
 )
 from engine.position import Position
 from engine.ruleset import Ruleset
