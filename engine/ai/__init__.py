@@ -97,7 +97,7 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
                           time.perf_counter() - started)
         nodes -= solved.nodes
     # A little is kept back for the work after the search stops, so the move is on time.
-    remaining = limit - (time.perf_counter() - started) - 0.05
+    remaining = limit - (time.perf_counter() - started) - 0.1
     result = iterate(position, settings.depth, nodes, max(remaining, 0.05), seed,
                      settings.tt_bits)
     return AIMove(result.move, result.value, result.depth, result.nodes,
