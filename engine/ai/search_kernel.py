@@ -334,7 +334,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
                 return value
     # ETC costs a sowing per move: it pays only while at least half the seeds are in play,
     # where subtrees are big (measured on Kalah(5,4) and (6,3): everywhere, it costs time).
-    if exact and ply > 0 and 2 * row_sum(board, 0, n2) >= R[TOTAL]:
+    if exact and ply > 0 and 2 * left >= R[TOTAL]:
         cut = _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count,
                    beta, ply)
         if cut > -INF:
