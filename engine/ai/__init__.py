@@ -128,14 +128,16 @@ def _noisy(position: Position, settings: Level, seed: int, started: float) -> AI
 
 
 def solve(position: Position, node_limit: int | None = None, tt_bits: int = 22,
-          table_seeds: int = 0):
+          table_seeds: int = 0, table: tuple | None = None):
     """The exact value of ``position`` (seed margin for the player to move), a best move, the
     nodes and seconds: a ``SearchResult`` whose ``complete`` says whether it is proven.
-    ``table_seeds``: first build an endgame table of the boards with at most that many seeds
-    left in the pits (where play does not depend on the stores; see ``engine.ai.endgame``)."""
+    ``table_seeds``: read the boards with at most that many seeds left in the pits from an
+    endgame table (where play does not depend on the stores; see ``engine.ai.endgame``):
+    ``table`` if given (as ``storage.tables`` keeps them), else one built first."""
     from engine.ai.search import UNLIMITED, solve as exact
 
-    return exact(position, node_limit or UNLIMITED, tt_bits, endgame_seeds=table_seeds)
+    return exact(position, node_limit or UNLIMITED, tt_bits, endgame_seeds=table_seeds,
+                 endgame_table=table)
 
 
 def hint(position: Position, time_limit: float = 2.0) -> Hint:

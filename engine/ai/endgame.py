@@ -81,6 +81,22 @@ def build(code, max_seeds: int):
     return counts, values
 
 
+def fits(table, pits: int, max_seeds: int) -> bool:
+    """Whether ``table`` (counts, values) has the shape of the table ``build`` makes for
+    ``pits`` pits a side and ``max_seeds`` seeds: a check for one read from a file.
+
+    >>> from engine import Ruleset
+    >>> from engine.ai.encoding import encode
+    >>> table = build(encode(Ruleset.parse("kalah:pits=2,seeds=1")), 4)
+    >>> fits(table, 2, 4), fits(table, 2, 3), fits(table, 3, 4)
+    (True, False, False)
+    """
+    counts, values = table
+    expected = layer_counts(pits, max_seeds)
+    return (counts.shape == expected.shape and bool((counts == expected).all())
+            and values.dtype == np.int8 and values.shape == (int(expected[0, -1]),))
+
+
 @njit(cache=True)
 def _build(R, NXT, PRV, counts, values, max_seeds):
     n = R[PITS]

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from engine.ai.encoding import decode_move, encode, may_cycle
-from engine.ai.endgame import build
+from engine.ai.endgame import build, fits
 from engine.ai.search_kernel import (
     ABORTED, ENDGAME_SEEDS, EXACT_DEPTH, EXACT_MODE, HISTORY, INF, MAX_MOVES, NODE_LIMIT, NODES,
     RELATIVE, ROOT_BONUS, ROOT_MOVE, ROOT_ROW, SCALE, SEL_DEPTH, STOP, TRUNCATED,
@@ -93,13 +93,19 @@ class Searcher:
         self.endgame = (np.zeros((1, 1), np.int64), np.zeros(1, np.int8))  # no table yet
         self.stats[ENDGAME_SEEDS] = -1
 
-    def use_endgame_table(self, max_seeds: int) -> None:
-        """Build the endgame table of every board with at most ``max_seeds`` seeds left in the
-        pits, and read values from it instead of searching them. Only where play does not
-        depend on the stores (ValueError otherwise)."""
+    def use_endgame_table(self, max_seeds: int, table: tuple | None = None) -> None:
+        """Read the values of boards with at most ``max_seeds`` seeds left in the pits from an
+        endgame table instead of searching them: ``table``, a (counts, values) pair from
+        ``engine.ai.endgame.build`` for these rules (kept on disk, say), or one built now.
+        Only where play does not depend on the stores (ValueError otherwise)."""
         if not self.stats[RELATIVE]:
             raise ValueError(f"no endgame table for {self.rules}: its play depends on the stores")
-        self.endgame = build(self.code, max_seeds)
+        if table is None:
+            table = build(self.code, max_seeds)
+        elif not fits(table, self.rules.pits, max_seeds):
+            raise ValueError(f"that endgame table is not one of {max_seeds} seeds for "
+                             f"{self.rules.pits} pits a side")
+        self.endgame = table
         self.stats[ENDGAME_SEEDS] = max_seeds
 
     def run(self, position: Position, depth: int, alpha: int, beta: int, node_limit: int,
@@ -192,17 +198,20 @@ def encode_first(position: Position) -> int:
 
 def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
           searcher: Searcher | None = None, progress=None,
-          endgame_seeds: int = 0, time_limit: float | None = None) -> SearchResult:
+          endgame_seeds: int = 0, time_limit: float | None = None,
+          endgame_table: tuple | None = None) -> SearchResult:
     """The exact value by MTD(f): null-window searches with no horizon until the bounds meet.
     ``complete`` is False if the node budget or the (hard) time limit ran out (then value is
     the last guess).
-    ``progress(lower, upper, nodes)``, if given, hears the proven bounds after each pass."""
+    ``progress(lower, upper, nodes)``, if given, hears the proven bounds after each pass.
+    ``endgame_seeds``: read boards with at most that many seeds left in the pits from an
+    endgame table, ``endgame_table`` if given (built for these rules), else built first."""
     if position.is_over():
         raise ValueError("the game is over: there is nothing to solve")
     started = time.perf_counter()
     searcher = searcher or Searcher(position.rules, tt_bits)
     if endgame_seeds > searcher.stats[ENDGAME_SEEDS] and searcher.stats[RELATIVE]:
-        searcher.use_endgame_table(endgame_seeds)
+        searcher.use_endgame_table(endgame_seeds, endgame_table)
     stats = searcher.stats
     # Start MTD(f) near the answer: a short heuristic search, rounded to a margin of the right
     # parity (the two totals add up to every seed, so the margin has that number's parity).
