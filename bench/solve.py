@@ -4,8 +4,10 @@
     .venv/bin/python bench/solve.py kalah:pits=4,seeds=3 --tt-bits 20
 
 Prints the value (final seed margin for the player to move), a best move, nodes, seconds,
-nodes per second and the peak resident memory (resource.getrusage). ``--budget`` stops after
-that many seconds' worth of nodes (measured on the fly) and says how far it got.
+nodes per second and the peak resident memory (resource.getrusage). ``--nodes`` stops after
+that many nodes and says how far it got. The endgame table comes from the tables directory
+as ``mancala solve`` keeps it (``--cache DIR``; built and saved there the first time, and the
+time it took is reported apart); ``--no-cache`` builds it in memory as part of the solve.
 """
 
 from __future__ import annotations
@@ -31,11 +33,21 @@ def main() -> None:
     parser.add_argument("--endgame-seeds", type=int, default=16,
                         help="table every board with at most this many seeds left in the pits")
     parser.add_argument("--nodes", type=float, default=None, help="give up after this many nodes")
+    parser.add_argument("--cache", default=None, help="the tables directory (default: as the CLI)")
+    parser.add_argument("--no-cache", action="store_true", help="build the table in memory")
     args = parser.parse_args()
     rules = Ruleset.parse(args.rules)
     position = Game.from_moves(rules, args.moves).position
     warm_up()
     started = time.perf_counter()
+    table = None
+    if args.endgame_seeds and not args.no_cache:
+        from bot.config import tables_dir
+        from storage.tables import endgame_table
+
+        stored = endgame_table(rules, args.endgame_seeds, args.cache or tables_dir())
+        table = stored.table
+        print(f"  {time.perf_counter() - started:7.1f} s  table {stored.note}", flush=True)
 
     def report(lower: float, upper: float, nodes: int) -> None:
         print(f"  {time.perf_counter() - started:7.1f} s  {nodes:>14,} nodes  "
@@ -43,7 +55,8 @@ def main() -> None:
 
     searcher = Searcher(rules, args.tt_bits)
     result = solve(position, node_limit=int(args.nodes) if args.nodes else 1 << 62,
-                   searcher=searcher, progress=report, endgame_seeds=args.endgame_seeds)
+                   searcher=searcher, progress=report, endgame_seeds=args.endgame_seeds,
+                   endgame_table=table)
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"ruleset {rules}  moves '{args.moves}'  to move: {position.to_move}")

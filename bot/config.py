@@ -10,6 +10,14 @@ PosixPath('/tmp/games.sqlite3')
 PosixPath('/data/mancala/mancala.sqlite3')
 >>> database_path({"HOME": "/home/ann"}, platform="linux")
 PosixPath('/home/ann/.local/share/mancala/mancala.sqlite3')
+
+``MANCALA_TABLES`` is where ``mancala solve`` keeps its endgame tables (``storage.tables``);
+without it, the user's cache directory:
+
+>>> tables_dir({"HOME": "/home/ann"}, platform="linux")
+PosixPath('/home/ann/.cache/mancala/tables')
+>>> tables_dir({"MANCALA_TABLES": "/srv/tables", "HOME": "/home/ann"}, platform="linux")
+PosixPath('/srv/tables')
 """
 
 from __future__ import annotations
@@ -52,3 +60,22 @@ def database_path(environ: Mapping[str, str] | None = None, platform: str | None
     if explicit:
         return Path(explicit).expanduser()
     return data_dir(environ, platform) / DB_FILE
+
+
+def tables_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+    """``MANCALA_TABLES`` if set (``~`` expanded), else the user's cache directory: tables
+    can always be built again, so they are a cache, not data."""
+    environ = os.environ if environ is None else environ
+    platform = platform or sys.platform
+    home = Path(environ.get("HOME") or Path.home())
+    explicit = environ.get("MANCALA_TABLES", "").strip()
+    if explicit:
+        return Path(explicit).expanduser()
+    if platform.startswith("win"):
+        base = Path(environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+    elif platform == "darwin":
+        base = home / "Library" / "Caches"
+    else:
+        xdg = environ.get("XDG_CACHE_HOME", "").strip()
+        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".cache"
+    return base / APP / "tables"

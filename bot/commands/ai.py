@@ -31,8 +31,9 @@ def register(subparsers) -> None:
     solve.add_argument("--nodes", type=float, metavar="N",
                        help="give up after N nodes (e.g. 5e8) and say how far it got")
     solve.add_argument("--table", type=int, metavar="SEEDS",
-                       help="first tabulate every board with at most SEEDS seeds left in the "
-                            "pits (default: a third of the seeds, at most 16; 0 for none)")
+                       help="read every board with at most SEEDS seeds left in the pits from "
+                            "an endgame table (default: a third of the seeds, at most 16; 0 for "
+                            "none); big tables are kept in MANCALA_TABLES after the first build")
     solve.add_argument("--tt-bits", type=int, metavar="BITS",
                        help="transposition table of 2**BITS entries of 16 bytes (default 22, "
                             "or 26 above 40 seeds)")
@@ -99,8 +100,10 @@ def run_solve(args: argparse.Namespace) -> int:
         print(f"error: --table takes 0 to {min(rules.total_seeds, 20)} seeds")
         return 2
     started = time.perf_counter()
+    stored = _endgame_table(rules, table) if table else None
     result = solve(position, node_limit=int(args.nodes) if args.nodes else None,
-                   tt_bits=args.tt_bits or default_tt_bits(rules), table_seeds=table)
+                   tt_bits=args.tt_bits or default_tt_bits(rules), table_seeds=table,
+                   table=stored.table if stored else None)
     seconds = time.perf_counter() - started
     print(_header(args, position))
     side = position.to_move.capitalize()
@@ -112,7 +115,25 @@ def run_solve(args: argparse.Namespace) -> int:
     print(f"best move {result.move}")
     print(f"{result.nodes:,} nodes in {seconds:.2f} s"
           + (f" (with a table of the boards with at most {table} seeds left)" if table else ""))
+    if stored:
+        print(f"the table: {stored.note}")
     return 0
+
+
+# Smaller tables build in well under a second: not worth a file.
+CACHED_TABLE_BOARDS = 1_000_000
+
+
+def _endgame_table(rules, max_seeds: int):
+    """The endgame table from the tables directory (built and saved there the first time), or
+    None for a table small enough to build each time."""
+    from bot.config import tables_dir
+    from engine.ai.endgame import layer_counts
+    from storage.tables import endgame_table
+
+    if layer_counts(rules.pits, max_seeds)[0, -1] < CACHED_TABLE_BOARDS:
+        return None
+    return endgame_table(rules, max_seeds, tables_dir())
 
 
 def run_hint(args: argparse.Namespace) -> int:

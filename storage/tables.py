@@ -1,0 +1,114 @@
+"""Endgame tables kept on disk: a big one is built once per machine, not once per solve.
+
+The engine builds a table in memory (``engine.ai.endgame``; it does no I/O). This module keeps
+each table in a ``.npy`` file in a directory (``bot.config.tables_dir``), named after the
+ruleset, a digest of its encoded rules and the table's size, and reads it back the next time.
+A file that cannot be read, or that is not the table it claims to be, is built again and
+replaced; a directory that cannot be written only costs the saving.
+
+>>> import tempfile
+>>> from engine import Ruleset
+>>> rules = Ruleset.parse("kalah:pits=3,seeds=2")
+>>> with tempfile.TemporaryDirectory() as folder:
+...     first = endgame_table(rules, 6, folder)
+...     again = endgame_table(rules, 6, folder)
+>>> first.source, again.source
+('built', 'loaded')
+>>> bool((first.values == again.values).all())
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from engine.ai.encoding import encode
+from engine.ai.endgame import BUSY, build, fits, layer_counts
+from engine.ruleset import Ruleset
+
+# Part of every file name: change it when the table's layout or values change meaning.
+FORMAT = "v1"
+
+
+class StoredTable(NamedTuple):
+    counts: np.ndarray
+    values: np.ndarray
+    path: Path
+    source: str  # "loaded", "built" (and saved), or "built, not saved"
+    note: str  # what happened, for the user: where it came from or why it was rebuilt
+
+    @property
+    def table(self) -> tuple[np.ndarray, np.ndarray]:
+        """The (counts, values) pair the solver takes."""
+        return self.counts, self.values
+
+
+def table_path(rules: Ruleset, max_seeds: int, directory: str | os.PathLike) -> Path:
+    """Where the table for ``rules`` and ``max_seeds`` lives: the digest covers everything
+    the kernel plays by, so two spellings of one ruleset share a file and two rulesets never do.
+
+    >>> table_path(Ruleset.parse("kalah"), 20, "/tables").name  # doctest: +ELLIPSIS
+    'kalah-...-20-v1.npy'
+    """
+    code = encode(rules)
+    digest = hashlib.sha256()
+    for part in code:
+        digest.update(np.ascontiguousarray(part, dtype=np.int64).tobytes())
+    name = re.sub(r"[^a-z0-9]+", "-", rules.name.lower()).strip("-") or "rules"
+    return Path(directory) / f"{name}-{digest.hexdigest()[:16]}-{max_seeds}-{FORMAT}.npy"
+
+
+def endgame_table(rules: Ruleset, max_seeds: int,
+                  directory: str | os.PathLike) -> StoredTable:
+    """The endgame table of every board with at most ``max_seeds`` seeds in the pits: read
+    from ``directory`` if it is there and sound, else built and saved there. ValueError (from
+    the engine) where the rules admit no table."""
+    path = table_path(rules, max_seeds, directory)
+    counts = layer_counts(rules.pits, max_seeds)
+    problem = ""
+    if path.exists():
+        values, problem = _read(path)
+        if values is not None and fits((counts, values), rules.pits, max_seeds):
+            return StoredTable(counts, values, path, "loaded", f"loaded from {path}")
+        problem = problem or "it is not a table of that size"
+    counts, values = build(encode(rules), max_seeds)
+    rebuilt = f" (the saved one was unusable: {problem})" if problem else ""
+    try:
+        _write(path, values)
+    except OSError as err:
+        return StoredTable(counts, values, path, "built, not saved",
+                           f"built{rebuilt}; not saved to {path}: {err.strerror or err}")
+    return StoredTable(counts, values, path, "built", f"built{rebuilt} and saved to {path}")
+
+
+def _read(path: Path) -> tuple[np.ndarray | None, str]:
+    """The values in ``path``, or None and what was wrong with the file."""
+    try:
+        values = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as err:
+        return None, str(err) or type(err).__name__
+    if values.dtype != np.int8 or values.ndim != 1:
+        return None, f"it holds {values.dtype} values in {values.ndim} dimensions"
+    if values.size and int(values.min()) <= BUSY:  # a board the build never finished
+        return None, "some boards have no value"
+    return values, ""
+
+
+def _write(path: Path, values: np.ndarray) -> None:
+    """Save atomically: a reader sees the old file or the whole new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            np.save(file, values, allow_pickle=False)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
