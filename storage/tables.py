@@ -72,12 +72,11 @@ def endgame_table(rules: Ruleset, max_seeds: int,
     the engine) where the rules admit no table."""
     path = table_path(rules, max_seeds, directory)
     counts = layer_counts(rules.pits, max_seeds)
-    problem = ""
-    if path.exists():
-        values, problem = _read(path)
-        if values is not None and fits((counts, values), rules.pits, max_seeds):
+    values, problem = _read(path)
+    if values is not None:
+        if fits((counts, values), rules.pits, max_seeds):
             return StoredTable(counts, values, path, "loaded", f"loaded from {path}")
-        problem = problem or "it is not a table of that size"
+        problem = "it is not a table of that size"
     counts, values = build(encode(rules), max_seeds)
     rebuilt = f" (the saved one was unusable: {problem})" if problem else ""
     try:
@@ -89,9 +88,11 @@ def endgame_table(rules: Ruleset, max_seeds: int,
 
 
 def _read(path: Path) -> tuple[np.ndarray | None, str]:
-    """The values in ``path``, or None and what was wrong with the file."""
+    """The values in ``path``, or None and what was wrong with the file ("" if there is none)."""
     try:
         values = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        return None, ""
     except (OSError, ValueError, EOFError) as err:
         return None, str(err) or type(err).__name__
     if values.dtype != np.int8 or values.ndim != 1:

@@ -97,3 +97,12 @@ def test_solve_command_builds_small_tables_without_a_file(tmp_path, monkeypatch,
     assert main(["solve", "kalah:pits=4,seeds=3"]) == 0
     assert "the table" not in capsys.readouterr().out
     assert not os.listdir(tmp_path)
+
+
+def test_an_unreadable_file_is_rebuilt_without_a_crash(tmp_path):
+    good = endgame_table(RULES, 9, tmp_path)
+    good.path.unlink()
+    good.path.mkdir()  # something that is not a file where the table should be
+    again = endgame_table(RULES, 9, tmp_path)
+    assert again.source == "built, not saved" and "unusable" in again.note
+    assert np.array_equal(again.values, good.values)
