@@ -91,7 +91,7 @@ def _read(path: Path) -> tuple[np.ndarray | None, str]:
     """The values in ``path``, or None and what was wrong with the file ("" if there is none)."""
     try:
         values = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no file yet (or no directory)
         return None, ""
     except (OSError, ValueError, EOFError) as err:
         return None, str(err) or type(err).__name__

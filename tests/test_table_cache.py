@@ -69,6 +69,7 @@ def test_an_unwritable_directory_only_costs_the_saving(tmp_path):
     blocker.write_text("a file where the directory should be")
     stored = endgame_table(RULES, 9, blocker / "tables")
     assert stored.source == "built, not saved" and "not saved" in stored.note
+    assert "unusable" not in stored.note  # there was no file to be unusable
     assert np.array_equal(stored.values, build(encode(RULES), 9)[1])
 
 
