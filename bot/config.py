@@ -38,19 +38,35 @@ def load_env(env_file: str | os.PathLike | None = ".env") -> None:
         load_dotenv(env_file, override=False)
 
 
-def data_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
-    """The user's data directory for this program (not created here)."""
+# Where each platform keeps a user's files of a kind: the Windows variable and its fallback,
+# the macOS folder, the XDG variable and its fallback (all under the home directory).
+_PLACES = {
+    "data": ("APPDATA", ("AppData", "Roaming"), ("Library", "Application Support"),
+             "XDG_DATA_HOME", (".local", "share")),
+    "cache": ("LOCALAPPDATA", ("AppData", "Local"), ("Library", "Caches"),
+              "XDG_CACHE_HOME", (".cache",)),
+}
+
+
+def _user_dir(kind: str, environ: Mapping[str, str] | None, platform: str | None) -> Path:
+    """This program's directory for the user's files of ``kind`` ("data" or "cache")."""
     environ = os.environ if environ is None else environ
     platform = platform or sys.platform
+    windows_variable, windows_default, macos, xdg_variable, xdg_default = _PLACES[kind]
     home = Path(environ.get("HOME") or Path.home())
     if platform.startswith("win"):
-        base = Path(environ.get("APPDATA") or home / "AppData" / "Roaming")
+        base = Path(environ.get(windows_variable) or home.joinpath(*windows_default))
     elif platform == "darwin":
-        base = home / "Library" / "Application Support"
+        base = home.joinpath(*macos)
     else:
-        xdg = environ.get("XDG_DATA_HOME", "").strip()
-        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".local" / "share"
+        xdg = environ.get(xdg_variable, "").strip()
+        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home.joinpath(*xdg_default)
     return base / APP
+
+
+def data_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+    """The user's data directory for this program (not created here)."""
+    return _user_dir("data", environ, platform)
 
 
 def database_path(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
@@ -66,16 +82,7 @@ def tables_dir(environ: Mapping[str, str] | None = None, platform: str | None = 
     """``MANCALA_TABLES`` if set (``~`` expanded), else the user's cache directory: tables
     can always be built again, so they are a cache, not data."""
     environ = os.environ if environ is None else environ
-    platform = platform or sys.platform
-    home = Path(environ.get("HOME") or Path.home())
     explicit = environ.get("MANCALA_TABLES", "").strip()
     if explicit:
         return Path(explicit).expanduser()
-    if platform.startswith("win"):
-        base = Path(environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
-    elif platform == "darwin":
-        base = home / "Library" / "Caches"
-    else:
-        xdg = environ.get("XDG_CACHE_HOME", "").strip()
-        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".cache"
-    return base / APP / "tables"
+    return _user_dir("cache", environ, platform) / "tables"
