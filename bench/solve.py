@@ -21,7 +21,7 @@ import time
 sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
 
 from engine import Game, Ruleset
-from engine.ai.search import Searcher, solve, warm_up
+from engine.ai.search import Searcher, solve, stores_irrelevant, warm_up
 
 
 def main() -> None:
@@ -41,7 +41,8 @@ def main() -> None:
     warm_up()
     started = time.perf_counter()
     table = None
-    if args.endgame_seeds and not args.no_cache:
+    # As the solver does, tables only where play does not depend on the stores (not wari).
+    if args.endgame_seeds and not args.no_cache and stores_irrelevant(rules):
         from bot.config import tables_dir
         from storage.tables import endgame_table
 
