@@ -74,9 +74,12 @@ def endgame_table(rules: Ruleset, max_seeds: int,
     counts = layer_counts(rules.pits, max_seeds)
     values, problem = _read(path)
     if values is not None:
-        if fits((counts, values), rules.pits, max_seeds):
+        if not fits((counts, values), rules.pits, max_seeds):
+            problem = "it is not a table of that size"
+        elif values.size and int(values.min()) <= BUSY:  # a board the build never finished
+            problem = "some boards have no value"
+        else:
             return StoredTable(counts, values, path, "loaded", f"loaded from {path}")
-        problem = "it is not a table of that size"
     counts, values = build(encode(rules), max_seeds)
     rebuilt = f" (the saved one was unusable: {problem})" if problem else ""
     try:
@@ -88,17 +91,13 @@ def endgame_table(rules: Ruleset, max_seeds: int,
 
 
 def _read(path: Path) -> tuple[np.ndarray | None, str]:
-    """The values in ``path``, or None and what was wrong with the file ("" if there is none)."""
+    """The array in ``path``, or None and why it could not be read ("" if there is no file)."""
     try:
         values = np.load(path, allow_pickle=False)
     except (FileNotFoundError, NotADirectoryError):  # no file yet (or no directory)
         return None, ""
     except (OSError, ValueError, EOFError) as err:
         return None, str(err) or type(err).__name__
-    if values.dtype != np.int8 or values.ndim != 1:
-        return None, f"it holds {values.dtype} values in {values.ndim} dimensions"
-    if values.size and int(values.min()) <= BUSY:  # a board the build never finished
-        return None, "some boards have no value"
     return values, ""
 
 
