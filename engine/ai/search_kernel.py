@@ -9,7 +9,9 @@ window and its value is not negated. A repeated position on the search path is s
 ruleset's cycle policy, but only in exact mode and only where positions can repeat
 (``MAY_CYCLE``); depth-limited searches end every loop at the horizon anyway.
 
-What makes the solver prove games: replays ordered nearest-the-store first, then captures;
+What makes the solver prove games: budgeted tries (``_budgeted``: a refutation that is cheap
+to prove is found before an expensive first try is finished; a proof's cost swings tenfold or
+more with which move is tried first); replays ordered nearest-the-store first, then captures;
 the stores bound (the seeds left limit how far the margin can still move); enhanced
 transposition cutoffs (a child the table already proves good enough refutes the node); and,
 where the stores cannot change play (``RELATIVE``), a table keyed by the pits alone and, when
@@ -42,7 +44,11 @@ EXACT, LOWER, UPPER = 0, 1, 2
 NODES, NODE_LIMIT, ABORTED, EXACT_MODE, ROOT_MOVE, TRUNCATED, SEL_DEPTH, RELATIVE = range(8)
 ENDGAME_SEEDS = 8  # boards with at most this many seeds in the pits are in the endgame table
 STOP = 9  # set to 1 by another thread (the time limit): the search aborts at its next node
-ROOT_BONUS = 10  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
+# Budgeted tries (exact null-window searches only): each move is first searched under a node
+# budget that starts at stats[BUDGET_START] (0: off) and grows; see _budgeted.
+BUDGET_START = 10
+BUDGET_GROWTH = 4
+ROOT_BONUS = 11  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
 HISTORY = ROOT_BONUS + MAX_MOVES  # stats[HISTORY + 32 * mover + move]: cutoffs it caused
 STATS_SIZE = HISTORY + 2 * MAX_MOVES
 HISTORY_CAP = (1 << 20) - 1
@@ -248,6 +254,63 @@ def _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, fol
                     depth - 1, -beta, -alpha, ply + 1)
 
 
+@njit(cache=True, inline="always")
+def _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, board, mover, moves,
+              order, count, depth, beta, ply):
+    """The children of a null-window node (beta - 1, beta), tried in rounds: each move not
+    settled yet is searched under a node budget that grows by BUDGET_GROWTH per round, so a
+    cheap refutation further down the list is found before an expensive first try is
+    finished. Subtrees an aborted try completed stay in the table, so a retry resumes more
+    than it repeats. Returns (best, best move); stats[ABORTED] set if the outer limit ran out."""
+    n2 = 2 * R[PITS]
+    # The whole order up front: every round walks it.
+    for j in range(count):
+        pick = j
+        for k in range(j + 1, count):
+            if order[k] > order[pick]:
+                pick = k
+        if pick != j:
+            moves[j], moves[pick] = moves[pick], moves[j]
+            order[j], order[pick] = order[pick], order[j]
+    child = kids[ply, 0]
+    best = -INF
+    best_move = -1
+    pending = (1 << count) - 1
+    budget = stats[BUDGET_START]
+    outer = stats[NODE_LIMIT]
+    while pending != 0:
+        for j in range(count):
+            if (pending >> j) & 1 == 0:
+                continue
+            m = moves[j]
+            following, over = play(R, NXT, PRV, board, child, mover, m)
+            if over:
+                value = SCALE * margin(R, child, mover)
+            elif row_sum(child, 0, n2) <= stats[ENDGAME_SEEDS]:
+                stats[NODES] += 1
+                value = table_value(R, counts, endgame, child, following, mover)
+            else:
+                stats[NODE_LIMIT] = min(outer, stats[NODES] + budget)
+                value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
+                               following, depth, beta - 1, beta, ply)
+                stats[NODE_LIMIT] = outer
+                if stats[ABORTED]:
+                    if stats[NODES] >= outer or stats[STOP] != 0:
+                        return best, best_move
+                    stats[ABORTED] = 0  # only this try's budget ran out: later rounds retry
+                    continue
+            pending &= ~(1 << j)
+            if value > best:
+                best = value
+                best_move = m
+            if value >= beta:
+                slot_h = HISTORY + 32 * mover + m
+                stats[slot_h] = min(stats[slot_h] + 1, HISTORY_CAP)
+                return best, best_move
+        budget *= BUDGET_GROWTH
+    return best, best_move
+
+
 @njit(cache=True, nogil=True)  # nogil: the time limit's thread runs meanwhile
 def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, depth, alpha,
             beta, ply):
@@ -300,8 +363,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     # Nodes one ply above the horizon are most of the tree and gain little from the table;
     # skipping it there saves the hashing and a cache miss per node.
     use_tt = exact or depth >= 2
-    # The table is in buckets of two: slot ``base`` keeps the entry that cost the most nodes
-    # to find, ``base + 1`` the newest (so deep results survive the flood of small ones).
+    # The table is in buckets of two (see _store).
     base = 0
     slot = -1
     if use_tt:
@@ -350,6 +412,15 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
         if ply == 0:
             score = score * 64 + stats[ROOT_BONUS + m]
         order[i] = score
+    if exact and beta - alpha == 1 and stats[BUDGET_START] > 0:
+        best, best_move = _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats,
+                                    board, mover, moves, order, count, depth, beta, ply)
+        if stats[ABORTED]:
+            return 0
+        if ply == 0:
+            stats[ROOT_MOVE] = best_move
+        return _store(tt, stats, h, base, best, best_move, alpha, beta, offset, depth, exact,
+                      nodes_before)
     best = -INF
     best_move = -1
     a = alpha
@@ -400,13 +471,23 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
             slot_h = HISTORY + 32 * mover + m
             stats[slot_h] = min(stats[slot_h] + (1 if exact else depth * depth), HISTORY_CAP)
             break
+    if not use_tt:
+        return best
+    return _store(tt, stats, h, base, best, best_move, alpha, beta, offset, depth, exact,
+                  nodes_before)
+
+
+@njit(cache=True, inline="always")
+def _store(tt, stats, h, base, best, best_move, alpha, beta, offset, depth, exact,
+           nodes_before):
+    """Keep a node's result in the table and return its value. The table is in buckets of
+    two: slot ``base`` keeps the entry that cost the most nodes to find, ``base + 1`` the
+    newest (so deep results survive the flood of small ones)."""
     kind = EXACT
     if best <= alpha:
         kind = UPPER
     elif best >= beta:
         kind = LOWER
-    if not use_tt:
-        return best
     work = 0
     spent = stats[NODES] - nodes_before
     while spent > 0 and work < 63:
