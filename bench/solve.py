@@ -8,6 +8,7 @@ nodes per second and the peak resident memory (resource.getrusage). ``--nodes`` 
 that many nodes and says how far it got. The endgame table comes from the tables directory
 as ``mancala solve`` keeps it (``--cache DIR``; built and saved there the first time, and the
 time it took is reported apart); ``--no-cache`` builds it in memory as part of the solve.
+``--budget 0`` turns the solver's budgeted tries off, to compare with plain alpha-beta.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import time
 sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
 
 from engine import Game, Ruleset
-from engine.ai.search import Searcher, solve, stores_irrelevant, warm_up
+from engine.ai.search import SOLVE_BUDGET, Searcher, solve, stores_irrelevant, warm_up
 
 
 def main() -> None:
@@ -35,6 +36,8 @@ def main() -> None:
     parser.add_argument("--nodes", type=float, default=None, help="give up after this many nodes")
     parser.add_argument("--cache", default=None, help="the tables directory (default: as the CLI)")
     parser.add_argument("--no-cache", action="store_true", help="build the table in memory")
+    parser.add_argument("--budget", type=int, default=SOLVE_BUDGET,
+                        help="node budget of each move's first try (0: plain alpha-beta)")
     args = parser.parse_args()
     rules = Ruleset.parse(args.rules)
     position = Game.from_moves(rules, args.moves).position
@@ -57,11 +60,11 @@ def main() -> None:
     searcher = Searcher(rules, args.tt_bits)
     result = solve(position, node_limit=int(args.nodes) if args.nodes else 1 << 62,
                    searcher=searcher, progress=report, endgame_seeds=args.endgame_seeds,
-                   endgame_table=table)
+                   endgame_table=table, budget=args.budget)
     seconds = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"ruleset {rules}  moves '{args.moves}'  to move: {position.to_move}")
-    status = "proven" if result.complete else "NOT proven: budget ran out"
+    status = "proven" if result.complete else "NOT proven: the node limit ran out"
     print(f"value {result.value:+g} ({status})  best move {result.move}")
     print(f"nodes {result.nodes:,}  time {seconds:.1f} s  "
           f"{result.nodes / seconds / 1e6:.2f} M nodes/s  longest line {result.depth} plies  "

@@ -176,7 +176,7 @@ def test_time_limit_stops_a_search_midway():
 @pytest.mark.parametrize("text", ["kalah:pits=3,seeds=3", "kalah:pits=4,seeds=2",
                                   "kalah:pits=3,seeds=3,capture_needs_opposite=yes,replay=no",
                                   "wari:pits=2,seeds=2", "oware:pits=2,seeds=1"])
-def test_budgeted_tries_that_run_out_are_retried_to_the_same_value(text, budget, monkeypatch):
+def test_budgeted_tries_that_run_out_are_retried_to_the_same_value(text, budget):
     # The solver first tries each move under a small node budget and retries the ones that
     # ran out. Budgets of a node or a few make nearly every try run out, at every depth, so
     # the retries (and budgets nested inside budgets) decide these values.
@@ -192,18 +192,16 @@ def test_budgeted_tries_that_run_out_are_retried_to_the_same_value(text, budget,
         pos = pos.play(rng.choice(pos.legal_moves()))
         if not pos.is_over():
             positions.append(pos)
-    monkeypatch.setattr(search, "SOLVE_BUDGET", budget)
     for pos in positions:
-        result = search.solve(pos, tt_bits=12)
+        result = search.solve(pos, tt_bits=12, budget=budget)
         assert result.complete and result.value == reference(pos), pos
 
 
-def test_budgeted_solve_still_stops_at_its_node_limit(monkeypatch):
+def test_budgeted_solve_still_stops_at_its_node_limit():
     # A try's own budget running out is retried; the caller's limit running out is not.
     from engine.ai import search
 
-    monkeypatch.setattr(search, "SOLVE_BUDGET", 3)
     pos = Position.initial(Ruleset.parse("kalah:pits=5,seeds=4"))
-    result = search.solve(pos, node_limit=50_000)
+    result = search.solve(pos, node_limit=50_000, budget=3)
     assert not result.complete and result.nodes <= 50_001
     assert result.move in pos.legal_moves()

@@ -202,13 +202,14 @@ def encode_first(position: Position) -> int:
 def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
           searcher: Searcher | None = None, progress=None,
           endgame_seeds: int = 0, time_limit: float | None = None,
-          endgame_table: tuple | None = None) -> SearchResult:
+          endgame_table: tuple | None = None, budget: int = SOLVE_BUDGET) -> SearchResult:
     """The exact value by MTD(f): null-window searches with no horizon until the bounds meet.
     ``complete`` is False if the node budget or the (hard) time limit ran out (then value is
     the last guess).
     ``progress(lower, upper, nodes)``, if given, hears the proven bounds after each pass.
     ``endgame_seeds``: read boards with at most that many seeds left in the pits from an
-    endgame table, ``endgame_table`` if given (built for these rules), else built first."""
+    endgame table, ``endgame_table`` if given (built for these rules), else built first.
+    ``budget``: the node budget of each move's first try in the exact search (0: none)."""
     if position.is_over():
         raise ValueError("the game is over: there is nothing to solve")
     started = time.perf_counter()
@@ -224,7 +225,7 @@ def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
                     time_limit=None if time_limit is None else time_limit / 4).value
     guess = SCALE * (round((rough - total) / 2) * 2 + total)
     stats[HISTORY:] = 0  # the heuristic search's cutoff counts would drown the solver's own
-    stats[BUDGET_START] = SOLVE_BUDGET
+    stats[BUDGET_START] = budget
     start_nodes = int(stats[NODES])
     stats[SEL_DEPTH] = 0
     remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
