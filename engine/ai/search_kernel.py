@@ -127,6 +127,18 @@ def table_value(R, counts, endgame, board, following, mover):
 
 
 @njit(cache=True, inline="always")
+def _known(R, counts, endgame, stats, child, following, over, mover):
+    """The value for ``mover`` of a child that needs no search: the game is over, or the
+    endgame table holds it (read, not searched, but counted as a node). -INF otherwise."""
+    if over:
+        return SCALE * margin(R, child, mover)
+    if row_sum(child, 0, 2 * R[PITS]) <= stats[ENDGAME_SEEDS]:
+        stats[NODES] += 1
+        return table_value(R, counts, endgame, child, following, mover)
+    return -INF
+
+
+@njit(cache=True, inline="always")
 def guess_gain(R, NXT, board, mover, move):
     """A quick ordering score: where the last seed falls, without sowing (laps ignored)."""
     n = R[PITS]
@@ -255,6 +267,25 @@ def _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, fol
 
 
 @njit(cache=True, inline="always")
+def _bring_best(moves, order, j, count):
+    """Swap the best-scored of moves[j:count] into place j."""
+    pick = j
+    for k in range(j + 1, count):
+        if order[k] > order[pick]:
+            pick = k
+    if pick != j:
+        moves[j], moves[pick] = moves[pick], moves[j]
+        order[j], order[pick] = order[pick], order[j]
+
+
+@njit(cache=True, inline="always")
+def _credit(stats, mover, move, amount):
+    """History: a cutoff ``move`` made, for ordering it elsewhere."""
+    slot = HISTORY + 32 * mover + move
+    stats[slot] = min(stats[slot] + amount, HISTORY_CAP)
+
+
+@njit(cache=True, inline="always")
 def _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, board, mover, moves,
               order, count, depth, beta, ply):
     """The children of a null-window node (beta - 1, beta), tried in rounds: each move not
@@ -262,16 +293,8 @@ def _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, board, 
     cheap refutation further down the list is found before an expensive first try is
     finished. Subtrees an aborted try completed stay in the table, so a retry resumes more
     than it repeats. Returns (best, best move); stats[ABORTED] set if the outer limit ran out."""
-    n2 = 2 * R[PITS]
-    # The whole order up front: every round walks it.
-    for j in range(count):
-        pick = j
-        for k in range(j + 1, count):
-            if order[k] > order[pick]:
-                pick = k
-        if pick != j:
-            moves[j], moves[pick] = moves[pick], moves[j]
-            order[j], order[pick] = order[pick], order[j]
+    for j in range(count):  # the whole order up front: every round walks it
+        _bring_best(moves, order, j, count)
     child = kids[ply, 0]
     best = -INF
     best_move = -1
@@ -284,12 +307,8 @@ def _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, board, 
                 continue
             m = moves[j]
             following, over = play(R, NXT, PRV, board, child, mover, m)
-            if over:
-                value = SCALE * margin(R, child, mover)
-            elif row_sum(child, 0, n2) <= stats[ENDGAME_SEEDS]:
-                stats[NODES] += 1
-                value = table_value(R, counts, endgame, child, following, mover)
-            else:
+            value = _known(R, counts, endgame, stats, child, following, over, mover)
+            if value == -INF:
                 stats[NODE_LIMIT] = min(outer, stats[NODES] + budget)
                 value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
                                following, depth, beta - 1, beta, ply)
@@ -304,8 +323,7 @@ def _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, board, 
                 best = value
                 best_move = m
             if value >= beta:
-                slot_h = HISTORY + 32 * mover + m
-                stats[slot_h] = min(stats[slot_h] + 1, HISTORY_CAP)
+                _credit(stats, mover, m, 1)
                 return best, best_move
         budget *= BUDGET_GROWTH
     return best, best_move
@@ -427,21 +445,12 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     at_horizon = not exact and depth <= 1  # the children are leaves: evaluate them here
     child = kids[ply, 0]
     for j in range(count):
-        # Selection sort, one step per child searched.
-        pick = j
-        for k in range(j + 1, count):
-            if order[k] > order[pick]:
-                pick = k
-        if pick != j:
-            moves[j], moves[pick] = moves[pick], moves[j]
-            order[j], order[pick] = order[pick], order[j]
+        _bring_best(moves, order, j, count)  # one step of a selection sort per child
         m = moves[j]
         following, over = play(R, NXT, PRV, board, child, mover, m)
-        if over:
-            value = SCALE * margin(R, child, mover)
-        elif row_sum(child, 0, n2) <= stats[ENDGAME_SEEDS]:  # read, not searched
-            stats[NODES] += 1
-            value = table_value(R, counts, endgame, child, following, mover)
+        value = _known(R, counts, endgame, stats, child, following, over, mover)
+        if value > -INF:
+            pass
         elif at_horizon:
             if following == mover:
                 value = _leaf(R, NXT, PRV, kids, per_ply, stats, child, mover, ply + 1)
@@ -468,8 +477,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
         if value > a:
             a = value
         if a >= beta:
-            slot_h = HISTORY + 32 * mover + m
-            stats[slot_h] = min(stats[slot_h] + (1 if exact else depth * depth), HISTORY_CAP)
+            _credit(stats, mover, m, 1 if exact else depth * depth)
             break
     if not use_tt:
         return best
