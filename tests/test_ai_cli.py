@@ -10,7 +10,7 @@ def test_solve_prints_the_proven_value_and_a_best_move(capsys):
     out = capsys.readouterr().out
     assert "value +8 for South (proven)" in out
     assert re.search(r"best move [A-D]\n", out)
-    assert re.search(r"[\d,]+ nodes in [\d.]+ s \(with a table of the boards with at most 8 "
+    assert re.search(r"[\d,]+ nodes in [\d.]+ s \(with a table of the boards with at most 10 "
                      r"seeds left\)", out)
     assert main(["solve", "kalah:pits=4,seeds=3", "--table", "0", "--tt-bits", "16"]) == 0
     out = capsys.readouterr().out
