@@ -11,7 +11,7 @@ finishes in time and with the expert's estimate otherwise.
 ruleset kalah:pits=3,seeds=2 after B: South to move
 value +4 for South (proven)
 best move C
-... nodes in ... s (with a table of the boards with at most 4 seeds left)
+... nodes in ... s (with a table of the boards with at most 5 seeds left)
 0
 """
 
@@ -32,7 +32,7 @@ def register(subparsers) -> None:
                        help="give up after N nodes (e.g. 5e8) and say how far it got")
     solve.add_argument("--table", type=int, metavar="SEEDS",
                        help="read every board with at most SEEDS seeds left in the pits from "
-                            "an endgame table (default: a third of the seeds, at most 16; 0 for "
+                            "an endgame table (default: 5/12 of the seeds, at most 20; 0 for "
                             "none); big tables are kept in MANCALA_TABLES after the first build")
     solve.add_argument("--tt-bits", type=int, metavar="BITS",
                        help="transposition table of 2**BITS entries of 16 bytes (default 22, "
