@@ -450,7 +450,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
         following, over = play(R, NXT, PRV, board, child, mover, m)
         value = _known(R, counts, endgame, stats, child, following, over, mover)
         if value > -INF:
-            pass
+            pass  # settled without a search
         elif at_horizon:
             if following == mover:
                 value = _leaf(R, NXT, PRV, kids, per_ply, stats, child, mover, ply + 1)
