@@ -65,7 +65,7 @@ def stores_irrelevant(rules: Ruleset) -> bool:
 def default_table_seeds(rules: Ruleset) -> int:
     """The endgame table ``mancala solve`` builds unless told otherwise: boards with up to
     5/12 of the seeds left in the pits, at most 20 (for Kalah(6,4): 226 MB, built in about two
-    minutes the first time and kept on disk; the whole game then solves in about three); none
+    minutes the first time and kept on disk; the whole game then solves in 3 to 4); none
     where play depends on the stores.
 
     >>> default_table_seeds(Ruleset.parse("kalah")), default_table_seeds(Ruleset.parse("wari"))
