@@ -22,17 +22,22 @@ import time
 sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
 
 from engine import Game, Ruleset
-from engine.ai.search import SOLVE_BUDGET, Searcher, solve, stores_irrelevant, warm_up
+from engine.ai.search import (
+    SOLVE_BUDGET, Searcher, default_table_seeds, default_tt_bits, solve, stores_irrelevant,
+    warm_up,
+)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rules", nargs="?", default="kalah")
     parser.add_argument("--moves", default="", help="moves played first, e.g. 'C F'")
-    parser.add_argument("--tt-bits", type=int, default=26,
-                        help="log2 of transposition-table entries (16 bytes each)")
-    parser.add_argument("--endgame-seeds", type=int, default=16,
-                        help="table every board with at most this many seeds left in the pits")
+    parser.add_argument("--tt-bits", type=int, default=None,
+                        help="log2 of transposition-table entries (16 bytes each; default: "
+                             "as the CLI)")
+    parser.add_argument("--endgame-seeds", type=int, default=None,
+                        help="table every board with at most this many seeds left in the pits "
+                             "(default: as the CLI)")
     parser.add_argument("--nodes", type=float, default=None, help="give up after this many nodes")
     parser.add_argument("--cache", default=None, help="the tables directory (default: as the CLI)")
     parser.add_argument("--no-cache", action="store_true", help="build the table in memory")
@@ -41,6 +46,11 @@ def main() -> None:
     args = parser.parse_args()
     rules = Ruleset.parse(args.rules)
     position = Game.from_moves(rules, args.moves).position
+    # The CLI's defaults, so this measures what `mancala solve` does.
+    if args.tt_bits is None:
+        args.tt_bits = default_tt_bits(rules)
+    if args.endgame_seeds is None:
+        args.endgame_seeds = default_table_seeds(rules)
     warm_up()
     started = time.perf_counter()
     table = None
