@@ -100,23 +100,27 @@ def apply_move(rules: Ruleset, board: tuple | list, mover: int, pit: int,
     reached = any(b[opp_lo:opp_lo + n])
     slam = False
     if last < n2:
-        if rules.empty_capture != "none":
-            _empty_capture(rules, board, b, mover, last)
-        elif t.capture_counts and b[last] in t.capture_counts:
+        # The empty-pit rule first; a last pit it does not take may still capture by count
+        # (skipping count captures whenever empty_capture was set made some mixes endless).
+        took = rules.empty_capture != "none" and _empty_capture(rules, board, b, mover, last)
+        if not took and t.capture_counts and b[last] in t.capture_counts:
             slam = _count_capture(rules, t, b, mover, pit, direction, last)
     return MoveResult(b, last, reached, slam)
 
 
-def _empty_capture(rules: Ruleset, before: tuple | list, b: list, mover: int, last: int) -> None:
+def _empty_capture(rules: Ruleset, before: tuple | list, b: list, mover: int,
+                   last: int) -> bool:
+    """The capture from an empty pit; return whether the last pit was one (the rule applies,
+    even where it takes nothing because the opposite pit is empty)."""
     n = rules.pits
     if rules.choose == "own" and last // n != mover:
-        return
+        return False
     empty = b[last] == 1 if rules.empty_means == "before_drop" else before[last] == 0
     if not empty:
-        return
+        return False
     opposite = 2 * n - 1 - last
     if b[opposite] == 0 and rules.capture_needs_opposite:
-        return
+        return True
     if rules.empty_capture == "across":
         b[last] += b[opposite]
     else:
@@ -126,6 +130,7 @@ def _empty_capture(rules: Ruleset, before: tuple | list, b: list, mover: int, la
             b[last] = 0
         b[2 * n + mover] += gain
     b[opposite] = 0
+    return True
 
 
 def _count_capture(rules: Ruleset, t: Tables, b: list, mover: int, origin: int, direction: int,

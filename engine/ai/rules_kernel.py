@@ -50,9 +50,9 @@ def sow(R, NXT, PRV, src, dst, mover, pit, direction):
     reached = row_sum(dst, opp_lo, n) > 0
     slam = False
     if last < n2:
-        if R[EMPTY_CAPTURE] != 0:
-            _empty_capture(R, src, dst, mover, last)
-        elif R[CAPTURE_MASK] != 0 and dst[last] < 62 and (R[CAPTURE_MASK] >> dst[last]) & 1:
+        # The empty-pit rule first; a last pit it does not take may still capture by count.
+        took = R[EMPTY_CAPTURE] != 0 and _empty_capture(R, src, dst, mover, last)
+        if not took and R[CAPTURE_MASK] != 0 and _is_capture_count(R, dst[last]):
             slam = _count_capture(R, PRV, dst, mover, pit, direction, last)
     return last, reached, slam
 
@@ -110,18 +110,20 @@ def _relay(R, NXT, dst, mover, direction, slot):
 
 @njit(cache=True, inline="always")
 def _empty_capture(R, src, b, mover, last):
+    """The capture from an empty pit; return whether the last pit was one (the rule applies,
+    even where it takes nothing because the opposite pit is empty)."""
     n = R[PITS]
     if R[CHOOSE_ANY] == 0 and last // n != mover:
-        return
+        return False
     if R[EMPTY_BEFORE_MOVE] != 0:
         empty = src[last] == 0
     else:
         empty = b[last] == 1
     if not empty:
-        return
+        return False
     opposite = 2 * n - 1 - last
     if b[opposite] == 0 and R[NEEDS_OPPOSITE] != 0:
-        return
+        return True
     if R[EMPTY_CAPTURE] == 2:  # across: the captured seeds join the capturing pit
         b[last] += b[opposite]
     else:
@@ -131,6 +133,7 @@ def _empty_capture(R, src, b, mover, last):
             b[last] = 0
         b[2 * n + mover] += gain
     b[opposite] = 0
+    return True
 
 
 @njit(cache=True, inline="always")
