@@ -17,9 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from engine.errors import RulesetError
+from engine.errors import RulesetError, excerpt
+from engine.inputs import TooLong, normalise, whole_number
 
 PLAYERS = ("south", "north")
+MAX_SPEC = 300  # characters in a ruleset string: every key set once fits in about 250
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,8 @@ def _words_to_params(key: str, value: str) -> dict[str, str]:
             "choose": "own", "end": "mover_empty"}
     if key == "capture":
         if value not in ("across", "home", "none"):
-            raise RulesetError(f"capture={value} is not allowed; capture takes across, home or none")
+            raise RulesetError(f"capture={excerpt(value)} is not allowed; capture takes across, "
+                               "home or none")
         return {"empty_capture": {"home": "store"}.get(value, value)}
     if key == "continue":
         return {"laps": "relay" if value == "yes" else "single"}
@@ -226,12 +229,16 @@ class Ruleset:
         """Read ``name`` or ``name:key=value,...``; raise RulesetError naming what is wrong."""
         if not isinstance(text, str) or not text.strip():
             raise RulesetError(f"no ruleset given; choose one of: {', '.join(PRESETS)}")
+        try:
+            text = normalise(text, MAX_SPEC, "a ruleset")
+        except TooLong as err:
+            raise RulesetError(f"{err}; write name:key=value,...") from None
         name, _, options = text.strip().partition(":")
         name = name.strip().lower()
         name = _ALIASES.get(name, name)
         if name not in PRESETS:
             raise RulesetError(
-                f"unknown ruleset '{name}'; choose one of: {', '.join(PRESETS)} "
+                f"unknown ruleset '{excerpt(name)}'; choose one of: {', '.join(PRESETS)} "
                 f"(aliases: {', '.join(f'{a}={n}' for a, n in _ALIASES.items())})")
         preset = PRESETS[name]
         values = dict(preset.params)
@@ -241,7 +248,7 @@ class Ruleset:
             if not sep:
                 value = "yes"
             elif not value:
-                raise RulesetError(f"'{item}' has no value after '='")
+                raise RulesetError(f"'{excerpt(item)}' has no value after '='")
             if key in APPLET_WORDS:
                 value = _normalise_bool(key, value) if key in (
                     "symmetric", "asymmetric", "continue") else value
@@ -250,7 +257,7 @@ class Ruleset:
                 expanded = {key: value}
             else:
                 raise RulesetError(
-                    f"unknown key '{key}' in '{text.strip()}'; keys are: "
+                    f"unknown key '{excerpt(key)}'; keys are: "
                     f"{', '.join(PARAMETERS)} (and the applet's {', '.join(APPLET_WORDS)})")
             for k, v in expanded.items():
                 values[k] = _convert(PARAMETERS[k], v, preset)
@@ -319,7 +326,7 @@ class Ruleset:
 
 def _normalise_bool(key: str, value: str) -> str:
     if value not in _BOOL_WORDS:
-        raise RulesetError(f"{key}={value} is not allowed; {key} takes yes or no")
+        raise RulesetError(f"{key}={excerpt(value)} is not allowed; {key} takes yes or no")
     return "yes" if _BOOL_WORDS[value] else "no"
 
 
@@ -329,20 +336,22 @@ def _convert(param: Parameter, value: str, preset: Preset) -> Any:
         return _normalise_bool(key, value) == "yes"
     if param.kind == "int":
         lo, hi = (preset.seed_bounds if key == "seeds" and preset.seed_bounds else param.bounds)
-        if not value.isdigit() or not lo <= int(value) <= hi:
-            raise RulesetError(f"{key}={value} is not allowed; {key} takes a whole number "
-                               f"from {lo} to {hi}")
-        return int(value)
+        try:
+            return whole_number(value, key, lo, hi)
+        except ValueError:
+            raise RulesetError(f"{key}={excerpt(value)} is not allowed; {key} takes a whole "
+                               f"number from {lo} to {hi}") from None
     if param.kind == "counts":
         if value in ("none", "no", "off"):
             return ()
-        parts = value.split("-")
-        if not all(p.isdigit() and 1 <= int(p) <= 9 for p in parts):
-            raise RulesetError(f"captures={value} is not allowed; captures takes "
-                               f"{param.allowed()}")
-        return tuple(sorted({int(p) for p in parts}))
+        try:
+            return tuple(sorted({whole_number(p, "", 1, 9) for p in value.split("-")}))
+        except ValueError:
+            raise RulesetError(f"captures={excerpt(value)} is not allowed; captures takes "
+                               f"{param.allowed()}") from None
     if value not in param.choices:
-        raise RulesetError(f"{key}={value} is not allowed; {key} takes {param.allowed()}")
+        raise RulesetError(f"{key}={excerpt(value)} is not allowed; {key} takes "
+                           f"{param.allowed()}")
     return value
 
 
