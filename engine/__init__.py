@@ -7,13 +7,15 @@
 ['a', 'b', 'c', 'd', 'e', 'f']
 """
 
-from engine.errors import IllegalMove, MancalaError, PositionError, RulesetError
+from engine.errors import IllegalMove, MancalaError, PositionError, RulesetError, excerpt
 from engine.game import Game
 from engine.notation import from_perspective, parse_position, render, to_perspective
-from engine.position import Outcome, Position
+from engine.outcome import Outcome, Termination, result_lines
+from engine.position import Position
 from engine.ruleset import PARAMETERS, Ruleset
 
 __all__ = [
     "Game", "IllegalMove", "MancalaError", "Outcome", "PARAMETERS", "Position", "PositionError",
-    "Ruleset", "RulesetError", "from_perspective", "parse_position", "render", "to_perspective",
+    "Ruleset", "RulesetError", "Termination", "excerpt", "from_perspective", "parse_position",
+    "render", "result_lines", "to_perspective",
 ]

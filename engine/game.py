@@ -12,12 +12,18 @@ from __future__ import annotations
 import random
 
 from engine.errors import IllegalMove
-from engine.position import Outcome, Position, _winner, settle_by_cycle
+from engine.outcome import Outcome, Termination
+from engine.position import Position, settle_by_cycle
 from engine.ruleset import Ruleset
 
 
 class Game:
-    """Play a ruleset from the start (or from ``position``), keeping every position."""
+    """Play a ruleset from the start (or from ``position``), keeping every position.
+
+    A repeated position ends the game by the ruleset's ``cycle`` policy, as does an agreed end:
+    ``position`` is then that board settled, over, with ``Termination.REPETITION`` or
+    ``AGREED_END``, while ``positions`` keeps the boards as they were played.
+    """
 
     def __init__(self, rules: Ruleset | str, position: Position | None = None,
                  first: str | None = None, seed: int | None = None):
@@ -26,7 +32,7 @@ class Game:
         self.positions: list[Position] = [start]
         self.moves: list[str] = []
         self._seen: dict[tuple, int] = {start.key(): 1}
-        self._end: Outcome | None = None  # set by a repetition or an agreed end
+        self._final: Position | None = None  # the settled end of a repetition or agreement
 
     @classmethod
     def from_moves(cls, rules: Ruleset | str, moves, first: str | None = None,
@@ -37,51 +43,47 @@ class Game:
             try:
                 game.play(move)
             except IllegalMove as err:
-                raise IllegalMove(f"move {ply} ({move}): {err}") from None
+                raise IllegalMove(f"move {ply} ({str(move)[:10]}): {err}") from None
         return game
 
     @property
     def position(self) -> Position:
-        return self.positions[-1]
+        return self._final or self.positions[-1]
 
     def play(self, move: str) -> None:
         """Play a move; a repeated position ends the game by the ruleset's cycle policy."""
-        if self._end is not None:
-            raise IllegalMove(f"the game is over ({self._end.reason}); no more moves")
-        after = self.position.play(move)
+        after = self.position.play(move)  # IllegalMove once the game is over
         self.positions.append(after)
         self.moves.append(after.last_move)
         key = after.key()
         self._seen[key] = self._seen.get(key, 0) + 1
         if self._seen[key] > 1 and not after.is_over():
-            self._end = self._cycle_outcome("a position repeated")
+            self._settle(Termination.REPETITION)
 
     def undo(self) -> str:
         """Take back the last move and return it."""
         if not self.moves:
             raise IllegalMove("there is no move to take back")
-        key = self.position.key()
-        self._seen[key] -= 1
-        self.positions.pop()
-        self._end = None
+        self._final = None
+        self._seen[self.positions.pop().key()] -= 1
         return self.moves.pop()
 
     def agree_end(self) -> None:
         """Both players agree the game is over (003's endless cycle): it scores like ``cycle``."""
         if not self.is_over():
-            self._end = self._cycle_outcome("agreed end")
+            self._settle(Termination.AGREED_END)
 
-    def _cycle_outcome(self, reason: str) -> Outcome:
-        board = settle_by_cycle(self.rules, self.position.board)
-        score = (board[-2], board[-1])
-        winner = "draw" if self.rules.cycle == "draw" else _winner(score)
-        return Outcome(reason, score, winner)
+    def _settle(self, termination: Termination) -> None:
+        last = self.positions[-1]
+        settled = Position(self.rules, settle_by_cycle(self.rules, last.board), last.mover,
+                           last.last_move)
+        self._final = settled.finished(termination)
 
     def is_over(self) -> bool:
-        return self._end is not None or self.position.is_over()
+        return self.position.is_over()
 
     def outcome(self) -> Outcome | None:
-        return self._end or self.position.outcome()
+        return self.position.outcome()
 
     def score(self) -> tuple[int, int] | None:
         """(south, north) final totals once over, by the ruleset's end rules; None before."""

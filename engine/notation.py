@@ -22,17 +22,21 @@ from __future__ import annotations
 
 import re
 
-from engine.errors import PositionError
+from engine.errors import PositionError, excerpt
+from engine.inputs import TooLong, normalise, whole_number
+from engine.outcome import Outcome, result_lines
 from engine.position import Position
 from engine.ruleset import PLAYERS, Ruleset
 
 _TURN = re.compile(r"\b(south|north) to move\b", re.I)
 _LAST = re.compile(r"\blast move:?\s*([A-Ha-h][<>]?)", re.I)
 _COUNTS = re.compile(r"^\s*(captured|stores?)\b", re.I)
-_NAMED_COUNT = re.compile(r"\b(south|north)\D*?(\d+)", re.I)
+_NAMED_COUNT = re.compile(r"\b(south|north)\D{0,20}?(\d+)", re.I)
 _RESULT = re.compile(r"^\s*(game over|south \d+, north \d+)", re.I)
-_REASON = re.compile(r"^\s*game over \(([^)]{1,60})\)", re.I)
+_REASON = re.compile(r"^\s*game over \(([^)]{1,80})\)", re.I)
 _FENCE = re.compile(r"^\s*```\w*\s*$")
+MAX_POSITION = 20_000  # characters of a written position (a board and a few lines of notes)
+MAX_COUNT = 99_999  # more than any pit can hold: past it a count is a typing error
 
 BOARD_HELP = """A board is two rows of counts ('-' for an empty pit), North's row on top read
 f e d c b a, South's below read A B C D E F; label rows are optional. Stores go on a line
@@ -58,12 +62,12 @@ def to_perspective(move: str, perspective: str) -> str:
 from_perspective = to_perspective  # turning the board round twice is the identity
 
 
-def render(game_or_position, perspective: str = "south") -> str:
-    """The board as text, about 30 columns wide: fits a phone's code block and a plain mail."""
-    from engine.game import Game
-
-    game = game_or_position if isinstance(game_or_position, Game) else None
-    pos = game.position if game else game_or_position
+def render(position: Position, perspective: str = "south",
+           outcome: Outcome | None = None) -> str:
+    """The board as text, about 30 columns wide: fits a phone's code block and a plain mail.
+    A finished game ends with its result lines; ``outcome`` gives one the board cannot know
+    (a resignation, a loss on time, an agreed draw), else the position's own is shown."""
+    pos = position
     rules = pos.rules
     n = rules.pits
     viewer = _viewer(perspective)
@@ -86,12 +90,10 @@ def render(game_or_position, perspective: str = "south") -> str:
         top_name, bottom_name = PLAYERS[1 - viewer].title(), PLAYERS[viewer].title()
         lines.append(f"Captured: {top_name} {stores[1 - viewer]}, "
                      f"{bottom_name} {stores[viewer]}.")
-    outcome = game.outcome() if game else pos.outcome()
+    outcome = outcome or pos.outcome()
     last = f"last move {to_perspective(pos.last_move, perspective)}" if pos.last_move else ""
     if outcome:
-        verdict = "a draw" if outcome.winner == "draw" else f"{outcome.winner.title()} wins"
-        lines.append(f"Game over ({outcome.reason}).")
-        lines.append(f"South {outcome.score[0]}, North {outcome.score[1]}: {verdict}.")
+        lines += result_lines(outcome)
         if last:
             lines.append(last[0].upper() + last[1:] + ".")
     else:
@@ -112,6 +114,10 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
     """
     if not isinstance(text, str):
         raise PositionError("a position is text; " + BOARD_HELP)
+    try:
+        text = normalise(text, MAX_POSITION, "the position")
+    except TooLong as err:
+        raise PositionError(f"{err}.\n" + BOARD_HELP) from None
     viewer = _viewer(perspective)
     n = rules.pits
     count_rows: list[tuple[int, list[int]]] = []
@@ -124,7 +130,8 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
             written_reason = reason.group(1) if reason else written_reason
             continue
         if _COUNTS.match(line):
-            named.update((who.lower(), int(k)) for who, k in _NAMED_COUNT.findall(line))
+            named.update((who.lower(), _count(k, number, raw))
+                         for who, k in _NAMED_COUNT.findall(line))
             continue
         turn, last = _TURN.search(line), _LAST.search(line)
         if turn or last:
@@ -190,26 +197,44 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
     mover = PLAYERS.index(to_move or written_turn or perspective)
     if last_move is not None:
         last_move = from_perspective(last_move, perspective)
-    position = Position.settled(rules, pits + final_stores, mover, last_move)
-    if written_reason:
-        # A finished board shows neither why the game ended nor who was to move (which decides
-        # the end where the pits are not swept): the board's own words say it is over.
-        position = Position(rules, position.board, mover, last_move, written_reason, ())
-    return position
+    if written_reason is None:
+        return Position.settled(rules, pits + final_stores, mover, last_move)
+    return _finished(rules, pits + final_stores, mover, last_move, written_reason)
+
+
+def _finished(rules: Ruleset, board: tuple, mover: int, last_move: str | None,
+              words: str) -> Position:
+    """A board whose text says the game is over: as written, not settled again (the end rules
+    may have left seeds in the pits, and who was to move is not shown), ended as the words
+    say. Words we do not know are taken from the board itself, if it is over."""
+    try:
+        written = Outcome.from_words(words, board[-2:])
+    except ValueError:
+        settled = Position.settled(rules, board, mover, last_move)
+        if not settled.is_over():
+            raise PositionError(f"the board says 'Game over ({excerpt(words)})' but the game "
+                                "goes on; leave that line out to read it as a game in play, or "
+                                "write why it ended (for example 'a row is empty').") from None
+        return settled
+    if written.by is not None:  # the side a termination names is the side left to move
+        mover = PLAYERS.index(written.by)
+    return Position(rules, board, mover, last_move, written.termination, ())
 
 
 def _count(token: str, number: int, raw: str) -> int:
     if token == "-":
         return 0
-    if token.isdigit():
-        return int(token)
-    raise PositionError(f"line {number} ('{raw.strip()[:40]}'): '{token[:10]}' is not a count; "
-                        "a pit holds a whole number of seeds, 0 or more, or '-' when empty.")
+    try:
+        return whole_number(token, "a count", 0, MAX_COUNT)
+    except ValueError:
+        raise PositionError(f"line {number} ('{excerpt(raw)}'): '{excerpt(token, 12)}' is not a "
+                            "count; a pit holds a whole number of seeds, 0 or more, or '-' when "
+                            "empty.") from None
 
 
 def _check_labels(tokens: list[str], rules: Ruleset, number: int, raw: str) -> None:
     letters = rules.letters
     if tokens not in (list(letters), list(letters[::-1].lower())):
         raise PositionError(
-            f"line {number} ('{raw.strip()[:40]}') is not understood; label rows read "
+            f"line {number} ('{excerpt(raw)}') is not understood; label rows read "
             f"{' '.join(letters[::-1].lower())} (top) and {' '.join(letters)} (bottom).")

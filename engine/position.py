@@ -15,19 +15,17 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import NamedTuple
 
-from engine.errors import IllegalMove
+from engine.errors import IllegalMove, excerpt
+from engine.outcome import Outcome, Termination
 from engine.ruleset import PLAYERS, Ruleset
 from engine.sowing import CCW, CW, apply_move
 
 Move = tuple[int, int]  # (pit index 0..2n-1, direction CCW or CW)
-
-
-class Outcome(NamedTuple):
-    reason: str  # why the game ended, in words
-    score: tuple[int, int]  # (south, north) final totals
-    winner: str  # "south", "north" or "draw"
+# Terminations that name a side: a finished position keeps that side as the one to move.
+_NAMES_THE_MOVER = (Termination.NO_MOVE, Termination.CANNOT_FEED, Termination.RESIGNATION,
+                    Termination.TIME)
+MAX_MOVE = 40  # characters of a move as typed: a letter, a direction, a little space
 
 
 def move_name(rules: Ruleset, move: Move) -> str:
@@ -70,7 +68,7 @@ class Position:
     __slots__ = ("rules", "_board", "_mover", "last_move", "_end", "_legal", "_hash")
 
     def __init__(self, rules: Ruleset, board: tuple, mover: int, last_move: str | None = None,
-                 end: str | None = None, legal: tuple | None = None):
+                 end: Termination | None = None, legal: tuple | None = None):
         self.rules = rules
         self._board = board
         self._mover = mover
@@ -153,10 +151,6 @@ class Position:
         return (f"Position({str(self.rules)!r}, pits={self.pits}, stores={self.stores}, "
                 f"to_move={self.to_move!r})")
 
-    def __str__(self) -> str:
-        from engine.notation import render
-        return render(self)
-
     # -- verbs --------------------------------------------------------------------------------
 
     def is_over(self) -> bool:
@@ -166,7 +160,13 @@ class Position:
         """The result once the game is over (None while it goes on)."""
         if self._end is None:
             return None
-        return Outcome(self._end, self.stores, _winner(self.stores))
+        by = self.to_move if self._end in _NAMES_THE_MOVER else None
+        return Outcome.of(self._end, self.stores, by=by, cycle=self.rules.cycle)
+
+    def finished(self, termination: Termination) -> Position:
+        """This board as the end of the game, for ``termination`` (a repetition or an agreed
+        end: the caller settles the board first, see ``settle_by_cycle``)."""
+        return Position(self.rules, self._board, self._mover, self.last_move, termination, ())
 
     def legal_moves(self) -> list[str]:
         """The moves allowed now, in sowing order (the pit farthest from the mover's store
@@ -177,9 +177,12 @@ class Position:
         """Read a move written as a pit letter (``E``, ``e``, ``E<`` for clockwise where the
         ruleset lets the mover choose); raise IllegalMove saying what is accepted."""
         if not isinstance(text, str):
-            raise IllegalMove(f"a move is a pit letter, not {text!r}")
-        spelled = text.strip()
+            raise IllegalMove(f"a move is a pit letter, not {excerpt(text)}")
+        spelled = text[:MAX_MOVE].strip()
         move = _move_lookup(self.rules)[self._mover].get(spelled)
+        if move is None and len(text) <= MAX_MOVE:  # full-width letters, a typographic '<'
+            from engine.inputs import normalise
+            move = _move_lookup(self.rules)[self._mover].get(normalise(spelled).strip())
         if move is None:
             letters = self.rules.letters
             hint = (f"a pit letter {letters[0]}-{letters[-1]}" if self.rules.choose == "own"
@@ -187,13 +190,13 @@ class Position:
                          f"{letters[0].lower()}-{letters[-1].lower()} for North's")
             if self.rules.direction == "choice":
                 hint += ", optionally followed by > (counter-clockwise) or < (clockwise)"
-            raise IllegalMove(f"'{spelled[:20]}' is not a move; a move is {hint}")
+            raise IllegalMove(f"'{excerpt(text, 20)}' is not a move; a move is {hint}")
         return move
 
     def play(self, move: str) -> Position:
         """The position after ``move``; raise IllegalMove with the reason if it is not allowed."""
         if self._end is not None:
-            raise IllegalMove(f"the game is over ({self._end}); no more moves")
+            raise IllegalMove(f"the game is over ({self.outcome().words}); no more moves")
         parsed = self.parse_move(move)
         if parsed not in self._legal:
             raise IllegalMove(self._why_illegal(parsed))
@@ -229,11 +232,6 @@ class Position:
         return f"{name} is not allowed here; legal moves: {legal}"
 
 
-def _winner(score: tuple[int, int]) -> str:
-    south, north = score
-    return "south" if south > north else "north" if north > south else "draw"
-
-
 def _candidates(rules: Ruleset, board: tuple, mover: int) -> list[Move]:
     n = rules.pits
     if rules.choose == "own":
@@ -260,24 +258,25 @@ def _legal_moves(rules: Ruleset, board: tuple, mover: int) -> tuple:
     return tuple(moves)
 
 
-def _settle(rules: Ruleset, board: tuple, grand_slam_by: int | None) -> tuple[str | None, tuple]:
+def _settle(rules: Ruleset, board: tuple,
+            grand_slam_by: int | None) -> tuple[Termination | None, tuple]:
     """Apply the end rules that follow a move; return (why it ended or None, board)."""
     n = rules.pits
     n2 = 2 * n
     if grand_slam_by is not None:  # 003: game over, and the mover gets all remaining stones
-        return "grand slam", _sweep(board, n, taker_of_everything=grand_slam_by)
+        return Termination.GRAND_SLAM, _sweep(board, n, taker_of_everything=grand_slam_by)
     if rules.majority and max(board[n2], board[n2 + 1]) * 2 > rules.total_seeds:
-        return "more than half the seeds", _sweep_leftover(rules, board)
+        return Termination.MAJORITY, _sweep_leftover(rules, board)
     south_empty = not any(board[:n])
     north_empty = not any(board[n:n2])
     if rules.end == "either_empty" and (south_empty or north_empty):
-        return "a row is empty", _sweep_leftover(rules, board)
+        return Termination.ROW_EMPTY, _sweep_leftover(rules, board)
     if rules.end == "all_empty" and south_empty and north_empty:
-        return "every pit is empty", board
+        return Termination.ALL_EMPTY, board
     return None, board
 
 
-def _no_move_end(rules: Ruleset, board: tuple, mover: int) -> tuple[str, tuple]:
+def _no_move_end(rules: Ruleset, board: tuple, mover: int) -> tuple[Termination, tuple]:
     """The player to move has no legal move: a failure to feed, or an empty row."""
     n = rules.pits
     opp_lo = n if mover == 0 else 0
@@ -286,10 +285,10 @@ def _no_move_end(rules: Ruleset, board: tuple, mover: int) -> tuple[str, tuple]:
             and any(board[own_lo:own_lo + n])):
         policy = rules.cannot_feed
         if policy == "owners":
-            return "the mover cannot feed", _sweep(board, n)
+            return Termination.CANNOT_FEED, _sweep(board, n)
         taker = mover if policy == "mover" else 1 - mover
-        return "the mover cannot feed", _sweep(board, n, taker_of_everything=taker)
-    return f"{PLAYERS[mover]} has no move", _sweep_leftover(rules, board)
+        return Termination.CANNOT_FEED, _sweep(board, n, taker_of_everything=taker)
+    return Termination.NO_MOVE, _sweep_leftover(rules, board)
 
 
 def _sweep_leftover(rules: Ruleset, board: tuple) -> tuple:

@@ -29,7 +29,7 @@ def test_rules_lists_presets_and_explains_one(capsys):
 def test_board_after_moves_matches_the_engine(capsys):
     status, out, _ = run(capsys, "board", "wari", "--moves", "E d A")
     assert status == 0
-    assert out.strip() == render(Game.from_moves("wari", "E d A")).strip()
+    assert out.strip() == render(Game.from_moves("wari", "E d A").position).strip()
     status, out, _ = run(capsys, "board", "wari", "--moves", "E d A", "--perspective", "north")
     assert out.splitlines()[-2].startswith("Captured: South 0, North 0")
 
@@ -37,9 +37,9 @@ def test_board_after_moves_matches_the_engine(capsys):
 def test_move_reads_a_position_checks_the_move_and_prints_the_next(capsys, tmp_path,
                                                                    monkeypatch):
     board = tmp_path / "board.txt"
-    board.write_text(render(Game.from_moves("wari", "E d")))
+    board.write_text(render(Game.from_moves("wari", "E d").position))
     status, out, _ = run(capsys, "move", "wari", "--position", str(board), "--move", "A")
-    assert status == 0 and out.strip() == render(Game.from_moves("wari", "E d A")).strip()
+    assert status == 0 and out.strip() == render(Game.from_moves("wari", "E d A").position).strip()
 
     status, out, err = run(capsys, "move", "wari", "--position", str(board), "--move", "E")
     assert status == 1 and out == ""
@@ -53,11 +53,11 @@ def test_move_reads_a_position_checks_the_move_and_prints_the_next(capsys, tmp_p
 def test_move_from_north_side_uses_north_letters(capsys, tmp_path):
     # North writes the board from their side, their pits uppercase at the bottom.
     board = tmp_path / "north.txt"
-    board.write_text(render(Game.from_moves("wari", "E"), perspective="north"))
+    board.write_text(render(Game.from_moves("wari", "E").position, perspective="north"))
     status, out, _ = run(capsys, "move", "wari", "--position", str(board), "--move", "A",
                          "--perspective", "north")
     assert status == 0
-    assert out.strip() == render(Game.from_moves("wari", "E a"), perspective="north").strip()
+    assert out.strip() == render(Game.from_moves("wari", "E a").position, perspective="north").strip()
 
 
 def test_errors_are_one_line_and_nonzero(capsys, tmp_path):

@@ -217,7 +217,7 @@ async def test_offers_cross_over_and_an_accepted_draw_ends_the_game_once(fake_di
         await both.reply(offer_mail, "accept")
         assert "You accepted the offer." in text_of(await both.next_mail())
         ended = await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/messages")
-        assert "accepted the draw offer" in ended.content and "a draw" in ended.content
+        assert "accepted the draw offer" in ended.content and "A draw." in ended.content
         await both.command(ALICE_ID, "games")  # a round trip after the notifier's posts
         assert sum("Game over" in r.content for r in both.channel_posts()) == 1
     game = await stored_game(database, 1)

@@ -235,7 +235,7 @@ async def test_a_draw_offer_is_accepted_with_its_button(table, fake_discord):
     accepted = await table.click(BOB_ID, offered.message, "Accept draw")
     assert accepted.body["type"] == 7
     board = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
-    assert "a draw" in board.content and board.buttons() == []
+    assert "A draw." in board.content and board.buttons() == []
 
 
 async def test_autocomplete_offers_presets_and_only_the_legal_moves(table):

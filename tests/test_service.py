@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from engine import Game
+from engine import Game, Termination
 from bot.service import (
     BadRequest, BadRules, ChallengeAnswered, ChallengeClosed, ChallengeReceived, Channel,
     ChannelBusy, DuplicateMove, Forfeit, GameFinished, GameOptions, GameOver, GameService,
@@ -167,7 +167,7 @@ async def test_a_full_game_ends_with_result_ratings_and_an_export_that_replays(s
 async def test_resign_gives_the_game_and_rating_to_the_opponent(service, inbox):
     game = await new_game(service, "wari")
     over = await service.resign(game.id, BOB)
-    assert over.outcome.winner == "south" and over.outcome.reason == "North resigned"
+    assert over.outcome.winner == "south" and over.outcome.words == "North resigned at move 1"
     assert "North resigned" in over.board()
     board = await service.leaderboard("wari")
     assert [r.player for r in board] == [ALICE, BOB]
@@ -214,7 +214,7 @@ async def test_agreed_end_scores_by_the_ruleset(service):
     game = await new_game(service, "wari")  # wari's cycle policy: a draw
     await service.offer_end(game.id, ALICE)
     over = await service.accept_offer(game.id, BOB)
-    assert over.outcome.reason == "agreed end" and over.outcome.winner == "draw"
+    assert over.outcome.termination is Termination.AGREED_END and over.outcome.winner == "draw"
 
 
 async def test_undo_takes_back_the_askers_last_move_and_the_reply(service):
@@ -319,7 +319,7 @@ async def test_reminder_then_forfeit_for_the_silent_player(service, inbox, clock
     await service.tick()
     await service.idle()
     over = await service.get_game(game.id)
-    assert over.outcome.winner == "south" and "ran out of time" in over.outcome.reason
+    assert over.outcome.winner == "south" and over.outcome.termination is Termination.TIME
     [forfeit] = inbox["email"].of_type(Forfeit)
     assert forfeit.loser == BOB
     assert inbox["discord"].of_type(Forfeit)[0].game.id == game.id

@@ -66,7 +66,7 @@ def _position(args: argparse.Namespace):
         return None
     if game.is_over():
         outcome = game.outcome()
-        print(f"the game is over ({outcome.reason}): {outcome.score[0]}-{outcome.score[1]}; "
+        print(f"the game is over ({outcome.words}): {outcome.score[0]}-{outcome.score[1]}; "
               "there is nothing to solve")
         return None
     return game.position

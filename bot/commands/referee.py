@@ -66,7 +66,7 @@ def board_command(args: argparse.Namespace) -> int:
         game = Game.from_moves(Ruleset.parse(args.ruleset), args.moves, seed=args.seed)
     except MancalaError as err:
         return _fail(str(err))
-    print(render(game, args.perspective))
+    print(render(game.position, args.perspective))
     return 0
 
 

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import re
 
+from engine import result_lines
+from engine.ruleset import PLAYERS
+
 from bot.service import Challenge, GameView, Player, Rating
 
 MESSAGE_LIMIT = 2000  # characters in a message's content
@@ -80,12 +83,8 @@ def turn_line(game: GameView) -> str:
         out = game.outcome
         if out is None:
             return "The game is over."
-        if out.winner == "draw":
-            verdict = "a draw"
-        else:
-            verdict = f"{who(game.player(out.winner))} ({out.winner.title()}) wins"
-        return (f"{last}Game over ({out.reason}): {verdict}, South {out.score[0]}, "
-                f"North {out.score[1]}.")
+        names = {side: f"{who(game.player(side))} ({side.title()})" for side in PLAYERS}
+        return last + " ".join(result_lines(out, names))
     side = game.position.to_move
     if game.to_move.is_ai:
         return f"{last}{who(game.to_move)} to move ({side.title()}): thinking…"

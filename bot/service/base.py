@@ -16,7 +16,7 @@ import logging
 import time
 from typing import Callable
 
-from engine import Ruleset, RulesetError
+from engine import Outcome, Ruleset, RulesetError, excerpt
 
 from bot.service import errors
 from bot.service.ai import AIPool, known_levels
@@ -33,6 +33,17 @@ CHANGING_COLUMNS = ("ply", "status", "board", "mover", "offer_kind", "offer_by",
 def other_side(side: str) -> str:
     """The opponent's side: ``other_side("south")`` is "north"."""
     return "north" if side == "south" else "south"
+
+
+MAX_ID = 2**63 - 1  # the database's ids are signed 64-bit
+
+
+def known_id(value, kind: str = "game") -> int:
+    """``value`` if it can be the id of a stored ``kind``, else NotFound (an id past the
+    database's range, a negative one or not a number at all names nothing stored)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID:
+        return value
+    raise errors.NotFound(f"there is no {kind} '{excerpt(value)}'")
 
 
 def parse_rules(text: str) -> Ruleset:
@@ -125,6 +136,7 @@ class ServiceBase:
 
     @contextlib.asynccontextmanager
     async def _locked(self, game_id: int):
+        game_id = known_id(game_id)  # before it becomes a key: it may be anything a surface sent
         entry = self._locks.get(game_id)
         if entry is None:
             entry = self._locks[game_id] = [asyncio.Lock(), 0]
@@ -141,6 +153,7 @@ class ServiceBase:
         """The game, from the cache when it still matches the file. Another process on the
         same file (``mancala mail`` beside ``mancala bot``) may have moved: a cached game is
         checked against its row when older than ``cache_ttl`` seconds, or when ``fresh``."""
+        game_id = known_id(game_id)
         live = self._live.get(game_id)
         if live is not None:
             if not fresh and time.monotonic() - live.checked_at < self._cache_ttl:
@@ -150,8 +163,6 @@ class ServiceBase:
                 live.checked_at = time.monotonic()
                 return live
             self._live.drop(game_id)
-        if not isinstance(game_id, int) or isinstance(game_id, bool):
-            raise errors.NotFound(f"there is no game {game_id!r}")
         row, moves = await self._store.game_with_moves(game_id)
         if row is None:
             raise errors.NotFound(f"there is no game #{game_id}")
@@ -170,7 +181,7 @@ class ServiceBase:
 
     async def get_game(self, game_id: int) -> GameView:
         """A game by id. Raises NotFound."""
-        live = self._live.get(game_id)
+        live = self._live.get(known_id(game_id))
         if live is not None and live.snapshot is not None \
                 and time.monotonic() - live.checked_at < self._cache_ttl:
             return live.snapshot  # never shows a move whose commit is still in flight
@@ -210,10 +221,11 @@ class ServiceBase:
         live.row.update(changes)
         live.snapshot = None
 
-    async def _finish_fields(self, live: LiveGame, reason: str, score, winner: str) -> tuple:
+    async def _finish_fields(self, live: LiveGame, outcome: Outcome) -> tuple:
         """The changes that end a game, and the rating rows to write with them."""
         now = self._clock()
-        changes = dict(status="over", result_reason=reason, result_winner=winner,
+        winner, score = outcome.winner, outcome.score
+        changes = dict(status="over", result_reason=outcome.words, result_winner=winner,
                        score_south=score[0], score_north=score[1], ended_at=now,
                        offer_kind=None, offer_by=None, offer_ply=None, remind_at=None,
                        forfeit_at=None)

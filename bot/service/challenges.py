@@ -10,7 +10,7 @@ from engine import Game, Ruleset
 from storage import ChannelTaken
 
 from bot.service import errors
-from bot.service.base import ServiceBase, parse_rules
+from bot.service.base import ServiceBase, known_id, parse_rules
 from bot.service.deadlines import clock_fields
 from bot.service.events import ChallengeAnswered, ChallengeReceived
 from bot.service.live import board_json, options_from_json, options_json
@@ -93,7 +93,7 @@ class Challenges(ServiceBase):
                                      "or play in another channel")
 
     async def _open_challenge(self, challenge_id: int, by: Player, role: str) -> dict:
-        row = await self._store.challenge(challenge_id)
+        row = await self._store.challenge(known_id(challenge_id, "challenge"))
         if row is None:
             raise errors.NotFound(f"there is no challenge #{challenge_id}")
         allowed = row["opponent_id"] if role == "opponent" else row["challenger_id"]
@@ -162,7 +162,7 @@ class Challenges(ServiceBase):
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         """A challenge by id. Raises NotFound."""
-        row = await self._store.challenge(challenge_id)
+        row = await self._store.challenge(known_id(challenge_id, "challenge"))
         if row is None:
             raise errors.NotFound(f"there is no challenge #{challenge_id}")
         return await self._challenge_view(row)

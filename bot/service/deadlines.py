@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.service.base import ServiceBase, other_side
+from engine import Outcome, Termination
+
+from bot.service.base import ServiceBase
 from bot.service.events import Forfeit, Reminder
 from bot.service.types import GameOptions, Player
 
@@ -48,9 +50,8 @@ class Deadlines(ServiceBase):
             side = live.to_move_side
             mover = live.player(side)
             if row["forfeit_at"] is not None and row["forfeit_at"] <= now:
-                changes, ratings = await self._finish_fields(
-                    live, f"{side.title()} ran out of time", live.game.position.stores,
-                    other_side(side))
+                changes, ratings = await self._finish_fields(live, Outcome.of(
+                    Termination.TIME, live.game.position.stores, by=side, ply=row["ply"] + 1))
                 await self._commit(live, changes, ratings=ratings)
                 view = await self._view(live)
                 self._notify([view.south, view.north], lambda who: Forfeit(who, view, mover))

@@ -64,8 +64,9 @@ class LiveGame(Seats):
         row = self.row
         outcome = None
         if row["status"] == "over":
-            outcome = Outcome(row["result_reason"], (row["score_south"], row["score_north"]),
-                              row["result_winner"])
+            outcome = Outcome.from_words(row["result_reason"],
+                                         (row["score_south"], row["score_north"]),
+                                         row["result_winner"])
         offer = Offer(row["offer_kind"], offer_by, row["offer_ply"]) if row["offer_kind"] else None
         return GameView(
             id=row["id"], rules=row["rules"], south=self.south, north=self.north,

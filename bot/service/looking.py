@@ -48,7 +48,7 @@ class Looking(ServiceBase):
         live = await self._load(game_id)
         if view.outcome:
             out = view.outcome
-            result = f"{out.winner} (South {out.score[0]}, North {out.score[1]}; {out.reason})"
+            result = f"{out.winner} (South {out.score[0]}, North {out.score[1]}; {out.words})"
         else:
             result = "*"
         tags = [("Game", str(view.id)), ("Rules", view.rules),

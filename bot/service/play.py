@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from engine import Game, IllegalMove as EngineIllegalMove
+from engine import Game, IllegalMove as EngineIllegalMove, Outcome, Termination, excerpt
+from engine.inputs import whole_number
 
 from bot.service import errors
-from bot.service.base import ServiceBase, other_side
+from bot.service.base import MAX_ID, ServiceBase, other_side
 from bot.service.deadlines import clock_fields
 from bot.service.events import GameOver, OfferAnswered, OfferMade
 from bot.service.live import LiveGame, board_json, options_from_json
@@ -19,9 +20,11 @@ def _as_ply(value) -> int | None:
     """An expected ply as a surface may carry it (an int, or digits from a button's id)."""
     if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    raise errors.BadRequest(f"the expected move number must be a whole number, not {value!r}")
+    try:
+        return whole_number(value, "the expected move number", 0, MAX_ID)
+    except (TypeError, ValueError):
+        raise errors.BadRequest(f"the expected move number must be a whole number, not "
+                                f"'{excerpt(value)}'") from None
 
 
 class Play(ServiceBase):
@@ -91,9 +94,7 @@ class Play(ServiceBase):
                            offer_kind=None, offer_by=None, offer_ply=None, reminded_at=None)
             ratings = ()
             if game.is_over():
-                outcome = game.outcome()
-                end, ratings = await self._finish_fields(live, outcome.reason, outcome.score,
-                                                         outcome.winner)
+                end, ratings = await self._finish_fields(live, game.outcome())
                 changes.update(end)
             else:
                 changes.update(clock_fields(options_from_json(live.row["options"]),
@@ -112,8 +113,9 @@ class Play(ServiceBase):
             side = await self._player_in_active_game(live, by)
             if live.south == live.north:
                 side = live.to_move_side  # at one keyboard, the player to move gives up
-            changes, ratings = await self._finish_fields(
-                live, f"{side.title()} resigned", live.game.position.stores, other_side(side))
+            changes, ratings = await self._finish_fields(live, Outcome.of(
+                Termination.RESIGNATION, live.game.position.stores, by=side,
+                ply=live.row["ply"] + 1))
             await self._commit(live, changes, ratings=ratings)
             view = await self._view(live)
         self._notify([view.south, view.north], lambda who: GameOver(who, view), actor=by)
@@ -191,15 +193,13 @@ class Play(ServiceBase):
                 self._live.drop(live.row["id"])
                 raise
         elif kind == "draw":
-            changes, ratings = await self._finish_fields(
-                live, "draw agreed", game.position.stores, "draw")
+            changes, ratings = await self._finish_fields(live, Outcome.of(
+                Termination.AGREED_DRAW, game.position.stores))
             await self._commit(live, changes, ratings=ratings)
         else:  # an agreed end, scored by the ruleset's cycle policy
             probe = Game(game.rules, position=game.position)
             probe.agree_end()
-            outcome = probe.outcome()
-            changes, ratings = await self._finish_fields(live, outcome.reason, outcome.score,
-                                                         outcome.winner)
+            changes, ratings = await self._finish_fields(live, probe.outcome())
             await self._commit(live, changes, ratings=ratings)
         return await self._view(live)
 

@@ -174,15 +174,7 @@ class GameView(Seats):
     def board(self, perspective: str = "south") -> str:
         """The board picture (engine.render); a game ended by resignation, agreement or
         forfeit gets the result line the engine cannot know about."""
-        text = render(self.position, perspective)
-        if self.outcome and not self.position.is_over():
-            out = self.outcome
-            verdict = "a draw" if out.winner == "draw" else f"{out.winner.title()} wins"
-            lines = text.splitlines()[:-1]  # drop "X to move."
-            lines.append(f"Game over ({out.reason}).")
-            lines.append(f"South {out.score[0]}, North {out.score[1]}: {verdict}.")
-            text = "\n".join(lines)
-        return text
+        return render(self.position, perspective, outcome=self.outcome)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,140 @@
+"""How a game ended, as data: a ``Termination`` and the ``Outcome`` built on it.
+
+The words are for display only (``Outcome.words``, ``result_lines``); code compares
+terminations, and storage keeps ``Termination.value``.
+
+>>> out = Outcome(Termination.ROW_EMPTY, (26, 22), "south")
+>>> result_lines(out)
+['Game over (a row is empty).', 'South 26, North 22: South wins.']
+>>> result_lines(Outcome(Termination.RESIGNATION, (0, 5), "north", by="south", ply=12))
+['Game over (South resigned at move 12).', 'North wins.']
+>>> Outcome.from_words("south has no move", (20, 28))
+Outcome(termination=<Termination.NO_MOVE: 'no_move'>, score=(20, 28), winner='north', by='south', ply=None)
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import NamedTuple
+
+PLAYERS = ("south", "north")
+
+
+class Termination(enum.Enum):
+    """Why a game ended. The value is what storage keeps; never reworded."""
+
+    ROW_EMPTY = "row_empty"  # a row is empty after a move (end=either_empty)
+    ALL_EMPTY = "all_empty"  # every play pit is empty (end=all_empty)
+    NO_MOVE = "no_move"  # the player to move has no move (``by``)
+    CANNOT_FEED = "cannot_feed"  # the mover (``by``) cannot give the opponent seeds
+    MAJORITY = "majority"  # a player holds more than half of the seeds
+    GRAND_SLAM = "grand_slam"  # a move took all the opponent's seeds under take_all
+    REPETITION = "repetition"  # a position came back: scored by the ruleset's cycle policy
+    AGREED_END = "agreed_end"  # both agreed to stop: scored like a repetition
+    AGREED_DRAW = "agreed_draw"  # both agreed to a draw, whatever the counts
+    RESIGNATION = "resignation"  # ``by`` resigned
+    TIME = "time"  # ``by`` ran out of time
+
+    @property
+    def by_the_board(self) -> bool:
+        """Whether the counts decide the winner (not so for a resignation, time or a draw
+        agreed, nor for a repetition under cycle=draw, which the ruleset decides)."""
+        return self not in (Termination.RESIGNATION, Termination.TIME, Termination.AGREED_DRAW)
+
+
+# The words of each termination; "{by}" is the side concerned, "{ply}" the move number.
+_WORDS = {
+    Termination.ROW_EMPTY: "a row is empty",
+    Termination.ALL_EMPTY: "every pit is empty",
+    Termination.NO_MOVE: "{by} has no move",
+    Termination.CANNOT_FEED: "the mover cannot feed",
+    Termination.MAJORITY: "more than half the seeds",
+    Termination.GRAND_SLAM: "grand slam",
+    Termination.REPETITION: "a position repeated",
+    Termination.AGREED_END: "agreed end",
+    Termination.AGREED_DRAW: "draw agreed",
+    Termination.RESIGNATION: "{By} resigned",
+    Termination.TIME: "{By} ran out of time",
+}
+_PATTERNS = [
+    (term, re.compile("^" + re.escape(words).replace(r"\{by\}", "(?P<by>south|north)")
+                      .replace(r"\{By\}", "(?P<by>south|north)") + r"(?: at move (?P<ply>\d{1,6}))?$",
+                      re.I))
+    for term, words in _WORDS.items()
+]
+
+
+class Outcome(NamedTuple):
+    """The end of a game: why, the final (south, north) totals, and the winner ("south",
+    "north" or "draw"). ``by`` is the side a termination names (who resigned, who had no
+    move); ``ply`` the move number where a resignation or time loss came."""
+
+    termination: Termination
+    score: tuple[int, int]
+    winner: str
+    by: str | None = None
+    ply: int | None = None
+
+    @property
+    def words(self) -> str:
+        """Why it ended, in words: "a row is empty", "South resigned at move 12"."""
+        text = _WORDS[self.termination].format(by=self.by or "?", By=(self.by or "?").title())
+        return text + (f" at move {self.ply}" if self.ply and not self.termination.by_the_board
+                       else "")
+
+    reason = words  # the older name, for display code not yet moved to ``words``
+
+    @classmethod
+    def from_words(cls, words: str, score: tuple[int, int], winner: str | None = None,
+                   cycle: str | None = None) -> Outcome:
+        """The outcome ``words`` describe (as ``words`` writes them); ValueError if none.
+        The winner follows from the score unless given, or unless ``cycle`` is "draw" and
+        the game ended by repetition or agreement."""
+        for term, pattern in _PATTERNS:
+            match = pattern.match(words.strip())
+            if match:
+                by = match.groupdict().get("by")
+                ply = match.groupdict().get("ply")
+                return cls.of(term, score, by=by and by.lower(), ply=ply and int(ply),
+                              winner=winner, cycle=cycle)
+        raise ValueError(f"'{words[:60]}' is not a way a game ends")
+
+    @classmethod
+    def of(cls, termination: Termination, score: tuple[int, int], by: str | None = None,
+           ply: int | None = None, winner: str | None = None,
+           cycle: str | None = None) -> Outcome:
+        """An outcome whose winner follows from the termination and the score where it can:
+        the side ``by`` loses by resignation or time; a draw agreed, or a repetition or agreed
+        end under ``cycle="draw"``, is a draw; otherwise the higher total wins."""
+        if winner is None:
+            if termination in (Termination.RESIGNATION, Termination.TIME) and by in PLAYERS:
+                winner = PLAYERS[1 - PLAYERS.index(by)]
+            elif termination is Termination.AGREED_DRAW or (
+                    cycle == "draw" and termination in (Termination.REPETITION,
+                                                        Termination.AGREED_END)):
+                winner = "draw"
+            else:
+                winner = higher_total(score)
+        return cls(termination, tuple(score), winner, by, ply)
+
+
+def higher_total(score: tuple[int, int]) -> str:
+    south, north = score
+    return "south" if south > north else "north" if north > south else "draw"
+
+
+def result_lines(outcome: Outcome, names: dict[str, str] | None = None) -> list[str]:
+    """The two lines every surface shows under a finished board: why, and who won (with the
+    totals where the counts decide it). ``names`` may name the sides ("Ann (South)").
+
+    >>> result_lines(Outcome.of(Termination.AGREED_DRAW, (20, 28)))[1]
+    'A draw.'
+    """
+    winner = outcome.winner
+    verdict = "a draw" if winner == "draw" else f"{(names or {}).get(winner, winner.title())} wins"
+    if outcome.termination.by_the_board:
+        result = f"South {outcome.score[0]}, North {outcome.score[1]}: {verdict}."
+    else:
+        result = verdict[0].upper() + verdict[1:] + "."
+    return [f"Game over ({outcome.words}).", result]
