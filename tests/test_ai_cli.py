@@ -2,6 +2,8 @@
 
 import re
 
+import pytest
+
 from bot.cli import main
 
 
@@ -20,10 +22,24 @@ def test_solve_prints_the_proven_value_and_a_best_move(capsys):
 def test_solve_refuses_a_table_where_the_stores_matter(capsys):
     assert main(["solve", "wari", "--table", "10"]) == 2
     assert "no endgame table for wari" in capsys.readouterr().out
-    assert main(["solve", "kalah", "--table", "30"]) == 2
-    assert "--table takes 0 to 20 seeds" in capsys.readouterr().out
-    assert main(["solve", "kalah", "--tt-bits", "40"]) == 2
-    assert "--tt-bits takes 10 to 32" in capsys.readouterr().out
+    assert main(["solve", "kalah:pits=2,seeds=2", "--table", "10"]) == 2
+    assert "--table takes 0 to 8 seeds" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["solve", "kalah", "--table", "30"], "--table: a seed count from 0 to 20, not '30'"),
+    (["solve", "kalah", "--tt-bits", "40"], "--tt-bits: a number of bits from 10 to 32"),
+    (["solve", "kalah:pits=3,seeds=2", "--nodes", "1e19"], "a node count from 1 to 1e+12"),
+    (["solve", "kalah", "--nodes", "nan"], "a node count from 1"),
+    (["hint", "kalah", "--time", "0"], "--time: seconds more than 0 and at most 600"),
+    (["hint", "kalah", "--time", "-1"], "--time: seconds from 0 to 600, not '-1'"),
+    (["hint", "kalah", "--time", "inf"], "--time: seconds from 0 to 600"),
+])
+def test_out_of_range_options_get_the_usage_line_and_status_2(capsys, argv, says):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "usage: mancala" in err and says in err
 
 
 def test_solve_after_moves_speaks_for_the_player_to_move(capsys):
@@ -49,7 +65,5 @@ def test_bad_input_gets_a_clear_message_and_status_2(capsys):
     assert "move 2 (Q)" in capsys.readouterr().out
     assert main(["hint", "chess"]) == 2
     assert "unknown ruleset 'chess'" in capsys.readouterr().out
-    assert main(["hint", "kalah", "--time", "-1"]) == 2
-    assert "--time takes seconds" in capsys.readouterr().out
     assert main(["solve", "kalah:pits=1,seeds=1", "--moves", "A"]) == 2
     assert "the game is over" in capsys.readouterr().out

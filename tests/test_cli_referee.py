@@ -8,9 +8,10 @@ from engine import Game, render
 
 
 def run(capsys, *argv, stdin=None, monkeypatch=None):
-    if stdin is not None:
+    if stdin is not None:  # str or bytes, read as a real standard input would be
         import io
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
     status = main(list(argv))
     out, err = capsys.readouterr()
     return status, out, err

@@ -20,6 +20,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from bot.cli_args import MAX_NODES, bounded_int, node_count, seconds, text
+
 
 def register(subparsers) -> None:
     solve = subparsers.add_parser(
@@ -28,13 +30,14 @@ def register(subparsers) -> None:
                     "under perfect play, a best move, nodes searched and time. Large boards "
                     "can take minutes; --nodes caps the work.")
     _common(solve)
-    solve.add_argument("--nodes", type=float, metavar="N",
-                       help="give up after N nodes (e.g. 5e8) and say how far it got")
-    solve.add_argument("--table", type=int, metavar="SEEDS",
+    solve.add_argument("--nodes", type=node_count, metavar="N",
+                       help=f"give up after N nodes (e.g. 5e8, at most {MAX_NODES:.0e}) and "
+                            "say how far it got")
+    solve.add_argument("--table", type=bounded_int(0, 20, "a seed count"), metavar="SEEDS",
                        help="read every board with at most SEEDS seeds left in the pits from "
                             "an endgame table (default: 5/12 of the seeds, at most 20; 0 for "
                             "none); big tables are kept in MANCALA_TABLES after the first build")
-    solve.add_argument("--tt-bits", type=int, metavar="BITS",
+    solve.add_argument("--tt-bits", type=bounded_int(10, 32, "a number of bits"), metavar="BITS",
                        help="transposition table of 2**BITS entries of 16 bytes (default 22, "
                             "or 26 above 40 seeds)")
     solve.set_defaults(func=run_solve)
@@ -43,15 +46,15 @@ def register(subparsers) -> None:
         description="Suggest a move: proven by the solver when it finishes in time, else the "
                     "expert level's estimate.")
     _common(hint)
-    hint.add_argument("--time", type=float, default=2.0, metavar="SECONDS",
-                      help="seconds to think (default 2)")
+    hint.add_argument("--time", type=seconds(0, 600), default=2.0, metavar="SECONDS",
+                      help="seconds to think (default 2, at most 600)")
     hint.set_defaults(func=run_hint)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("rules", metavar="RULES",
+    parser.add_argument("rules", metavar="RULES", type=text(),
                         help="a ruleset such as kalah or wari:captures=2-4")
-    parser.add_argument("--moves", default="", metavar="MOVES",
+    parser.add_argument("--moves", default="", metavar="MOVES", type=text(),
                         help="the moves played so far, space-separated (e.g. 'C F d')")
 
 
@@ -81,12 +84,6 @@ def run_solve(args: argparse.Namespace) -> int:
     position = _position(args)
     if position is None:
         return 2
-    if args.nodes is not None and args.nodes < 1:
-        print("error: --nodes must be at least 1")
-        return 2
-    if args.tt_bits is not None and not 10 <= args.tt_bits <= 32:
-        print("error: --tt-bits takes 10 to 32")
-        return 2
     from engine.ai import solve
     from engine.ai.search import default_table_seeds, default_tt_bits, stores_irrelevant
 
@@ -101,7 +98,7 @@ def run_solve(args: argparse.Namespace) -> int:
         return 2
     started = time.perf_counter()
     stored = _endgame_table(rules, table) if table else None
-    result = solve(position, node_limit=int(args.nodes) if args.nodes else None,
+    result = solve(position, node_limit=args.nodes,
                    tt_bits=args.tt_bits or default_tt_bits(rules), table_seeds=table,
                    table=stored.table if stored else None)
     seconds = time.perf_counter() - started
@@ -110,7 +107,7 @@ def run_solve(args: argparse.Namespace) -> int:
     if result.complete:
         print(f"value {result.value:+g} for {side} (proven)")
     else:
-        print(f"not proven within {int(args.nodes):,} nodes; last estimate {result.value:+g} "
+        print(f"not proven within {args.nodes:,} nodes; last estimate {result.value:+g} "
               f"for {side}")
     print(f"best move {result.move}")
     print(f"{result.nodes:,} nodes in {seconds:.2f} s"
@@ -139,9 +136,6 @@ def _endgame_table(rules, max_seeds: int):
 def run_hint(args: argparse.Namespace) -> int:
     position = _position(args)
     if position is None:
-        return 2
-    if not 0 < args.time <= 600:
-        print("error: --time takes seconds between 0 and 600")
         return 2
     from engine.ai import hint
 

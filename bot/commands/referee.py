@@ -12,27 +12,32 @@ import argparse
 import sys
 
 from engine import Game, MancalaError, Ruleset, from_perspective, parse_position, render
+from engine.notation import MAX_POSITION
 from engine.ruleset import APPLET_WORDS, PRESETS
+
+from bot.cli_args import bounded_int, text
 
 
 def register(subparsers) -> None:
     rules = subparsers.add_parser("rules", help="list the rulesets, or explain one")
-    rules.add_argument("ruleset", nargs="?", help="a preset, optionally with name:key=value,...")
+    rules.add_argument("ruleset", nargs="?", type=text(),
+                       help="a preset, optionally with name:key=value,...")
     rules.set_defaults(func=rules_command)
 
     board = subparsers.add_parser("board", help="show the position after some moves")
-    board.add_argument("ruleset")
-    board.add_argument("--moves", default="", help='moves from the start, e.g. "E d A"')
+    board.add_argument("ruleset", type=text())
+    board.add_argument("--moves", default="", type=text(),
+                       help='moves from the start, e.g. "E d A"')
     board.add_argument("--perspective", choices=("south", "north"), default="south")
-    board.add_argument("--seed", type=int, default=None,
+    board.add_argument("--seed", type=bounded_int(0, 2**63 - 1, "a seed"), default=None,
                        help="coin-flip seed where the ruleset says first=random")
     board.set_defaults(func=board_command)
 
     move = subparsers.add_parser("move", help="check a move against a written position")
-    move.add_argument("ruleset")
+    move.add_argument("ruleset", type=text())
     move.add_argument("--position", required=True, metavar="FILE",
                       help="a board as `mancala board` prints it, or as in 003; - reads stdin")
-    move.add_argument("--move", required=True, help="the pit letter to play")
+    move.add_argument("--move", required=True, type=text(), help="the pit letter to play")
     move.add_argument("--perspective", choices=("south", "north"), default="south",
                       help="whose side the board is written from (their pits are A-F)")
     move.add_argument("--to-move", choices=("south", "north"), default=None)
@@ -73,12 +78,8 @@ def board_command(args: argparse.Namespace) -> int:
 def move_command(args: argparse.Namespace) -> int:
     try:
         rules = Ruleset.parse(args.ruleset)
-        if args.position == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.position, encoding="utf-8", errors="replace") as handle:
-                text = handle.read(1_000_000)
-        position = parse_position(text, rules, to_move=args.to_move,
+        written = read_text(args.position)
+        position = parse_position(written, rules, to_move=args.to_move,
                                   perspective=args.perspective)
         after = position.play(from_perspective(args.move.strip(), args.perspective))
     except OSError as err:
@@ -87,3 +88,15 @@ def move_command(args: argparse.Namespace) -> int:
         return _fail(str(err))
     print(render(after, args.perspective))
     return 0
+
+
+def read_text(path: str, limit: int = MAX_POSITION) -> str:
+    """A written position from a file, or standard input for ``-``: read as UTF-8 (bytes that
+    are not become U+FFFD), and no more than one character past ``limit``, so that an
+    oversized input is refused as such without reading it all."""
+    if path == "-":
+        data = sys.stdin.buffer.read(4 * limit + 4)
+    else:
+        with open(path, "rb") as handle:
+            data = handle.read(4 * limit + 4)
+    return data.decode("utf-8", errors="replace")[: limit + 1]
