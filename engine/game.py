@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from engine.errors import IllegalMove
+from engine.errors import IllegalMove, excerpt
 from engine.outcome import Outcome, Termination
 from engine.position import Position, settle_by_cycle
 from engine.ruleset import Ruleset
@@ -43,7 +43,7 @@ class Game:
             try:
                 game.play(move)
             except IllegalMove as err:
-                raise IllegalMove(f"move {ply} ({str(move)[:10]}): {err}") from None
+                raise IllegalMove(f"move {ply} ({excerpt(move, 10)}): {err}") from None
         return game
 
     @property

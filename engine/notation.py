@@ -50,7 +50,7 @@ Example:
 
 def _viewer(perspective: str) -> int:
     if perspective not in PLAYERS:
-        raise ValueError(f"perspective must be south or north, not {perspective!r}")
+        raise ValueError(f"perspective must be south or north, not '{excerpt(perspective)}'")
     return PLAYERS.index(perspective)
 
 
@@ -191,7 +191,7 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
             f"{rules.total_seeds}.")
 
     if to_move is not None and to_move not in PLAYERS:
-        raise PositionError(f"to_move must be south or north, not {to_move!r}")
+        raise PositionError(f"to_move must be south or north, not '{excerpt(to_move)}'")
     if to_move and written_turn and to_move != written_turn:
         raise PositionError(f"the board says {written_turn.title()} to move, not {to_move}")
     mover = PLAYERS.index(to_move or written_turn or perspective)

@@ -48,7 +48,7 @@ _WORDS = {
     Termination.ROW_EMPTY: "a row is empty",
     Termination.ALL_EMPTY: "every pit is empty",
     Termination.NO_MOVE: "{by} has no move",
-    Termination.CANNOT_FEED: "the mover cannot feed",
+    Termination.CANNOT_FEED: "{by} cannot feed",
     Termination.MAJORITY: "more than half the seeds",
     Termination.GRAND_SLAM: "grand slam",
     Termination.REPETITION: "a position repeated",
@@ -61,8 +61,8 @@ _PATTERNS = [
     (term, re.compile("^" + re.escape(words).replace(r"\{by\}", "(?P<by>south|north)")
                       .replace(r"\{By\}", "(?P<by>south|north)") + r"(?: at move (?P<ply>\d{1,6}))?$",
                       re.I))
-    for term, words in _WORDS.items()
-]
+    for term, words in [*_WORDS.items(), (Termination.CANNOT_FEED, "the mover cannot feed")]
+]  # the last: how games stored before the side was named say it
 
 
 class Outcome(NamedTuple):

@@ -88,7 +88,7 @@ class Position:
         if first == "random":
             first = (rng or random).choice(PLAYERS)
         if first not in PLAYERS:
-            raise ValueError(f"first must be south, north or random, not {first!r}")
+            raise ValueError(f"first must be south, north or random, not '{excerpt(first)}'")
         board = (rules.seeds,) * (2 * rules.pits) + (0, 0)
         return cls.settled(rules, board, PLAYERS.index(first))
 

@@ -36,6 +36,7 @@ def other_side(side: str) -> str:
 
 
 MAX_ID = 2**63 - 1  # the database's ids are signed 64-bit
+MAX_PLAYER_ID = 320  # an email address is at most 254 characters, a Discord id 20
 
 
 def known_id(value, kind: str = "game") -> int:
@@ -89,14 +90,16 @@ class ServiceBase:
 
     def _check_player(self, player: Player) -> None:
         if not isinstance(player, Player):
-            raise errors.BadRequest(f"not a player: {player!r}")
+            raise errors.BadRequest(f"not a player: {excerpt(repr(player))}")
         if player.surface not in SURFACES and player.surface not in self._notifiers:
-            raise errors.BadRequest(
-                f"unknown surface '{player.surface}'; players are on: {', '.join(SURFACES)}")
-        if not player.id:
-            raise errors.BadRequest("a player needs an id on their surface")
+            raise errors.BadRequest(f"unknown surface '{excerpt(player.surface)}'; players are "
+                                    f"on: {', '.join(SURFACES)}")
+        if not (isinstance(player.id, str) and 0 < len(player.id) <= MAX_PLAYER_ID
+                and player.id.isprintable()):
+            raise errors.BadRequest(f"a player needs an id on their surface: 1 to "
+                                    f"{MAX_PLAYER_ID} printable characters")
         if player.is_ai and player.id not in known_levels():
-            raise errors.BadRequest(f"unknown AI level '{player.id}'; levels are: "
+            raise errors.BadRequest(f"unknown AI level '{excerpt(player.id)}'; levels are: "
                                     f"{', '.join(known_levels())}")
 
     async def _pid(self, player: Player) -> int:
@@ -120,7 +123,7 @@ class ServiceBase:
     async def set_display_name(self, player: Player, name: str) -> None:
         """Remember how to call a player (shown on leaderboards). Raises BadRequest for an
         unknown surface or an unknown AI level."""
-        name = " ".join(str(name).split())[:64]
+        name = excerpt(str(name)[:1000], 64)  # printable, one line: names reach every surface
         if not name:
             raise errors.BadRequest("a display name cannot be empty")
         await self._store.set_display_name(await self._pid(player), name)

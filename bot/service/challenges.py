@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from engine import Game, Ruleset
+from engine import Game, Ruleset, excerpt
 from storage import ChannelTaken
 
 from bot.service import errors
@@ -27,7 +27,7 @@ class Challenges(ServiceBase):
         wins, so nobody is hurried by the other's medium); 0 means off."""
         options = options or GameOptions()
         if options.side not in (*SIDES, "random"):
-            raise errors.BadRequest(f"side must be south, north or random, not {options.side!r}")
+            raise errors.BadRequest(f"side must be south, north or random, not '{excerpt(options.side)}'")
         humans = [p for p in players if not p.is_ai] or list(players)
 
         def pick(value, attr):
@@ -63,6 +63,8 @@ class Challenges(ServiceBase):
         Raises BadRules (bad ruleset), BadRequest (unknown AI level, bad option, challenging
         yourself), ChannelBusy (the channel already has an active game)."""
         self._check_open()
+        self._check_player(challenger)
+        self._check_player(opponent)
         ruleset = parse_rules(rules)
         if challenger == opponent:
             raise errors.BadRequest("you cannot challenge yourself; challenge another player "
@@ -87,7 +89,7 @@ class Challenges(ServiceBase):
 
     async def _check_channel_free(self, channel: Channel) -> None:
         if not isinstance(channel, Channel):
-            raise errors.BadRequest(f"not a channel: {channel!r}")
+            raise errors.BadRequest(f"not a channel: {excerpt(repr(channel))}")
         if await self._store.active_game_in(channel.surface, channel.id):
             raise errors.ChannelBusy("this channel already has a game going; finish it first "
                                      "or play in another channel")

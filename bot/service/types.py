@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine import Outcome, Position, render
+from engine import Outcome, Position, excerpt, render
 
 SURFACES = ("terminal", "discord", "email", "ai")
 SIDES = ("south", "north")
@@ -41,7 +41,7 @@ class Player:
         surface, sep, ident = str(text).partition(":")
         if not sep or not ident:
             from bot.service.errors import BadRequest
-            raise BadRequest(f"a player is written surface:id (like discord:1234), not {text!r}")
+            raise BadRequest(f"a player is written surface:id (like discord:1234), not '{excerpt(text)}'")
         return cls(surface.strip().lower(), ident.strip())
 
     @property
