@@ -32,8 +32,8 @@ TARGETS = {
     "move": (test_fuzz.test_any_move_text_plays_or_is_refused_clearly, 20),
     "position": (test_fuzz.test_any_written_position_reads_or_is_refused_clearly, 25),
     "cli": (test_fuzz.test_any_command_line_answers_with_a_status_not_a_traceback, 12),
-    "service": (test_fuzz.test_any_service_call_answers_with_a_service_error_and_keeps_the_log_whole,
-                3),
+    "service": (
+        test_fuzz.test_any_service_call_answers_with_a_service_error_and_keeps_the_log_whole, 3),
 }
 
 

@@ -8,8 +8,8 @@ terminations, and storage keeps ``Termination.value``.
 ['Game over (a row is empty).', 'South 26, North 22: South wins.']
 >>> result_lines(Outcome(Termination.RESIGNATION, (0, 5), "north", by="south", ply=12))
 ['Game over (South resigned at move 12).', 'North wins.']
->>> Outcome.from_words("south has no move", (20, 28))
-Outcome(termination=<Termination.NO_MOVE: 'no_move'>, score=(20, 28), winner='north', by='south', ply=None)
+>>> Outcome.from_words("south has no move", (20, 28))[:4]
+(<Termination.NO_MOVE: 'no_move'>, (20, 28), 'north', 'south')
 """
 
 from __future__ import annotations
@@ -57,10 +57,10 @@ _WORDS = {
     Termination.RESIGNATION: "{By} resigned",
     Termination.TIME: "{By} ran out of time",
 }
+_SIDE = "(?P<by>south|north)"
 _PATTERNS = [
-    (term, re.compile("^" + re.escape(words).replace(r"\{by\}", "(?P<by>south|north)")
-                      .replace(r"\{By\}", "(?P<by>south|north)") + r"(?: at move (?P<ply>\d{1,6}))?$",
-                      re.I))
+    (term, re.compile("^" + re.escape(words).replace(r"\{by\}", _SIDE).replace(r"\{By\}", _SIDE)
+                      + r"(?: at move (?P<ply>[0-9]{1,6}))?$", re.I))
     for term, words in [*_WORDS.items(), (Termination.CANNOT_FEED, "the mover cannot feed")]
 ]  # the last: how games stored before the side was named say it
 

@@ -58,7 +58,8 @@ def test_move_from_north_side_uses_north_letters(capsys, tmp_path):
     status, out, _ = run(capsys, "move", "wari", "--position", str(board), "--move", "A",
                          "--perspective", "north")
     assert status == 0
-    assert out.strip() == render(Game.from_moves("wari", "E a").position, perspective="north").strip()
+    expected = render(Game.from_moves("wari", "E a").position, perspective="north")
+    assert out.strip() == expected.strip()
 
 
 def test_errors_are_one_line_and_nonzero(capsys, tmp_path):

@@ -22,7 +22,9 @@ from bot.service import Challenge, GameView, Player, Rating
 MESSAGE_LIMIT = 2000  # characters in a message's content
 CHOICE_LIMIT = 100  # characters in an autocomplete choice's name and value
 
-_TIME = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(m|min|mins|minutes?|h|hours?|d|days?)\s*$", re.I)
+_TIME = re.compile(r"^\s*([0-9]{1,6}(?:\.[0-9]{1,6})?)\s*"
+                   r"(m|min|mins|minutes?|h|hours?|d|days?)\s*$",
+                   re.I)
 _UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400}
 
 

@@ -28,12 +28,15 @@ SELECT_OPTIONS = 25
 CUSTOM_ID_LIMIT = 100
 
 
+_ID = "[0-9]{1,19}"  # an id as we write them: ASCII digits, at most 64 bits
+
+
 def move_id(game_id: int, ply: int, move: str) -> str:
     return f"mancala:move:{game_id}:{ply}:{move}"
 
 
 class PitButton(discord.ui.DynamicItem[discord.ui.Button],
-                template=r"mancala:move:(?P<game>\d+):(?P<ply>\d+):(?P<move>[A-Ha-h][<>]?)"):
+                template=rf"mancala:move:(?P<game>{_ID}):(?P<ply>{_ID}):(?P<move>[A-Ha-h][<>]?)"):
     """One pit of the board; enabled when sowing it is a legal move."""
 
     def __init__(self, game_id: int, ply: int, move: str, legal: bool = True,
@@ -53,7 +56,7 @@ class PitButton(discord.ui.DynamicItem[discord.ui.Button],
 
 
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select],
-                 template=r"mancala:pick:(?P<game>\d+):(?P<ply>\d+):(?P<part>\d)"):
+                 template=rf"mancala:pick:(?P<game>{_ID}):(?P<ply>{_ID}):(?P<part>[0-9])"):
     """A menu of legal moves, for rulesets with more moves than buttons fit (direction=choice)."""
 
     def __init__(self, game_id: int, ply: int, part: int = 0, moves: list[str] = (),
@@ -77,7 +80,7 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select],
 
 
 class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
-                      template=r"mancala:challenge:(?P<id>\d+):(?P<answer>accept|decline)"):
+                      template=rf"mancala:challenge:(?P<id>{_ID}):(?P<answer>accept|decline)"):
     def __init__(self, challenge_id: int, answer: str):
         self.challenge_id, self.answer = challenge_id, answer
         super().__init__(discord.ui.Button(
@@ -98,7 +101,8 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
 
 
 class OfferButton(discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"mancala:offer:(?P<game>\d+):(?P<ply>\d+):(?P<answer>accept|decline)"):
+                  template=rf"mancala:offer:(?P<game>{_ID}):(?P<ply>{_ID}):"
+                           r"(?P<answer>accept|decline)"):
     def __init__(self, game_id: int, ply: int, answer: str, label: str | None = None):
         self.game_id, self.ply, self.answer = game_id, ply, answer
         super().__init__(discord.ui.Button(

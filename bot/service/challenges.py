@@ -27,7 +27,8 @@ class Challenges(ServiceBase):
         wins, so nobody is hurried by the other's medium); 0 means off."""
         options = options or GameOptions()
         if options.side not in (*SIDES, "random"):
-            raise errors.BadRequest(f"side must be south, north or random, not '{excerpt(options.side)}'")
+            raise errors.BadRequest("side must be south, north or random, not "
+                                    f"'{excerpt(options.side)}'")
         humans = [p for p in players if not p.is_ai] or list(players)
 
         def pick(value, attr):

@@ -130,7 +130,8 @@ class Play(ServiceBase):
         yours to undo)."""
         self._check_open()
         if kind not in OFFER_KINDS:
-            raise errors.BadRequest(f"an offer is one of: {', '.join(OFFER_KINDS)}; not '{excerpt(kind)}'")
+            raise errors.BadRequest(f"an offer is one of: {', '.join(OFFER_KINDS)}; "
+                                    f"not '{excerpt(kind)}'")
         async with self._locked(game_id):
             live = await self._load(game_id)
             side = await self._player_in_active_game(live, by)

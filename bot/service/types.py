@@ -41,7 +41,8 @@ class Player:
         surface, sep, ident = str(text).partition(":")
         if not sep or not ident:
             from bot.service.errors import BadRequest
-            raise BadRequest(f"a player is written surface:id (like discord:1234), not '{excerpt(text)}'")
+            raise BadRequest("a player is written surface:id (like discord:1234), not "
+                             f"'{excerpt(text)}'")
         return cls(surface.strip().lower(), ident.strip())
 
     @property
