@@ -26,6 +26,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from bot.kernel_cache import configure
+
+    configure()  # before anything imports numba: its compiled code goes where it survives
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

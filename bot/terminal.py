@@ -100,7 +100,9 @@ class TerminalGame:
                 self.say("Game over. `mancala play` starts a new game.")
                 return 0
             if game.to_move.is_ai:
-                self.say("The AI is thinking...")
+                self.say("The AI is thinking..." if self.service.ai_status() == "ready" else
+                         "The AI is thinking (a quick search: its full search is being "
+                         "compiled in the background, once on this machine)...")
                 before = game.ply
                 await self.service.idle()
                 game = await self.service.get_game(game.id)

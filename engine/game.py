@@ -36,9 +36,10 @@ class Game:
 
     @classmethod
     def from_moves(cls, rules: Ruleset | str, moves, first: str | None = None,
-                   seed: int | None = None) -> Game:
-        """Replay a move list (a list or a space-separated string); IllegalMove names the ply."""
-        game = cls(rules, first=first, seed=seed)
+                   seed: int | None = None, position: Position | None = None) -> Game:
+        """Replay a move list (a list or a space-separated string) from the start, or from
+        ``position``; IllegalMove names the ply."""
+        game = cls(rules, position=position, first=first, seed=seed)
         for ply, move in enumerate(moves.split() if isinstance(moves, str) else moves, 1):
             try:
                 game.play(move)

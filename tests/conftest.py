@@ -12,6 +12,14 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+from bot.kernel_cache import configure as configure_kernel_cache
+
+# The suite compiles the AI's kernel once, in the foreground, like a benchmark: tests of the
+# AI's moves want the compiled search, not the quick one that stands in while it compiles.
+# The tests of that stand-in (tests/test_first_contact.py) set their own environment.
+os.environ.setdefault("MANCALA_COMPILE", "wait")
+configure_kernel_cache()  # as `mancala` does, before numba loads: one cache for every process
+
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True, **_COMMON)
 settings.register_profile("dev", **_COMMON)

@@ -20,7 +20,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from engine import to_perspective
+
 from bot.cli_args import MAX_NODES, bounded_int, node_count, seconds, text
+from bot.progress import waiting
 
 
 def register(subparsers) -> None:
@@ -49,21 +52,48 @@ def register(subparsers) -> None:
     hint.add_argument("--time", type=seconds(0, 600), default=2.0, metavar="SECONDS",
                       help="seconds to think (default 2, at most 600)")
     hint.set_defaults(func=run_hint)
+    warm = subparsers.add_parser(
+        "warm-up", help="compile the AI's search now (once per machine), with progress",
+        description="Compile the AI's search into numba's cache (NUMBA_CACHE_DIR, else the "
+                    "user's cache directory), so that no game waits for it. The game compiles "
+                    "it in the background by itself; this does it now, in the foreground.")
+    warm.set_defaults(func=run_warm_up)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("rules", metavar="RULES", type=text(),
                         help="a ruleset such as kalah or wari:captures=2-4")
     parser.add_argument("--moves", default="", metavar="MOVES", type=text(),
-                        help="the moves played so far, space-separated (e.g. 'C F d')")
+                        help="the moves played so far, space-separated (e.g. 'C F d'); "
+                             "after --position if both are given")
+    parser.add_argument("--position", metavar="FILE",
+                        help="start from a written board (as `mancala board` prints it, or as "
+                             "in 003; - reads standard input), with its stores or captured "
+                             "counts")
+    parser.add_argument("--perspective", choices=("south", "north"), default="south",
+                        help="whose side the --position board is written from")
+    parser.add_argument("--to-move", choices=("south", "north"), default=None,
+                        help="who is to move in the --position board (default: as written, "
+                             "else the --perspective side)")
 
 
 def _position(args: argparse.Namespace):
     """The position after the moves, or None after printing what was wrong."""
-    from engine import Game, MancalaError
+    from engine import Game, MancalaError, Ruleset, from_perspective, parse_position
+
+    from bot.commands.referee import read_text
 
     try:
-        game = Game.from_moves(args.rules, args.moves)
+        rules = Ruleset.parse(args.rules)
+        start = None
+        if args.position:
+            start = parse_position(read_text(args.position), rules, to_move=args.to_move,
+                                   perspective=args.perspective)
+        moves = [from_perspective(move, args.perspective) for move in args.moves.split()]
+        game = Game.from_moves(rules, moves, position=start)
+    except OSError as err:
+        print(f"error: cannot read the position: {err.strerror or err}")
+        return None
     except MancalaError as err:
         print(f"error: {err}")
         return None
@@ -76,7 +106,8 @@ def _position(args: argparse.Namespace):
 
 
 def _header(args: argparse.Namespace, position) -> str:
-    after = f" after {args.moves.strip()}" if args.moves.strip() else ""
+    after = " from the position given" if args.position else ""
+    after += f" after {args.moves.strip()}" if args.moves.strip() else ""
     return f"ruleset {position.rules}{after}: {position.to_move.capitalize()} to move"
 
 
@@ -97,10 +128,17 @@ def run_solve(args: argparse.Namespace) -> int:
         print(f"error: --table takes 0 to {min(rules.total_seeds, 20)} seeds")
         return 2
     started = time.perf_counter()
+    compile_first()
     stored = _endgame_table(rules, table) if table else None
-    result = solve(position, node_limit=args.nodes,
-                   tt_bits=args.tt_bits or default_tt_bits(rules), table_seeds=table,
-                   table=stored.table if stored else None)
+    with waiting(f"Solving {rules}") as wait:
+        def progress(lower: float, upper: float, nodes: int) -> None:
+            low = "?" if lower < -1000 else f"{lower:+g}"
+            high = "?" if upper > 1000 else f"{upper:+g}"
+            wait.update(f"value between {low} and {high}, {nodes:,} nodes")
+
+        result = solve(position, node_limit=args.nodes,
+                       tt_bits=args.tt_bits or default_tt_bits(rules), table_seeds=table,
+                       table=stored.table if stored else None, progress=progress)
     seconds = time.perf_counter() - started
     print(_header(args, position))
     side = position.to_move.capitalize()
@@ -109,7 +147,7 @@ def run_solve(args: argparse.Namespace) -> int:
     else:
         print(f"not proven within {args.nodes:,} nodes; last estimate {result.value:+g} "
               f"for {side}")
-    print(f"best move {result.move}")
+    print(f"best move {to_perspective(result.move, args.perspective)}")
     print(f"{result.nodes:,} nodes in {seconds:.2f} s"
           + (f" (with a table of the boards with at most {table} seeds left)" if table else ""))
     if stored:
@@ -128,9 +166,13 @@ def _endgame_table(rules, max_seeds: int):
     from engine.ai.endgame import layer_counts
     from storage.tables import endgame_table
 
-    if layer_counts(rules.pits, max_seeds)[0, -1] < CACHED_TABLE_BOARDS:
+    boards = int(layer_counts(rules.pits, max_seeds)[0, -1])
+    if boards < CACHED_TABLE_BOARDS:
         return None
-    return endgame_table(rules, max_seeds, tables_dir())
+    # It is read in a moment once on disk; building it the first time takes minutes.
+    with waiting(f"Reading or building the endgame table ({boards:,} boards, {max_seeds} "
+                 f"seeds; kept in {tables_dir()} after the first build)"):
+        return endgame_table(rules, max_seeds, tables_dir())
 
 
 def run_hint(args: argparse.Namespace) -> int:
@@ -139,9 +181,38 @@ def run_hint(args: argparse.Namespace) -> int:
         return 2
     from engine.ai import hint
 
-    shown = hint(position, time_limit=args.time)
+    compile_first()
+    with waiting("Looking for the best move"):
+        shown = hint(position, time_limit=args.time)
     print(_header(args, position))
     how = "proven" if shown.exact else f"estimate, {shown.depth} plies"
-    print(f"hint: {shown.move} (value {shown.value:+g} for {position.to_move.capitalize()}, "
-          f"{how}; {shown.nodes:,} nodes in {shown.seconds:.2f} s)")
+    if shown.timed_out:
+        how += ", cut short by the clock: a less busy machine may suggest another"
+    print(f"hint: {to_perspective(shown.move, args.perspective)} (value {shown.value:+g} for "
+          f"{position.to_move.capitalize()}, {how}; {shown.nodes:,} nodes in "
+          f"{shown.seconds:.2f} s)")
+    return 0
+
+
+def compile_first() -> None:
+    """Compile the AI's search now if it is not in the cache yet, saying so: a solve or hint
+    on the command line cannot play at reduced strength, as a game can."""
+    from bot import kernel_cache
+
+    if not kernel_cache.is_ready():
+        with waiting("Compiling the AI's search (once on this machine)", estimate=30,
+                     after=0):
+            kernel_cache.compile_now()
+
+
+def run_warm_up(args: argparse.Namespace) -> int:
+    from bot import kernel_cache
+
+    where = kernel_cache.configure()
+    if kernel_cache.is_ready():
+        print(f"The AI's search is compiled already (cache: {where}).")
+        return 0
+    with waiting("Compiling the AI's search (once on this machine)", estimate=30, after=0):
+        seconds = kernel_cache.compile_now()
+    print(f"Compiled in {seconds:.0f} s; cached in {where}.")
     return 0

@@ -2,6 +2,10 @@
 
 The pool starts on first use ("spawn": a clean process, safe beside aiosqlite's threads).
 Levels are whatever ``engine.ai.LEVELS`` lists when asked, so new levels need no change here.
+
+Nobody waits for the compiler: while the compiled search is not in the cache (``kernel``, by
+default ``bot.kernel_cache``), the search levels play through the pure-Python search and one
+background process compiles; the moves and hints say so (``reduced``).
 """
 
 from __future__ import annotations
@@ -19,32 +23,49 @@ def known_levels() -> tuple[str, ...]:
     return tuple(engine.ai.LEVELS)
 
 
-def _choose(position: Position, level: str, time_limit: float | None, seed: int):
+def _choose(position: Position, level: str, time_limit: float | None, seed: int,
+            compiled: bool):
     from engine.ai import choose_move  # looked up in the worker, so a new AI is picked up
-    return choose_move(position, level, time_limit=time_limit, seed=seed)
+    return choose_move(position, level, time_limit=time_limit, seed=seed, compiled=compiled)
 
 
-def _hint(position: Position, time_limit: float):
+def _hint(position: Position, time_limit: float, compiled: bool):
     from engine.ai import hint  # the solver's proof when it finishes in time, else the expert
-    return hint(position, time_limit=time_limit)
+    return hint(position, time_limit=time_limit, compiled=compiled)
 
 
 class AIPool:
-    def __init__(self, workers: int = 1, time_limit: float | None = None):
+    def __init__(self, workers: int = 1, time_limit: float | None = None, kernel=None):
+        if kernel is None:
+            import bot.kernel_cache as kernel
         self.workers = max(1, workers)
         self.time_limit = time_limit
+        self.kernel = kernel  # is_ready(), start_background(): see bot.kernel_cache
         self._pool: ProcessPoolExecutor | None = None
+
+    def compiled(self) -> bool:
+        """Whether searches may use the compiled kernel now; if not, start compiling it."""
+        if self.kernel.is_ready():
+            return True
+        self.kernel.start_background()
+        return False
+
+    def status(self) -> str:
+        """"ready", "compiling" (searches play at reduced strength meanwhile) or "cold"."""
+        if self.kernel.is_ready():
+            return "ready"
+        return "compiling" if self.kernel.is_compiling() else "cold"
 
     async def choose(self, position: Position, level: str, seed: int):
         """The AI's AIMove for ``position``, computed in a worker process."""
-        return await self._run(_choose, position, level, self.time_limit, seed)
+        return await self._run(_choose, position, level, self.time_limit, seed, self.compiled())
 
     async def hint(self, position: Position, time_limit: float):
         """engine.ai's Hint for ``position`` within about ``time_limit`` seconds (capped by the
         pool's own time limit), computed in a worker process."""
         if self.time_limit is not None:
             time_limit = min(time_limit, self.time_limit)
-        return await self._run(_hint, position, time_limit)
+        return await self._run(_hint, position, time_limit, self.compiled())
 
     async def _run(self, function, *args):
         """``function(*args)`` in a worker process. A worker that died (killed, out of memory)

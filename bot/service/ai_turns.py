@@ -51,7 +51,7 @@ class AITurns(ServiceBase):
             raise errors.NoHint(f"the AI could not suggest a move here ({err}); "
                                 "try again in a moment") from None
         return Hint(found.move, found.value, found.exact, found.depth, found.nodes,
-                    found.seconds, view.ply)
+                    found.seconds, view.ply, found.reduced, found.timed_out)
 
     def _schedule_ai(self, game_id: int) -> None:
         if game_id in self._ai_games or self._closed:

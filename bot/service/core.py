@@ -93,6 +93,11 @@ class GameService(Challenges, Play, AITurns, Deadlines, Looking):
         ``notifier``. A player whose surface has no notifier simply isn't told."""
         self._notifiers[surface] = notifier
 
+    def ai_status(self) -> str:
+        """The AI's compiled search: "ready", or "compiling" / "cold" while the search levels
+        play through the quicker-to-start pure-Python search (a few plies shallower)."""
+        return self._ai.status()
+
     async def idle(self) -> None:
         """Wait until no AI turn and no notification is in flight (for tests and the
         terminal, which waits for the AI's reply)."""

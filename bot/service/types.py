@@ -198,12 +198,19 @@ class Hint:
     nodes: int
     seconds: float
     ply: int
+    reduced: bool = False  # the quick search's estimate: the full one is still compiling
+    timed_out: bool = False  # the clock, not the budget, ended the search
 
     def summary(self) -> str:
         """What the hint is worth and how sure it is, in words any surface can show."""
         if self.value is None:
             return "the only move" if self.depth == 0 else f"searched {self.depth} plies"
         how = "proven" if self.exact else f"estimate, {self.depth} plies deep"
+        if self.reduced:
+            how += ("; the full search is still being compiled, so this is a quick search's "
+                    "estimate and may change")
+        elif self.timed_out:
+            how += "; the machine was busy and the clock cut the search short"
         return f"worth {self.value:+g} seeds to you, {how}"
 
 

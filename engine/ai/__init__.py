@@ -16,6 +16,14 @@ Levels are deterministic for a given seed while their node budget, not the time 
 the search (a machine much slower or busier than ours may hit the time limit first). The time
 limit is hard: a search still running when it expires stops at its next node and plays the
 move of the last depth it finished.
+
+The search runs in a kernel that numba compiles once per machine. Until it is compiled, a
+caller that must not wait passes ``compiled=False``: the search levels then play through the
+pure-Python search (``engine.ai.pysearch``) within the same limits, which reaches a few plies
+less, and say so (``AIMove.reduced``):
+
+>>> choose_move(pos, "medium", compiled=False).reduced
+True
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ class AIMove(NamedTuple):
     depth: int  # plies searched (0 for the applet's strategies)
     nodes: int
     seconds: float
+    reduced: bool = False  # played by the pure-Python search: the kernel was not compiled yet
 
 
 class Hint(NamedTuple):
@@ -44,6 +53,8 @@ class Hint(NamedTuple):
     depth: int
     nodes: int
     seconds: float
+    reduced: bool = False  # the pure-Python search's estimate: the kernel was not compiled yet
+    timed_out: bool = False  # the clock, not the node budget, ended it: not reproducible
 
 
 @dataclass(frozen=True)
@@ -67,9 +78,10 @@ DEFAULT_LEVEL = "medium"
 
 
 def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: float | None = None,
-                seed: int = 0) -> AIMove:
+                seed: int = 0, compiled: bool = True) -> AIMove:
     """The move ``level`` plays in ``position`` (ValueError for an unknown level or a finished
-    game). ``time_limit`` caps the seconds spent; the level's own budget applies otherwise."""
+    game). ``time_limit`` caps the seconds spent; the level's own budget applies otherwise.
+    ``compiled=False``: never touch the compiled kernel (see the module's docstring)."""
     if position.is_over():
         raise ValueError("the game is over: there is no move to choose")
     started = time.perf_counter()
@@ -77,12 +89,14 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
         return AIMove(pick(position, level, seed), None, 0, 0, time.perf_counter() - started)
     if level not in SEARCH_LEVELS:
         raise ValueError(f"unknown level '{level}'; levels are: {', '.join(LEVELS)}")
-    from engine.ai.search import iterate, solve  # numba loads only when a search is wanted
-
     settings = SEARCH_LEVELS[level]
     limit = settings.seconds if time_limit is None else time_limit
     if len(position.legal_moves()) == 1:
         return AIMove(position.legal_moves()[0], None, 0, 0, time.perf_counter() - started)
+    if not compiled:
+        return _in_python(position, settings, limit, seed, started)
+    from engine.ai.search import iterate, solve  # numba loads only when a search is wanted
+
     if settings.noise:
         return _noisy(position, settings, seed, started)
     nodes = settings.nodes
@@ -104,9 +118,30 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
                   time.perf_counter() - started)
 
 
-def _noisy(position: Position, settings: Level, seed: int, started: float) -> AIMove:
-    """Search each move a little, add seeded noise, play the best: a beatable opponent."""
-    from engine.ai.search import iterate
+def _in_python(position: Position, settings: Level, limit: float, seed: int,
+               started: float) -> AIMove:
+    """The level's search through the pure-Python search, within the same time limit (the
+    noise of ``easy`` included): a few plies shallower, never waiting on a compiler."""
+    from engine.ai.pysearch import search
+
+    if settings.noise:
+        return _noisy(position, settings, seed, started, reduced=True)
+    result = search(position, settings.depth, settings.nodes, max(limit - 0.1, 0.05))
+    return AIMove(result.move, result.value, result.depth, result.nodes,
+                  time.perf_counter() - started, reduced=True)
+
+
+def _noisy(position: Position, settings: Level, seed: int, started: float,
+           reduced: bool = False) -> AIMove:
+    """Search each move a little, add seeded noise, play the best: a beatable opponent.
+    ``reduced``: through the pure-Python search."""
+    if reduced:
+        from engine.ai.pysearch import search
+
+        def iterate(pos, depth, nodes, seconds, seed, tt_bits):
+            return search(pos, depth, nodes, seconds / len(position.legal_moves()))
+    else:
+        from engine.ai.search import iterate
 
     rng = random.Random(seed)
     rules = position.rules
@@ -124,43 +159,61 @@ def _noisy(position: Position, settings: Level, seed: int, started: float) -> AI
             value = reply.value if after.mover == position.mover else -reply.value
         scored.append((value + rng.uniform(-settings.noise, settings.noise), move))
     value, move = max(scored)
-    return AIMove(move, round(value, 2), settings.depth, nodes, time.perf_counter() - started)
+    return AIMove(move, round(value, 2), settings.depth, nodes, time.perf_counter() - started,
+                  reduced)
 
 
 def solve(position: Position, node_limit: int | None = None, tt_bits: int = 22,
-          table_seeds: int = 0, table: tuple | None = None):
+          table_seeds: int = 0, table: tuple | None = None, progress=None):
     """The exact value of ``position`` (seed margin for the player to move), a best move, the
     nodes and seconds: a ``SearchResult`` whose ``complete`` says whether it is proven.
     ``table_seeds``: read the boards with at most that many seeds left in the pits from an
     endgame table (where play does not depend on the stores; see ``engine.ai.endgame``):
-    ``table`` if given (as ``storage.tables`` keeps them), else one built first."""
+    ``table`` if given (as ``storage.tables`` keeps them), else one built first.
+    ``progress(lower, upper, nodes)`` hears the bounds proven after each pass."""
     from engine.ai.search import UNLIMITED, solve as exact
 
     return exact(position, node_limit or UNLIMITED, tt_bits, endgame_seeds=table_seeds,
-                 endgame_table=table)
+                 endgame_table=table, progress=progress)
 
 
-def hint(position: Position, time_limit: float = 2.0) -> Hint:
-    """The best move and its value: proven by the solver when it finishes within about
-    ``time_limit`` seconds, else the expert's estimate."""
+HINT_SOLVE_NODES = 800_000  # what the solver may spend proving a hint (about 0.3 s)
+
+
+def hint(position: Position, time_limit: float = 2.0, compiled: bool = True) -> Hint:
+    """The best move and its value: proven by the solver when it finishes within its node
+    budget, else the expert's estimate. Node budgets, not the clock, end both, so the same
+    position gets the same hint; ``time_limit`` is a safety net for a machine far slower than
+    ours, and a hint it cut short says so (``timed_out``). ``compiled=False``: the
+    pure-Python search's estimate within ``time_limit`` (``reduced``)."""
     if position.is_over():
         raise ValueError("the game is over: there is no move to suggest")
-    from engine.ai.search import solve as exact
-
     started = time.perf_counter()
-    budget = int(time_limit * 400_000)  # about a fifth of the time; the expert gets the rest
-    solved = exact(position, node_limit=budget, tt_bits=22, time_limit=time_limit / 2)
+    if not compiled:
+        move = choose_move(position, "expert", time_limit=time_limit, compiled=False)
+        return Hint(move.move, move.value or 0.0, False, move.depth, move.nodes,
+                    time.perf_counter() - started, reduced=True, timed_out=True)
+    from engine.ai.search import iterate, solve as exact
+
+    safety = 3 * time_limit
+    solved = exact(position, node_limit=HINT_SOLVE_NODES, tt_bits=22, time_limit=safety)
     if solved.complete:
         return Hint(solved.move, solved.value, True, solved.depth, solved.nodes,
                     time.perf_counter() - started)
-    left = max(time_limit - (time.perf_counter() - started), 0.1)
-    move = choose_move(position, "expert", time_limit=left)
-    return Hint(move.move, move.value, False, move.depth, move.nodes + solved.nodes,
-                time.perf_counter() - started)
+    expert = SEARCH_LEVELS["expert"]
+    # Deepening stops early once half the time limit is gone; below that, only the budget
+    # decides, and the hint is the same on every run.
+    found = iterate(position, expert.depth, expert.nodes, safety, 0, expert.tt_bits)
+    seconds = time.perf_counter() - started
+    return Hint(found.move, found.value, False, found.depth, found.nodes + solved.nodes,
+                seconds, timed_out=seconds > safety / 2)
 
 
-def warm_up() -> None:
-    """Compile the search (or load it from numba's cache) before the first timed move."""
+def warm_up(progress=None) -> None:
+    """Compile the search (or load it from numba's cache) before the first timed move.
+    ``progress(step)``, if given, hears what is being compiled as it starts."""
+    if progress is not None:
+        progress("the search, the solver and the endgame tables")
     from engine.ai.search import warm_up as compile_search
 
     compile_search()

@@ -1,0 +1,102 @@
+"""Saying what a user waits for: a live line on a terminal, a line every few seconds in a log.
+
+Anything that can take more than about a second (compiling the AI, a solve, building an
+endgame table, a hint) runs inside ``waiting(...)``. On a terminal the line is redrawn twice a
+second with the time so far, the estimate when one is known and the latest news
+(``update``); when the output is a pipe or a log, a line is written every ``log_every``
+seconds instead, so a solve never runs silent.
+
+>>> import io
+>>> out = io.StringIO()
+>>> with waiting("Building the table", out, estimate=60) as wait:
+...     wait.update("3 of 20 layers")  # done within a second: nothing to show
+>>> out.getvalue()
+''
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from typing import TextIO
+
+SPINNER = "|/-\\"
+
+
+class Waiting:
+    """The state of one wait; ``update(news)`` changes what the line says after the time."""
+
+    def __init__(self, what: str, stream: TextIO, estimate: float | None, log_every: float):
+        self.what = what
+        self.stream = stream
+        self.estimate = estimate
+        self.log_every = log_every
+        self.news = ""
+        self.started = time.monotonic()
+        self._live = _is_tty(stream)
+        self._stop = threading.Event()
+        self._shown = False
+
+    def update(self, news: str) -> None:
+        self.news = news
+
+    def _head(self) -> str:
+        about = f" (about {self.estimate:.0f} s)" if self.estimate else ""
+        return f"{self.what}{about}"
+
+    def _line(self, tick: int) -> str:
+        elapsed = time.monotonic() - self.started
+        news = f" {self.news}" if self.news else ""
+        spin = f"{SPINNER[tick % len(SPINNER)]} " if self._live else ""
+        return f"{spin}{self._head()}: {elapsed:.0f} s{news}"
+
+    def _run(self, after: float) -> None:
+        if self._stop.wait(after):
+            return
+        tick = 0
+        while True:
+            self._shown = True
+            if self._live:
+                self.stream.write("\r\x1b[K" + self._line(tick))
+            else:
+                self.stream.write(self._line(tick) + "\n")
+            self.stream.flush()
+            tick += 1
+            if self._stop.wait(0.5 if self._live else self.log_every):
+                return
+
+    def finish(self, ok: bool) -> None:
+        self._stop.set()
+        if not self._shown:
+            return
+        elapsed = time.monotonic() - self.started
+        end = f"done in {elapsed:.0f} s." if ok else f"stopped after {elapsed:.0f} s."
+        prefix = "\r\x1b[K" if self._live else ""
+        self.stream.write(f"{prefix}{self._head()}: {end}\n")
+        self.stream.flush()
+
+
+@contextmanager
+def waiting(what: str, stream: TextIO | None = None, estimate: float | None = None,
+            after: float = 1.0, log_every: float = 10.0):
+    """Show ``what`` is being waited for, from ``after`` seconds on (nothing for a quick
+    wait), until the block ends."""
+    wait = Waiting(what, stream or sys.stderr, estimate, log_every)
+    thread = threading.Thread(target=wait._run, args=(after,), daemon=True)
+    thread.start()
+    ok = False
+    try:
+        yield wait
+        ok = True
+    finally:
+        wait.finish(ok)
+        thread.join()
+
+
+def _is_tty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
