@@ -125,9 +125,11 @@ def start_background() -> bool:
         return True
     except OSError:
         return False  # no writable cache: every process compiles on first use instead
-    subprocess.Popen([sys.executable, "-m", "bot.kernel_cache"], stdin=subprocess.DEVNULL,
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                     start_new_session=True, env=dict(os.environ))
+    child = subprocess.Popen([sys.executable, "-m", "bot.kernel_cache"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True,
+                             env=dict(os.environ))
+    lock.write_text(str(child.pid))  # whose compile it is (a process group of its own)
     return True
 
 

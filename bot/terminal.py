@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.service import Channel, GameService, GameView, Player, ServiceError
+from bot.service.base import parse_rules
 
 ME = Player("terminal", "local")
-HERE = Channel("terminal", "local")
 DEFAULT_RULES = "kalah"
 
 HELP = """Type a pit letter to sow it (your pits are the bottom row, A first).
@@ -28,7 +28,7 @@ HELP = """Type a pit letter to sow it (your pits are the bottom row, A first).
   undo     take back your last move (and the AI's reply)
   hint     ask the strongest AI for a move
   resign   give up this game
-  rules    describe the rules in play
+  rules    the rules in play in short ('rules all': every parameter)
   quit     leave; the game is kept, and `mancala play` resumes it"""
 
 
@@ -67,19 +67,50 @@ class TerminalGame:
             self.out.write(line if line.endswith("\n") else line + "\n")  # a readable transcript
         return None if line == "" else line.strip()
 
+    async def describe(self, game: GameView) -> str:
+        """"#3: kalah against medium, move 12" """
+        against = "yourself" if game.north == ME else await self.service.display_name(game.north)
+        return f"#{game.id}: {game.rules} against {against}, move {game.ply + 1}"
+
     async def start(self, rules: str | None, vs: str | None) -> GameView | None:
-        """Resume the unfinished game, or start one; None (after a message) on bad input."""
-        game = await self.service.active_game(HERE)
-        if game is not None:
-            opponent = await self.service.display_name(game.north)
-            self.say(f"Resuming game #{game.id}: {game.rules} against "
-                     f"{'yourself' if game.north == ME else opponent}.")
-            if rules or vs:
-                self.say("(Finish it, or type 'resign', to start the new game you asked for.)")
-            return game
+        """Resume an unfinished game, or start one; None (after a message) on bad input.
+
+        With nothing asked for, the latest unfinished game goes on. Asked for a game (rules or
+        an opponent) that differs from every unfinished one, the player chooses: start it and
+        keep the others for later, resign the latest and start it, or go back to that one."""
+        unfinished = [g for g in await self.service.list_games(ME) if not g.is_over]
+        unfinished.sort(key=lambda g: -g.last_move_at)
         opponent = ME if vs == "human" else Player.ai(vs or default_level())
+        wanted = None
+        if rules or vs:
+            try:
+                wanted = str(parse_rules(rules or DEFAULT_RULES))
+            except ServiceError as err:
+                self.say(f"Cannot start: {err}")
+                return None
+            same = [g for g in unfinished if g.rules == wanted and g.north == opponent]
+            if same:
+                return await self._resume(same[0], unfinished)
+        if unfinished and wanted is None:
+            return await self._resume(unfinished[0], unfinished)
+        if unfinished:
+            latest = unfinished[0]
+            self.say(f"You have an unfinished game {await self.describe(latest)}.")
+            answer = await self.ask(f"Start the {wanted} game and keep it for later (n), resign "
+                                    f"#{latest.id} and start (r), or go back to #{latest.id} "
+                                    "(b)? [n/r/b] ")
+            choice = (answer or "n").strip().lower()[:1]
+            if choice == "b":
+                return await self._resume(latest, unfinished)
+            if choice == "r":
+                await self.service.resign(latest.id, ME)
+                self.say(f"Game #{latest.id} resigned.")
+                unfinished = unfinished[1:]
+        taken = {g.channel.id for g in unfinished}
+        channel = next(Channel("terminal", name) for name in _channel_names()
+                       if name not in taken)
         try:
-            game = await self.service.start_game(ME, opponent, rules or DEFAULT_RULES, HERE)
+            game = await self.service.start_game(ME, opponent, rules or DEFAULT_RULES, channel)
         except ServiceError as err:
             self.say(f"Cannot start: {err}")
             return None
@@ -88,6 +119,30 @@ class TerminalGame:
         self.say(f"New game #{game.id}: {game.rules}, you (South) against {who}.")
         self.say("Type a pit letter to move, or 'help'.")
         return game
+
+    async def _resume(self, game: GameView, unfinished: list[GameView]) -> GameView:
+        self.say(f"Resuming game {await self.describe(game)}.")
+        others = [g for g in unfinished if g.id != game.id]
+        if others:
+            listed = "; ".join([await self.describe(g) for g in others[:5]])
+            self.say(f"Also unfinished: {listed}. `mancala play RULES --vs LEVEL` picks one.")
+        return game
+
+    def discard_typed_ahead(self) -> None:
+        """Forget keys typed at a terminal while the AI was thinking: they were typed for a
+        board that has changed since (a script's piped input is kept)."""
+        if not _is_tty(self.stdin):
+            return
+        import select
+        import termios
+
+        try:
+            pending, _, _ = select.select([self.stdin], [], [], 0)
+            if pending:
+                termios.tcflush(self.stdin.fileno(), termios.TCIFLUSH)
+                self.say("(What you typed while the AI was thinking was ignored.)")
+        except (OSError, ValueError, termios.error):
+            pass
 
     async def run(self, rules: str | None = None, vs: str | None = None) -> int:
         game = await self.start(rules, vs)
@@ -112,6 +167,7 @@ class TerminalGame:
                 # Where a move into the store earns another, the AI may have moved twice.
                 self.say(f"The AI plays {', then '.join(game.moves[before:])}.")
                 self.say(game.board())
+                self.discard_typed_ahead()
                 continue
             hotseat = game.south == game.north
             prompt = (f"{game.position.to_move.title()} to move" if hotseat else "Your move")
@@ -137,9 +193,8 @@ class TerminalGame:
                 self.say(game.board())
             elif word == "moves":
                 self.say(" ".join(game.moves) or "No moves yet.")
-            elif word == "rules":
-                from engine import Ruleset
-                self.say(Ruleset.parse(game.rules).describe())
+            elif word in ("rules", "rules all"):
+                self.show_rules(game.rules, full=word == "rules all")
             elif word == "undo":
                 after = await service.request_undo(game.id, ME)
                 self.say(f"Taken back to move {after.ply + 1}.")
@@ -155,6 +210,33 @@ class TerminalGame:
                 self.say(after.board())
         except ServiceError as err:
             self.say(f"{err}")
+
+
+    def show_rules(self, rules: str, full: bool) -> None:
+        """The ruleset in a few lines, or (``rules all``) every parameter, paged on a short
+        terminal."""
+        from engine import Ruleset
+
+        text = Ruleset.parse(rules).describe()
+        if not full:
+            head = text.split("\nParameters")[0]
+            count = text.count("\n  ")
+            self.say(f"{head}\nType 'rules all' for all {count} parameters and their values.")
+            return
+        if _is_tty(self.out) and _is_tty(self.stdin):
+            import pydoc
+            pydoc.pager(text)
+        else:
+            self.say(text)
+
+
+def _channel_names():
+    """Terminal games each have a channel: "local" first, as before, then local-2, ..."""
+    yield "local"
+    number = 2
+    while True:
+        yield f"local-{number}"
+        number += 1
 
 
 async def play(rules: str | None, vs: str | None, db_path: str | Path,

@@ -51,6 +51,20 @@ class Session:
                 return [m.strip() for m in found.group(1).split(",")]
         raise AssertionError(f"no prompt within {timeout}s; output so far:\n{self.seen + text}")
 
+    def until(self, marker, timeout=30.0):
+        """Read until ``marker`` has been printed (a question that is not a move prompt)."""
+        start, text = time.monotonic(), ""
+        while marker not in text and time.monotonic() - start < timeout:
+            try:
+                ch = self.chars.get(timeout=timeout)
+            except queue.Empty:
+                break
+            if ch is None:
+                break
+            text += ch
+        self.seen += text
+        assert marker in text, f"no {marker!r} within {timeout}s; output:\n{self.seen}"
+
     def send(self, line):
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
@@ -116,3 +130,99 @@ def test_unknown_level_and_rules_are_explained(tmp_path):
     assert bad_level.finish() == 2 and "unknown AI level 'godlike'" in bad_level.seen
     bad_rules = Session(["play", "chess", "--db", str(tmp_path / "b")], cwd=tmp_path)
     assert bad_rules.finish() == 2 and "unknown ruleset 'chess'" in bad_rules.seen
+
+
+def test_asking_for_another_game_offers_to_start_it_and_keeps_the_old_one(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    first = Session(["play", "kalah", "--vs", "human", "--db", str(db)], cwd=tmp_path)
+    first.send(first.until_prompt()[0])
+    first.until_prompt()
+    first.send("quit")
+    assert first.finish() == 0
+
+    wari = Session(["play", "wari", "--vs", "human", "--db", str(db)], cwd=tmp_path)
+    wari.until("[n/r/b] ")
+    assert "You have an unfinished game #1: kalah against yourself, move 2." in wari.seen
+    wari.send("n")
+    wari.until_prompt()
+    assert "New game #2: wari" in wari.seen
+    wari.send("quit")
+    assert wari.finish() == 0
+
+    back = Session(["play", "kalah", "--vs", "human", "--db", str(db)], cwd=tmp_path)
+    back.until_prompt()
+    assert "Resuming game #1: kalah against yourself, move 2." in back.seen
+    assert "Also unfinished: #2: wari against yourself, move 1." in back.seen
+    back.send("quit")
+    assert back.finish() == 0
+
+    resign = Session(["play", "oware", "--vs", "human", "--db", str(db)], cwd=tmp_path)
+    resign.until("[n/r/b] ")
+    resign.send("r")
+    resign.until_prompt()
+    assert "Game #2 resigned." in resign.seen and "New game #3: oware" in resign.seen
+    resign.send("quit")
+    assert resign.finish() == 0
+
+
+def test_rules_is_short_and_rules_all_lists_every_parameter(tmp_path):
+    session = Session(["play", "wari", "--vs", "human", "--db", str(tmp_path / "g")],
+                      cwd=tmp_path)
+    session.until_prompt()
+    session.send("rules")
+    session.until_prompt()
+    short = session.seen
+    assert "Type 'rules all' for all" in short and "grand_slam=" not in short
+    session.send("rules all")
+    session.until_prompt()
+    assert "grand_slam=take_all" in session.seen[len(short):]
+    session.send("quit")
+    assert session.finish() == 0
+
+
+def test_keys_typed_at_a_terminal_while_the_ai_thinks_are_not_played(tmp_path):
+    """On a real terminal (a pty), a move typed ahead was meant for the old board."""
+    import pty
+
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "MANCALA_DB")}
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "kalah", "--vs",
+                             "medium", "--db", str(tmp_path / "g")], cwd=tmp_path, env=env,
+                            stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    seen, mark = b"", 0
+
+    def read_until(marker: bytes, timeout: float = 60.0) -> None:
+        """Read until ``marker`` appears after the last one found."""
+        nonlocal seen, mark
+        import select
+        end = time.monotonic() + timeout
+        while marker not in seen[mark:] and time.monotonic() < end:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    seen += os.read(master, 4096)
+                except OSError:
+                    break
+        assert marker in seen[mark:], seen.decode(errors="replace")
+        mark = seen.index(marker, mark) + len(marker)
+
+    try:
+        read_until(b"help): ")
+        os.write(master, b"A\nB\n")  # B is typed ahead, while the AI thinks about A
+        read_until(b"The AI plays")
+        read_until(b"help): ")
+        text = seen.decode(errors="replace")
+        assert "What you typed while the AI was thinking was ignored." in text
+        os.write(master, b"moves\n")
+        read_until(b"moves\r\n")
+        read_until(b"help): ")
+        history = seen.decode(errors="replace").rsplit("moves\r\n", 1)[1].splitlines()[0]
+        assert history.split()[0] == "A" and "B" not in history.split()[1:]
+        os.write(master, b"quit\n")
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
