@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from engine import Position, Ruleset
+from engine import Game, Position, Ruleset
 from engine.ai.encoding import decode_move, encode, encode_move
 from engine.ai.selfcheck import mismatches, random_rules, run
 from engine.ruleset import PRESETS
@@ -41,21 +41,23 @@ def test_random_mixes_cover_the_parameters():
         assert pair in seen
 
 
-def test_a_corrupted_kernel_rule_is_caught():
-    # The check must be able to fail: flip replay off in the encoded rules and compare.
+@pytest.mark.parametrize("key, value", [("REPLAY", 0), ("EMPTY_CAPTURE", 0),
+                                        ("CAPTURE_MASK", (1 << 5) | (1 << 6))])
+def test_a_corrupted_kernel_rule_is_caught(key, value):
+    """The differential check must be able to fail: run it with one rule of the encoded
+    kalah changed, and it names the moves where the kernel now disagrees."""
+    import engine.ai.encoding as encoding
+    from engine.ai.selfcheck import mismatches
+
     rules = Ruleset.parse("kalah")
-    pos = Position.initial(rules)
     code = encode(rules)
     broken = code.rules.copy()
-    from engine.ai.encoding import REPLAY
-    from engine.ai.rules_kernel import play_settled
-    broken[REPLAY] = 0
-    board = np.array(pos.board, np.int64)
-    dst = np.zeros_like(board)
-    moves = np.zeros(32, np.int64)
-    following, _ = play_settled(broken, code.next_slot, code.prev_pit, board, dst, 0,
-                                encode_move(rules, "C", 0), moves, np.zeros_like(board))
-    assert following == 1 and pos.play("C").mover == 0
+    broken[getattr(encoding, key)] = value
+    corrupted = code._replace(rules=broken)
+    positions = [Game.from_moves(rules, moves).position
+                 for moves in ("", "C", "C F", "A d B", "F a E c", "C F b D e")]
+    assert all(mismatches(pos) == [] for pos in positions)
+    assert any(mismatches(pos, corrupted) for pos in positions)
 
 
 def test_move_codes_round_trip():

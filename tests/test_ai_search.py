@@ -155,16 +155,12 @@ def test_solver_table_entries_carry_over_between_store_splits():
 
 def test_time_limit_stops_a_search_midway():
     # One exact pass over Kalah(6,4) from the start runs for minutes: only a stop inside the
-    # kernel can end it on time. The limit is generous so a loaded machine still passes.
-    import time
-
+    # kernel can end it on time (how soon is measured in bench/ai.py, not here).
     from engine.ai.search import iterate, solve as solve_with
 
     pos = Position.initial(Ruleset.parse("kalah"))
-    started = time.perf_counter()
     result = solve_with(pos, time_limit=0.3)
-    assert time.perf_counter() - started < 3
-    assert not result.complete
+    assert not result.complete  # stopped: the whole game takes minutes to prove
     # An iterative search keeps the last finished iteration's move, and the next search on a
     # fresh table is not stopped by the old timer.
     searched = iterate(pos, 64, time_limit=0.3)

@@ -75,10 +75,11 @@ def random_position(rules: Ruleset, rng: random.Random) -> Position:
     return Position.settled(rules, tuple(board), rng.randrange(2))
 
 
-def mismatches(pos: Position) -> list[str]:
-    """Every way the kernel disagrees with the engine on this position's moves (empty if none)."""
+def mismatches(pos: Position, code=None) -> list[str]:
+    """Every way the kernel disagrees with the engine on this position's moves (empty if none).
+    ``code``: the encoded rules to run the kernel with (default: ``encode(pos.rules)``)."""
     rules = pos.rules
-    code = encode(rules)
+    code = encode(rules) if code is None else code
     size = 2 * rules.pits + 2
     board = np.array(pos.board, np.int64)
     moves = np.zeros(4 * rules.pits + 4, np.int64)
