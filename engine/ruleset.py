@@ -9,7 +9,7 @@ A ruleset is written ``name`` or ``name:key=value,key=value``; a bare key means 
 'kalah: pits=4, seeds=3'
 
 The meaning of every parameter is in ``PARAMETERS`` (and ``mancala rules NAME`` prints it);
-the presets follow ``shared/design/rulesets.md`` and the seed documents it cites.
+the presets and every key are described in ``docs/rules.md``, with the sources they follow.
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ PRESETS: dict[str, Preset] = {
         Preset("wari", "Wari, 2x6 without stores: capture by 2's and 3's, must feed, grand slam "
                "takes all (003)", "003", _WARI, aliases=("awale", "awari")),
         Preset("oware", "Oware Abapa, tournament rules: as wari, but a grand slam captures "
-               "nothing and each keeps their row at the end", "rulesets.md",
+               "nothing and each keeps their row at the end", "the Oware Abapa tournament rules",
                dict(_WARI, grand_slam="no_capture", cannot_feed="owners", cycle="owners")),
         Preset("al-manqala", "Al-manqala, 2x7 with 7 beads: capture 2's and 4's on either row, "
                "must leave the opponent beads, 50 wins (004)", "004",
