@@ -136,6 +136,10 @@ def start_background() -> bool:
 def _background() -> int:
     """The background compile: compile, then release the lock whatever happened."""
     try:
+        os.nice(10)  # the games going on meanwhile come first
+    except OSError:
+        pass
+    try:
         compile_now()
         return 0
     finally:

@@ -126,7 +126,9 @@ def _in_python(position: Position, settings: Level, limit: float, seed: int,
 
     if settings.noise:
         return _noisy(position, settings, seed, started, reduced=True)
-    result = search(position, settings.depth, settings.nodes, max(limit - 0.1, 0.05))
+    # Half a second of the limit is kept back: the first move of a session also pays for
+    # starting the worker process, and shares the machine with the compile.
+    result = search(position, settings.depth, settings.nodes, max(limit - 0.5, 0.2))
     return AIMove(result.move, result.value, result.depth, result.nodes,
                   time.perf_counter() - started, reduced=True)
 
