@@ -65,6 +65,8 @@ class DiscordNotifier(Notifier):
         if not self._first_time(("move", game.id, game.ply)):
             return
         note = f"{fmt.who(event.by)} played **{event.move}**."
+        if event.by.is_ai and self.client.service.ai_status() != "ready":
+            note += " (A quick search: its full search is still being compiled, once.)"
         await self._post_board(event, note)
 
     async def on_offer(self, event: OfferMade) -> None:
