@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import argparse
 
+from engine import excerpt
+
+from bot.cli_args import text
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -22,10 +26,11 @@ def register(subparsers) -> None:
                     "oware or 'wari:captures=2-4' (default: kalah; `mancala rules` lists them "
                     "where available). An unfinished game is resumed. Moves are pit letters; "
                     "type help during the game.")
-    parser.add_argument("rules", nargs="?", metavar="RULES", help="the ruleset (default kalah)")
+    parser.add_argument("rules", nargs="?", metavar="RULES", type=text(),
+                        help="the ruleset (default kalah)")
     from engine.ai import DEFAULT_LEVEL, SEARCH_LEVELS, STRATEGIES  # cheap: no numba yet
 
-    parser.add_argument("--vs", metavar="LEVEL|human",
+    parser.add_argument("--vs", metavar="LEVEL|human", type=opponent,
                         help=f"the computer: a level ({', '.join(SEARCH_LEVELS)}; default "
                              f"{DEFAULT_LEVEL}), one of the elf.org applet's strategies "
                              f"({', '.join(STRATEGIES)}), or 'human' for two players at one "
@@ -44,13 +49,18 @@ def run_play(args: argparse.Namespace) -> int:
     from bot.terminal import play
 
     load_env(args.env)
-    if args.vs and args.vs != "human":
-        from bot.service.ai import known_levels
-        if args.vs not in known_levels():
-            print(f"unknown AI level '{args.vs}'; levels are: {', '.join(known_levels())} "
-                  "(or 'human')")
-            return 2
     return asyncio.run(play(args.rules, args.vs, args.db or database_path()))
+
+
+def opponent(value: str) -> str:
+    """An argparse type: an AI level or "human"."""
+    from bot.service.ai import known_levels
+
+    wanted = value.strip().lower()
+    if wanted != "human" and wanted not in known_levels():
+        raise argparse.ArgumentTypeError(f"unknown AI level '{excerpt(value)}'; levels are: "
+                                         f"{', '.join(known_levels())} (or 'human')")
+    return wanted
 
 
 def play_default() -> int:
