@@ -4,9 +4,10 @@
 
 Measured in one run, each figure the median of ``--runs`` tries:
 - cold first reply, terminal: the real ``mancala play`` with an empty home and numba cache;
-  seconds from sending the first move to the AI's reply on screen, per level;
+  seconds from sending the first move to the AI's reply on screen, per level, divided by the
+  moves in that reply (after A, the AI may sow into its store and move again);
 - cold first reply, service: the game service (the path the Discord bot and mail use), from
-  the move to the AI's MoveMade event;
+  the move to the AI's last MoveMade event, likewise per AI move;
 - cold compile: ``mancala warm-up`` on an empty cache (what a first reply used to wait for);
 - warm start: a new process loading the compiled search from a filled cache.
 Background compiles started by the cold tries are stopped before the next try.
@@ -68,7 +69,7 @@ def terminal_reply(level: str) -> float:
                 line = proc.stdout.readline()
                 if not line:
                     raise RuntimeError("the program ended before the AI replied")
-            seconds = time.perf_counter() - started
+            seconds = (time.perf_counter() - started) / (line.count(", then ") + 1)
             proc.stdin.write("quit\n")
             proc.stdin.close()
             proc.wait(60)
@@ -89,7 +90,8 @@ async def main(level):
     started = time.perf_counter()
     await service.move(game.id, me, "A")
     await service.idle()
-    print(time.perf_counter() - started)
+    replies = len((await service.get_game(game.id)).moves) - 1
+    print((time.perf_counter() - started) / replies)
     await service.close()
 asyncio.run(main(sys.argv[1]))
 """
@@ -141,7 +143,7 @@ def main() -> None:
         cache = pathlib.Path(folder)
         compile_s = cold_compile(cache)
         warm = statistics.median(warm_start(cache) for _ in range(args.runs))
-    print(f"\nCold cache, first AI reply (median of {args.runs}; worst):")
+    print(f"\nCold cache, first AI reply, seconds per AI move (median of {args.runs}; worst):")
     print("| level | terminal | service (Discord, mail) |")
     print("|---|---|---|")
     for level, term, term_worst, serv, serv_worst in rows:
