@@ -6,7 +6,7 @@ would keep its own list with the same numbers (it spells ``WITHOUT ROWID`` and `
 differently).
 
 >>> [version for version, _ in MIGRATIONS]
-[1]
+[1, 2]
 """
 
 from __future__ import annotations
@@ -99,6 +99,33 @@ CREATE TABLE ratings (
     PRIMARY KEY (player_id, rules)
 );
 CREATE INDEX ratings_board ON ratings (rules, rating);
+"""),
+    # How a game ended, as data (engine.Termination's value), the side it names and the move
+    # it came at; result_reason keeps the words. Games ended before are converted from their
+    # words, which every version wrote the same way.
+    (2, """
+ALTER TABLE games ADD COLUMN result_termination TEXT;
+ALTER TABLE games ADD COLUMN result_by TEXT CHECK (result_by IN ('south', 'north'));
+ALTER TABLE games ADD COLUMN result_ply INTEGER;
+UPDATE games SET
+    result_termination = CASE
+        WHEN result_reason = 'a row is empty' THEN 'row_empty'
+        WHEN result_reason = 'every pit is empty' THEN 'all_empty'
+        WHEN result_reason LIKE '% has no move' THEN 'no_move'
+        WHEN result_reason LIKE '% cannot feed' THEN 'cannot_feed'
+        WHEN result_reason = 'more than half the seeds' THEN 'majority'
+        WHEN result_reason = 'grand slam' THEN 'grand_slam'
+        WHEN result_reason = 'a position repeated' THEN 'repetition'
+        WHEN result_reason = 'agreed end' THEN 'agreed_end'
+        WHEN result_reason = 'draw agreed' THEN 'agreed_draw'
+        WHEN result_reason LIKE '% resigned%' THEN 'resignation'
+        WHEN result_reason LIKE '% ran out of time%' THEN 'time'
+    END,
+    result_by = CASE
+        WHEN lower(result_reason) LIKE 'south %' THEN 'south'
+        WHEN lower(result_reason) LIKE 'north %' THEN 'north'
+    END
+WHERE status = 'over';
 """),
 ]
 

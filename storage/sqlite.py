@@ -26,8 +26,8 @@ MAX_BATCH = 256  # moves per group commit
 CHECKPOINT_EVERY = 0.5  # seconds between WAL checkpoints (0: SQLite's own, inside commits)
 GAME_COLUMNS = frozenset({
     "status", "ply", "board", "mover", "offer_kind", "offer_by", "offer_ply", "result_reason",
-    "result_winner", "score_south", "score_north", "last_move_at", "remind_at", "forfeit_at",
-    "reminded_at", "ended_at",
+    "result_termination", "result_by", "result_ply", "result_winner", "score_south",
+    "score_north", "last_move_at", "remind_at", "forfeit_at", "reminded_at", "ended_at",
 })
 
 

@@ -228,7 +228,9 @@ class ServiceBase:
         """The changes that end a game, and the rating rows to write with them."""
         now = self._clock()
         winner, score = outcome.winner, outcome.score
-        changes = dict(status="over", result_reason=outcome.words, result_winner=winner,
+        changes = dict(status="over", result_reason=outcome.words,
+                       result_termination=outcome.termination.value, result_by=outcome.by,
+                       result_ply=outcome.ply, result_winner=winner,
                        score_south=score[0], score_north=score[1], ended_at=now,
                        offer_kind=None, offer_by=None, offer_ply=None, remind_at=None,
                        forfeit_at=None)

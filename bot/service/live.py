@@ -11,7 +11,7 @@ import json
 from collections import OrderedDict
 from dataclasses import asdict
 
-from engine import Game, Outcome, Ruleset
+from engine import Game, Outcome, Ruleset, Termination
 from storage import StorageError
 
 from bot.service.types import Channel, GameOptions, GameView, Offer, Player, Seats
@@ -47,7 +47,11 @@ class LiveGame(Seats):
         game = Game(rules, first=row["first"])
         for record in moves:
             game.play(record["move"])
-        if list(game.position.board) != json.loads(row["board"]) or len(game.moves) != row["ply"]:
+        # A game that ended by repetition shows its board settled; versions before stored the
+        # board as the repeating move left it: both are the same game.
+        stored = json.loads(row["board"])
+        if stored not in (list(game.position.board), list(game.positions[-1].board)) \
+                or len(game.moves) != row["ply"]:
             raise StorageError(f"game {row['id']}: the move log does not match the stored "
                                "position")
         return cls(row, game, south, north)
@@ -64,9 +68,9 @@ class LiveGame(Seats):
         row = self.row
         outcome = None
         if row["status"] == "over":
-            outcome = Outcome.from_words(row["result_reason"],
-                                         (row["score_south"], row["score_north"]),
-                                         row["result_winner"])
+            outcome = Outcome(Termination(row["result_termination"]),
+                              (row["score_south"], row["score_north"]), row["result_winner"],
+                              row["result_by"], row["result_ply"])
         offer = Offer(row["offer_kind"], offer_by, row["offer_ply"]) if row["offer_kind"] else None
         return GameView(
             id=row["id"], rules=row["rules"], south=self.south, north=self.north,
