@@ -200,6 +200,7 @@ class TerminalGame:
                 self.say(f"Taken back to move {after.ply + 1}.")
                 self.say(after.board())
             elif word == "hint":
+                self.say("Looking for the best move (a second or two)...")
                 hint = await service.hint(game.id, ME)
                 self.say(f"Hint: {hint.move} ({hint.summary()}).")
             elif word == "resign":
