@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.service import Channel, GameService, GameView, Player, ServiceError
-from bot.service.base import parse_rules
+from bot.service.games import parse_rules
 
 ME = Player("terminal", "local")
 DEFAULT_RULES = "kalah"

@@ -8,15 +8,30 @@ import logging
 from typing import Awaitable, Callable
 
 from bot.service import errors
-from bot.service.base import ServiceBase
+from bot.service.ai import AIPool
+from bot.service.announcer import Announcer
+from bot.service.games import Games
+from bot.service.play import Play
+from bot.service.players import Players
+from bot.service.tasks import Tasks
 from bot.service.types import Hint, Player
 
 log = logging.getLogger(__name__)
 HINT_SECONDS = 2.0  # how long the AI thinks about a hint
 
 
-class AITurns(ServiceBase):
-    """The AI's moves and hints."""
+class AITurns:
+    """The AI's moves and hints, computed by ``pool`` and played through ``play``."""
+
+    def __init__(self, tasks: Tasks, players: Players, games: Games, announcer: Announcer,
+                 play: Play, pool: AIPool):
+        self._tasks = tasks
+        self._players = players
+        self._games = games
+        self._announcer = announcer
+        self._play = play
+        self.pool = pool
+        self._thinking: set[int] = set()  # games with an AI turn task running
 
     async def hint(self, game_id: int, by: Player, *,
                    thinking: Callable[[], Awaitable] | None = None) -> Hint:
@@ -29,8 +44,8 @@ class AITurns(ServiceBase):
 
         Raises NotFound, NotAllowed (not a player here, or a rated game between people),
         GameFinished, NotYourTurn, NoHint (the AI failed)."""
-        self._check_open()
-        view = await self.get_game(game_id)
+        self._tasks.check_open()
+        view = await self._games.get(game_id)
         if view.side_of(by) is None:
             raise errors.NotAllowed(f"you are not playing in game #{game_id}")
         if view.is_over:
@@ -43,7 +58,7 @@ class AITurns(ServiceBase):
         if thinking is not None:
             await thinking()
         try:
-            found = await self._ai.hint(view.position, HINT_SECONDS)
+            found = await self.pool.hint(view.position, HINT_SECONDS)
         except asyncio.CancelledError:
             raise
         except Exception as err:  # the AI's own failure, not the player's mistake
@@ -53,33 +68,34 @@ class AITurns(ServiceBase):
         return Hint(found.move, found.value, found.exact, found.depth, found.nodes,
                     found.seconds, view.ply, found.reduced, found.timed_out)
 
-    def _schedule_ai(self, game_id: int) -> None:
-        if game_id in self._ai_games or self._closed:
+    def schedule(self, game_id: int) -> None:
+        """Let the AI move in this game (once: a turn already running goes on)."""
+        if game_id in self._thinking or self._tasks.closed:
             return
-        self._ai_games.add(game_id)
-        self._spawn(self._ai_turns(game_id), name=f"ai-turn-{game_id}")
+        self._thinking.add(game_id)
+        self._tasks.spawn(self._ai_turns(game_id), name=f"ai-turn-{game_id}")
 
     async def _ai_turns(self, game_id: int) -> None:
         """Play the AI's moves while it is the AI's turn (both sides, for AI against AI)."""
         try:
-            while not self._closed:
-                seen = await self.get_game(game_id)
+            while not self._tasks.closed:
+                seen = await self._games.get(game_id)
                 ai = seen.to_move
                 if ai is None or not ai.is_ai:
                     return
                 ply = seen.ply
-                choice = await self._ai.choose(seen.position, ai.id, seed=game_id * 1000 + ply)
+                choice = await self.pool.choose(seen.position, ai.id, seed=game_id * 1000 + ply)
                 try:
-                    async with self._locked(game_id):
-                        live = await self._load(game_id)
+                    async with self._games.locked(game_id):
+                        live = await self._games.load(game_id)
                         if live.row["ply"] != ply or live.row["status"] != "active":
                             continue  # an undo or resignation came first: think again
-                        await self._pid(ai)
-                        view = await self._play(live, ai, choice.move)
+                        await self._players.pid(ai)
+                        view = await self._play.apply(live, ai, choice.move)
                 except errors.ServiceError as err:
                     log.error("AI move %s in game %s refused: %s", choice.move, game_id, err)
                     return
-                self._after_change(view, actor=None, move=view.moves[-1], schedule_ai=False,
+                self._announcer.after_change(view, actor=None, move=view.moves[-1], schedule_ai=False,
                                    by=ai)
                 # the loop goes on while it is still an AI's turn (a replay, or AI against AI)
         except asyncio.CancelledError:
@@ -88,4 +104,4 @@ class AITurns(ServiceBase):
             log.exception("AI turn in game %s failed; it resumes when the service restarts",
                           game_id)
         finally:
-            self._ai_games.discard(game_id)
+            self._thinking.discard(game_id)

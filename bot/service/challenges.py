@@ -10,7 +10,10 @@ from engine import Game, Ruleset, excerpt
 from storage import ChannelTaken
 
 from bot.service import errors
-from bot.service.base import ServiceBase, known_id, parse_rules
+from bot.service.announcer import Announcer
+from bot.service.games import Games, known_id, parse_rules
+from bot.service.players import Players
+from bot.service.tasks import Tasks
 from bot.service.deadlines import clock_fields
 from bot.service.events import ChallengeAnswered, ChallengeReceived
 from bot.service.live import board_json, options_from_json, options_json
@@ -18,8 +21,17 @@ from bot.service.settings import defaults_for
 from bot.service.types import SIDES, Challenge, Channel, GameOptions, GameView, Player
 
 
-class Challenges(ServiceBase):
+class Challenges:
     """Challenging, answering challenges, and starting games."""
+
+    def __init__(self, store, clock, tasks: Tasks, players: Players, games: Games,
+                 announcer: Announcer):
+        self._store = store
+        self._clock = clock
+        self._tasks = tasks
+        self._players = players
+        self._games = games
+        self._announcer = announcer
 
     def _resolve_options(self, options: GameOptions | None,
                          players: tuple[Player, ...]) -> GameOptions:
@@ -46,8 +58,8 @@ class Challenges(ServiceBase):
 
     async def _challenge_view(self, row: dict) -> Challenge:
         return Challenge(
-            id=row["id"], challenger=await self._player(row["challenger_id"]),
-            opponent=await self._player(row["opponent_id"]), rules=row["rules"],
+            id=row["id"], challenger=await self._players.player(row["challenger_id"]),
+            opponent=await self._players.player(row["opponent_id"]), rules=row["rules"],
             channel=Channel(row["channel_surface"], row["channel_id"]),
             options=options_from_json(row["options"]), status=row["status"],
             created_at=row["created_at"], expires_at=row["expires_at"], game_id=row["game_id"])
@@ -63,9 +75,9 @@ class Challenges(ServiceBase):
 
         Raises BadRules (bad ruleset), BadRequest (unknown AI level, bad option, challenging
         yourself), ChannelBusy (the channel already has an active game)."""
-        self._check_open()
-        self._check_player(challenger)
-        self._check_player(opponent)
+        self._tasks.check_open()
+        self._players.check(challenger)
+        self._players.check(opponent)
         ruleset = parse_rules(rules)
         if challenger == opponent:
             raise errors.BadRequest("you cannot challenge yourself; challenge another player "
@@ -75,8 +87,8 @@ class Challenges(ServiceBase):
         options = self._resolve_options(options, (challenger, opponent))
         await self._check_channel_free(channel)
         now = self._clock()
-        row = dict(challenger_id=await self._pid(challenger),
-                   opponent_id=await self._pid(opponent),
+        row = dict(challenger_id=await self._players.pid(challenger),
+                   opponent_id=await self._players.pid(opponent),
                    rules=str(ruleset), channel_surface=channel.surface, channel_id=channel.id,
                    options=options_json(options), created_at=now,
                    expires_at=now + options.expires_after if options.expires_after else None)
@@ -85,7 +97,7 @@ class Challenges(ServiceBase):
             await self.accept(challenge_id, opponent)
             return await self.get_challenge(challenge_id)
         view = await self.get_challenge(challenge_id)
-        self._notify([opponent], lambda who: ChallengeReceived(who, view))
+        self._announcer.notify([opponent], lambda who: ChallengeReceived(who, view))
         return view
 
     async def _check_channel_free(self, channel: Channel) -> None:
@@ -100,12 +112,12 @@ class Challenges(ServiceBase):
         if row is None:
             raise errors.NotFound(f"there is no challenge #{challenge_id}")
         allowed = row["opponent_id"] if role == "opponent" else row["challenger_id"]
-        if self._player_ids.get(by) != allowed and await self._pid(by) != allowed:
+        if self._players.known(by) != allowed and await self._players.pid(by) != allowed:
             who = "the challenged player" if role == "opponent" else "the challenger"
             raise errors.NotAllowed(f"only {who} can do that with challenge #{challenge_id}")
         if row["status"] == "open" and row["expires_at"] is not None \
                 and row["expires_at"] <= self._clock():
-            await self._expire(row)
+            await self.expire(row)
             row["status"] = "expired"
         if row["status"] != "open":
             raise errors.ChallengeClosed(f"challenge #{challenge_id} is {row['status']} already")
@@ -115,14 +127,15 @@ class Challenges(ServiceBase):
         """The challenged player accepts: the game starts in the challenge's channel. Raises
         NotFound, NotAllowed (not the challenged player), ChallengeClosed (already answered or
         expired), ChannelBusy (a game started there meanwhile)."""
-        self._check_open()
+        self._tasks.check_open()
         row = await self._open_challenge(challenge_id, by, "opponent")
         options = options_from_json(row["options"])
         side = options.side if options.side != "random" else random.choice(SIDES)
         south_id, north_id = ((row["challenger_id"], row["opponent_id"]) if side == "south"
                               else (row["opponent_id"], row["challenger_id"]))
-        game_row = self._new_game_row(row["rules"], south_id, north_id,
-                                      Channel(row["channel_surface"], row["channel_id"]), options)
+        game_row = await self._new_game_row(
+            row["rules"], south_id, north_id, Channel(row["channel_surface"], row["channel_id"]),
+            options)
         try:
             game_id = await self._store.accept_challenge(challenge_id, game_row, self._clock())
         except ChannelTaken:
@@ -130,28 +143,29 @@ class Challenges(ServiceBase):
                                      "once it is over, or play elsewhere") from None
         if game_id is None:
             raise errors.ChallengeClosed(f"challenge #{challenge_id} was answered meanwhile")
-        view = await self.get_game(game_id)
+        view = await self._games.get(game_id)
         challenge = await self.get_challenge(challenge_id)
         if not by.is_ai:  # a challenge to the AI is answered by the method's return value
-            self._notify([challenge.challenger],
+            self._announcer.notify([challenge.challenger],
                          lambda who: ChallengeAnswered(who, challenge, view), actor=by)
-        self._after_change(view)
+        self._announcer.after_change(view)
         return view
 
-    async def _expire(self, row: dict) -> None:
+    async def expire(self, row: dict) -> None:
+        """Close an open challenge whose time is up, telling both players."""
         if await self._store.close_challenge(row["id"], "expired", self._clock()):
             challenge = await self.get_challenge(row["id"])
-            self._notify([challenge.challenger, challenge.opponent],
+            self._announcer.notify([challenge.challenger, challenge.opponent],
                          lambda who: ChallengeAnswered(who, challenge))
 
     async def _close_challenge(self, challenge_id: int, by: Player, role: str,
                                status: str) -> Challenge:
-        self._check_open()
+        self._tasks.check_open()
         await self._open_challenge(challenge_id, by, role)
         if not await self._store.close_challenge(challenge_id, status, self._clock()):
             raise errors.ChallengeClosed(f"challenge #{challenge_id} was answered meanwhile")
         challenge = await self.get_challenge(challenge_id)
-        self._notify([challenge.challenger, challenge.opponent],
+        self._announcer.notify([challenge.challenger, challenge.opponent],
                      lambda who: ChallengeAnswered(who, challenge), actor=by)
         return challenge
 
@@ -173,7 +187,7 @@ class Challenges(ServiceBase):
     async def open_challenges(self, player: Player) -> list[Challenge]:
         """Open challenges the player made or received, newest first."""
         now = self._clock()
-        rows = await self._store.open_challenges(await self._pid(player))
+        rows = await self._store.open_challenges(await self._players.pid(player))
         return [await self._challenge_view(r) for r in rows
                 if r["expires_at"] is None or r["expires_at"] > now]
 
@@ -182,23 +196,23 @@ class Challenges(ServiceBase):
         """Start a game at once, without a challenge: for the terminal (a human against the AI,
         or two humans at one keyboard, where ``south == north``). Raises BadRules, BadRequest,
         ChannelBusy."""
-        self._check_open()
+        self._tasks.check_open()
         ruleset = parse_rules(rules)
         options = self._resolve_options(options, (south, north))
         if south == north:
             options = replace(options, rated=False)  # one person on both sides
         await self._check_channel_free(channel)
-        row = self._new_game_row(str(ruleset), await self._pid(south), await self._pid(north),
-                                 channel, options)
+        row = await self._new_game_row(str(ruleset), await self._players.pid(south),
+                                       await self._players.pid(north), channel, options)
         try:
             game_id = await self._store.create_game(row)
         except ChannelTaken:
             raise errors.ChannelBusy("this channel already has a game going") from None
-        view = await self.get_game(game_id)
-        self._after_change(view)
+        view = await self._games.get(game_id)
+        self._announcer.after_change(view)
         return view
 
-    def _new_game_row(self, rules: str, south_id: int, north_id: int, channel: Channel,
+    async def _new_game_row(self, rules: str, south_id: int, north_id: int, channel: Channel,
                       options: GameOptions) -> dict:
         ruleset = Ruleset.parse(rules)
         start = Game(ruleset).position if ruleset.first != "random" else \
@@ -210,5 +224,5 @@ class Challenges(ServiceBase):
                    options=options_json(options), rated=int(options.rated), created_at=now,
                    last_move_at=now)
         mover_id = south_id if start.mover == 0 else north_id
-        row.update(clock_fields(options, self._players.get(mover_id), now))
+        row.update(clock_fields(options, await self._players.player(mover_id), now))
         return row

@@ -17,30 +17,70 @@ from storage import open_storage
 
 from bot.service.ai import AIPool
 from bot.service.ai_turns import AITurns
+from bot.service.announcer import Announcer
 from bot.service.challenges import Challenges
 from bot.service.clock import SystemClock
 from bot.service.deadlines import Deadlines
 from bot.service.events import Notifier
+from bot.service.games import Games
 from bot.service.looking import Looking
 from bot.service.play import Play
+from bot.service.players import Players
+from bot.service.tasks import Tasks
 
-CLOSE_GRACE = 10.0  # seconds close() waits for notifications in flight
 
+class GameService:
+    """Games, challenges, clocks, AI turns and ratings, on one SQLite file: the facade every
+    surface calls. Each responsibility is a part in its own module, built with the parts it
+    uses, so each file says what it depends on:
 
-class GameService(Challenges, Play, AITurns, Deadlines, Looking):
-    """Games, challenges, clocks, AI turns and ratings, on one SQLite file.
-
-    Each responsibility is a part in its own module, all built on ``ServiceBase``
-    (``bot.service.base``: state, players, loading and committing games, notifying):
-
+    - ``players`` (``Players``): who plays, their ids and display names
+    - ``games`` (``Games``): loading, locking, committing and ending a game
+    - ``announcer`` (``Announcer``): telling the players; hands AI turns to ``ai_turns``
     - ``challenges``: challenge, accept, decline, cancel, expiry, start_game
     - ``play``: move, resign, offers (draw, agreed end, undo) and their answers
-    - ``ai_turns``: the AI's moves, and hints
+    - ``ai_turns``: the AI's moves, and hints (the worker pool is ``ai_turns.pool``)
     - ``deadlines``: tick (reminders, forfeits, expiries)
     - ``looking``: games, boards, a game's record, ratings, leaderboards
 
-    This class adds the life cycle: open, close, notifiers, idle.
+    The public verbs below are the parts' own methods (their docstrings say the rules); this
+    class adds the life cycle: open, close, notifiers, idle.
     """
+
+    def __init__(self, store, clock: Callable[[], float], ai: AIPool, cache_ttl: float = 1.0):
+        """Use ``await GameService.open(path)``; this only wires the parts together."""
+        self._store = store
+        self.tasks = Tasks()
+        self.announcer = Announcer(self.tasks)
+        self.players = Players(store, clock, lambda: self.announcer.notifiers)
+        self.games = Games(store, clock, self.players, cache_ttl)
+        parts = (self.tasks, self.players, self.games, self.announcer)
+        self.challenges = Challenges(store, clock, *parts)
+        self.play = Play(clock, *parts)
+        self.ai_turns = AITurns(*parts, self.play, ai)
+        self.announcer.ai_turn = self.ai_turns.schedule
+        self.deadlines = Deadlines(store, clock, self.games, self.announcer, self.challenges)
+        self.looking = Looking(store, self.players, self.games)
+        self._ticker: asyncio.Task | None = None
+
+        # The verbs surfaces use, each answered by the part that owns it.
+        challenges, play, looking = self.challenges, self.play, self.looking
+        self.challenge, self.accept = challenges.challenge, challenges.accept
+        self.decline, self.cancel = challenges.decline, challenges.cancel
+        self.get_challenge, self.open_challenges = (challenges.get_challenge,
+                                                    challenges.open_challenges)
+        self.start_game = challenges.start_game
+        self.move, self.resign, self.offer = play.move, play.resign, play.offer
+        self.offer_draw, self.offer_end, self.request_undo = (play.offer_draw, play.offer_end,
+                                                               play.request_undo)
+        self.accept_offer, self.decline_offer = play.accept_offer, play.decline_offer
+        self.hint, self.tick = self.ai_turns.hint, self.deadlines.tick
+        self.get_game = self.games.get
+        self.active_game, self.board = looking.active_game, looking.board
+        self.list_games, self.export = looking.list_games, looking.export
+        self.rating, self.leaderboard = looking.rating, looking.leaderboard
+        self.set_display_name = self.players.set_display_name
+        self.display_name = self.players.display_name
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Callable[[], float] | None = None,
@@ -54,32 +94,24 @@ class GameService(Challenges, Play, AITurns, Deadlines, Looking):
         unfinished games resume at once. A game cached in memory is checked against the file
         when older than ``cache_ttl`` seconds, for other processes on the same file."""
         store = await open_storage(path)
-        service = cls(store, clock or SystemClock(), AIPool(ai_workers, ai_time_limit))
-        service._cache_ttl = cache_ttl
+        service = cls(store, clock or SystemClock(), AIPool(ai_workers, ai_time_limit),
+                      cache_ttl)
         for row in await store.games_awaiting_ai():
-            service._schedule_ai(row["id"])
+            service.ai_turns.schedule(row["id"])
         if tick_every:
-            service._ticker = asyncio.create_task(service._tick_forever(tick_every))
+            service._ticker = asyncio.create_task(service.deadlines.tick_forever(tick_every))
         return service
 
     async def close(self) -> None:
         """Stop the clock task, wait for AI turns and notifications in flight, close the file.
 
         AI turns still thinking are abandoned; they resume when the service opens again."""
-        if self._closed:
+        if self.tasks.closed:
             return
-        self._closed = True
         if self._ticker:
             self._ticker.cancel()
-        for task in list(self._tasks):
-            if task.get_name().startswith("ai-turn"):
-                task.cancel()
-        if self._tasks:  # notifications get a little while to go out, not forever
-            await asyncio.wait(list(self._tasks), timeout=CLOSE_GRACE)
-            for task in list(self._tasks):
-                task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._ai.close()
+        await self.tasks.close()
+        self.ai_turns.pool.close()
         await self._store.close()
 
     async def __aenter__(self) -> GameService:
@@ -91,15 +123,14 @@ class GameService(Challenges, Play, AITurns, Deadlines, Looking):
     def add_notifier(self, surface: str, notifier: Notifier) -> None:
         """Route events for players on ``surface`` ("discord", "email", "terminal") to
         ``notifier``. A player whose surface has no notifier simply isn't told."""
-        self._notifiers[surface] = notifier
+        self.announcer.notifiers[surface] = notifier
 
     def ai_status(self) -> str:
         """The AI's compiled search: "ready", or "compiling" / "cold" while the search levels
         play through the quicker-to-start pure-Python search (a few plies shallower)."""
-        return self._ai.status()
+        return self.ai_turns.pool.status()
 
     async def idle(self) -> None:
         """Wait until no AI turn and no notification is in flight (for tests and the
         terminal, which waits for the AI's reply)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.tasks.idle()

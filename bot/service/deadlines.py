@@ -2,6 +2,9 @@
 ``tick()`` acts on whatever is due; ``GameService.open`` runs it every ``tick_every`` seconds.
 
 >>> from bot.service.types import GameOptions, Player
+
+if TYPE_CHECKING:  # challenges needs clock_fields from here
+    from bot.service.challenges import Challenges
 >>> clock_fields(GameOptions(reminder_after=60.0), Player("discord", "1"), now=1000.0)
 {'remind_at': 1060.0, 'forfeit_at': None}
 """
@@ -10,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING
 
 from engine import Outcome, Termination
 
-from bot.service.base import ServiceBase
+from bot.service.announcer import Announcer
+from bot.service.games import Games
 from bot.service.events import Forfeit, Reminder
 from bot.service.types import GameOptions, Player
 
@@ -28,8 +33,16 @@ def clock_fields(options: GameOptions, mover: Player | None, now: float) -> dict
         forfeit_at=now + options.forfeit_after if human and options.forfeit_after else None)
 
 
-class Deadlines(ServiceBase):
+class Deadlines:
     """The service's part that acts when time passes."""
+
+    def __init__(self, store, clock, games: Games, announcer: Announcer,
+                 challenges: Challenges):
+        self._store = store
+        self._clock = clock
+        self._games = games
+        self._announcer = announcer
+        self._challenges = challenges
 
     async def tick(self) -> None:
         """Act on the clock now: expire old challenges, remind players who have not moved for
@@ -37,33 +50,34 @@ class Deadlines(ServiceBase):
         ``tick_every`` seconds; tests call it after advancing a ManualClock."""
         now = self._clock()
         for row in await self._store.due_challenges(now):
-            await self._expire(row)
+            await self._challenges.expire(row)
         for row in await self._store.due_clocks(now):
             await self._clock_game(row["id"], now)
 
     async def _clock_game(self, game_id: int, now: float) -> None:
-        async with self._locked(game_id):
-            live = await self._load(game_id)
+        async with self._games.locked(game_id):
+            live = await self._games.load(game_id)
             row = live.row
             if row["status"] != "active":
                 return
             side = live.to_move_side
             mover = live.player(side)
             if row["forfeit_at"] is not None and row["forfeit_at"] <= now:
-                changes, ratings = await self._finish_fields(live, Outcome.of(
+                changes, ratings = await self._games.finish_fields(live, Outcome.of(
                     Termination.TIME, live.game.position.stores, by=side, ply=row["ply"] + 1))
-                await self._commit(live, changes, ratings=ratings)
-                view = await self._view(live)
-                self._notify([view.south, view.north], lambda who: Forfeit(who, view, mover))
+                await self._games.commit(live, changes, ratings=ratings)
+                view = await self._games.view(live)
+                self._announcer.notify([view.south, view.north], lambda who: Forfeit(who, view, mover))
             elif row["remind_at"] is not None and row["remind_at"] <= now \
                     and row["reminded_at"] is None:
                 forfeit_at = row["forfeit_at"]
-                await self._commit(live, dict(reminded_at=now))
-                view = await self._view(live)
-                self._notify([mover], lambda who: Reminder(who, view, now - row["last_move_at"],
+                await self._games.commit(live, dict(reminded_at=now))
+                view = await self._games.view(live)
+                self._announcer.notify([mover], lambda who: Reminder(who, view, now - row["last_move_at"],
                                                            forfeit_at))
 
-    async def _tick_forever(self, every: float) -> None:
+    async def tick_forever(self, every: float) -> None:
+        """``tick()`` every ``every`` seconds until cancelled; a failed tick is logged."""
         while True:
             await asyncio.sleep(every)
             try:

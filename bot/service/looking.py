@@ -4,23 +4,29 @@ game's record, ratings and leaderboards. Nothing here changes anything."""
 from __future__ import annotations
 
 from bot.service import errors
-from bot.service.base import ServiceBase, parse_rules
+from bot.service.games import Games, parse_rules
+from bot.service.players import Players
 from bot.service.ratings import START
 from bot.service.types import SIDES, Channel, GameView, Player, Rating
 
 
-class Looking(ServiceBase):
+class Looking:
     """Read-only questions about games and ratings."""
+
+    def __init__(self, store, players: Players, games: Games):
+        self._store = store
+        self._players = players
+        self._games = games
 
     async def active_game(self, channel: Channel) -> GameView | None:
         """The active game in a channel, or None."""
         row = await self._store.active_game_in(channel.surface, channel.id)
-        return await self.get_game(row["id"]) if row else None
+        return await self._games.get(row["id"]) if row else None
 
     async def board(self, game_id: int, perspective: str | Player = "south") -> str:
         """The board picture, seen by "south", "north" or a player of the game. Raises
         NotFound."""
-        view = await self.get_game(game_id)
+        view = await self._games.get(game_id)
         if isinstance(perspective, Player):
             perspective = view.side_of(perspective) or "south"
         if perspective not in SIDES:
@@ -31,8 +37,8 @@ class Looking(ServiceBase):
                          limit: int = 50) -> list[GameView]:
         """The player's games: active ones where it is their turn first, then the other active
         ones, then (if asked) finished ones, most recent first."""
-        rows = await self._store.games_of(await self._pid(player), include_finished, limit)
-        views = [await self.get_game(row["id"]) for row in rows]
+        rows = await self._store.games_of(await self._players.pid(player), include_finished, limit)
+        views = [await self._games.get(row["id"]) for row in rows]
 
         def order(view: GameView):
             group = 0 if view.to_move == player else 1 if not view.is_over else 2
@@ -44,16 +50,16 @@ class Looking(ServiceBase):
         """A game's record as text: tag lines ([Rules "wari"], [South "..."], [Result ...])
         then the moves in order, space-separated, as ``engine.Game.from_moves`` reads them
         (with the ``First`` tag as its ``first``). Raises NotFound."""
-        view = await self.get_game(game_id)
-        live = await self._load(game_id)
+        view = await self._games.get(game_id)
+        live = await self._games.load(game_id)
         if view.outcome:
             out = view.outcome
             result = f"{out.winner} (South {out.score[0]}, North {out.score[1]}; {out.words})"
         else:
             result = "*"
         tags = [("Game", str(view.id)), ("Rules", view.rules),
-                ("South", await self.display_name(view.south)),
-                ("North", await self.display_name(view.north)),
+                ("South", await self._players.display_name(view.south)),
+                ("North", await self._players.display_name(view.north)),
                 ("First", live.row["first"]), ("Result", result)]
         lines = [f'[{key} "{value}"]' for key, value in tags]
         words, line = list(view.moves), ""
@@ -70,7 +76,7 @@ class Looking(ServiceBase):
     async def rating(self, player: Player, rules: str) -> Rating:
         """The player's Elo rating in a ruleset (1500 before any rated game). Raises BadRules."""
         rules = str(parse_rules(rules))
-        row = await self._store.rating(await self._pid(player), rules) or {}
+        row = await self._store.rating(await self._players.pid(player), rules) or {}
         return Rating(player, rules, row.get("rating", START), row.get("games", 0),
                       row.get("wins", 0), row.get("losses", 0), row.get("draws", 0))
 

@@ -7,7 +7,10 @@ from engine import Game, IllegalMove as EngineIllegalMove, Outcome, Termination,
 from engine.inputs import whole_number
 
 from bot.service import errors
-from bot.service.base import MAX_ID, ServiceBase, other_side
+from bot.service.announcer import Announcer
+from bot.service.games import MAX_ID, Games, other_side
+from bot.service.players import Players
+from bot.service.tasks import Tasks
 from bot.service.deadlines import clock_fields
 from bot.service.events import GameOver, OfferAnswered, OfferMade
 from bot.service.live import LiveGame, board_json, options_from_json
@@ -27,8 +30,16 @@ def _as_ply(value) -> int | None:
                                 f"'{excerpt(value)}'") from None
 
 
-class Play(ServiceBase):
+class Play:
     """Moves, resignation and offers in a game."""
+
+    def __init__(self, clock, tasks: Tasks, players: Players, games: Games,
+                 announcer: Announcer):
+        self._clock = clock
+        self._tasks = tasks
+        self._players = players
+        self._games = games
+        self._announcer = announcer
 
     async def move(self, game_id: int, by: Player, move: str,
                    expected_ply: int | None = None) -> GameView:
@@ -39,24 +50,24 @@ class Play(ServiceBase):
 
         Raises NotFound, NotAllowed (not a player here), GameFinished, NotYourTurn,
         StaleMove / DuplicateMove (ply mismatch), IllegalMove (the engine's reason)."""
-        self._check_open()
+        self._tasks.check_open()
         expected_ply = _as_ply(expected_ply)
-        async with self._locked(game_id):
-            live = await self._load(game_id)
+        async with self._games.locked(game_id):
+            live = await self._games.load(game_id)
             if expected_ply is not None and expected_ply != live.row["ply"]:
-                live = await self._load(game_id, fresh=True)  # the player may know better
-            await self._player_of(live, by)
+                live = await self._games.load(game_id, fresh=True)  # the player may know better
+            self._games.side_of(live, by)
             if expected_ply is not None and expected_ply != live.row["ply"]:
                 raise self._stale(live, move, expected_ply)
             if live.row["status"] != "active":
                 raise errors.GameFinished(f"game #{game_id} is over; start a new one")
             mover = live.to_move_side
             if live.player(mover) != by:
-                name = await self.display_name(live.player(mover))
+                name = await self._players.display_name(live.player(mover))
                 raise errors.NotYourTurn(f"it is not your turn: {mover.title()} ({name}) is "
                                          "to move")
-            view = await self._play(live, by, move)
-        self._after_change(view, actor=by, move=view.moves[-1] if view.moves else move)
+            view = await self.apply(live, by, move)
+        self._announcer.after_change(view, actor=by, move=view.moves[-1] if view.moves else move)
         return view
 
     def _stale(self, live: LiveGame, move: str, expected_ply: int) -> errors.ServiceError:
@@ -78,8 +89,9 @@ class Play(ServiceBase):
         return errors.StaleMove(f"there is no move {expected_ply + 1} yet: the game is at "
                                 f"move {ply + 1}")
 
-    async def _play(self, live: LiveGame, by: Player, move: str) -> GameView:
-        """Apply a checked player's move: engine first, then one transaction."""
+    async def apply(self, live: LiveGame, by: Player, move: str) -> GameView:
+        """Apply a checked player's move (the caller holds the game's lock): engine first,
+        then one transaction."""
         game = live.game
         try:
             game.play(move)
@@ -88,37 +100,37 @@ class Play(ServiceBase):
         try:
             pos = game.position
             now = self._clock()
-            record = dict(move=game.moves[-1], player_id=self._player_ids[by], played_at=now,
+            record = dict(move=game.moves[-1], player_id=self._players.known(by), played_at=now,
                           board=board_json(pos.board), mover=pos.mover)
             changes = dict(board=record["board"], mover=pos.mover, last_move_at=now,
                            offer_kind=None, offer_by=None, offer_ply=None, reminded_at=None)
             ratings = ()
             if game.is_over():
-                end, ratings = await self._finish_fields(live, game.outcome())
+                end, ratings = await self._games.finish_fields(live, game.outcome())
                 changes.update(end)
             else:
                 changes.update(clock_fields(options_from_json(live.row["options"]),
                                                   live.player(pos.to_move), now))
-            await self._commit(live, changes, move=record, ratings=ratings)
+            await self._games.commit(live, changes, move=record, ratings=ratings)
         except BaseException:
-            self._live.drop(live.row["id"])  # the engine moved but the file did not
+            self._games.live.drop(live.row["id"])  # the engine moved but the file did not
             raise
-        return await self._view(live)
+        return await self._games.view(live)
 
     async def resign(self, game_id: int, by: Player) -> GameView:
         """``by`` resigns; the opponent wins. Raises NotFound, NotAllowed, GameFinished."""
-        self._check_open()
-        async with self._locked(game_id):
-            live = await self._load(game_id)
-            side = await self._player_in_active_game(live, by)
+        self._tasks.check_open()
+        async with self._games.locked(game_id):
+            live = await self._games.load(game_id)
+            side = self._games.side_in_active_game(live, by)
             if live.south == live.north:
                 side = live.to_move_side  # at one keyboard, the player to move gives up
-            changes, ratings = await self._finish_fields(live, Outcome.of(
+            changes, ratings = await self._games.finish_fields(live, Outcome.of(
                 Termination.RESIGNATION, live.game.position.stores, by=side,
                 ply=live.row["ply"] + 1))
-            await self._commit(live, changes, ratings=ratings)
-            view = await self._view(live)
-        self._notify([view.south, view.north], lambda who: GameOver(who, view), actor=by)
+            await self._games.commit(live, changes, ratings=ratings)
+            view = await self._games.view(live)
+        self._announcer.notify([view.south, view.north], lambda who: GameOver(who, view), actor=by)
         return view
 
     async def offer(self, game_id: int, by: Player, kind: str) -> GameView:
@@ -128,13 +140,13 @@ class Play(ServiceBase):
         offer is granted at once. A new offer replaces a pending one; a move cancels it.
         Raises NotFound, NotAllowed, GameFinished, BadRequest (unknown kind, or no move of
         yours to undo)."""
-        self._check_open()
+        self._tasks.check_open()
         if kind not in OFFER_KINDS:
             raise errors.BadRequest(f"an offer is one of: {', '.join(OFFER_KINDS)}; "
                                     f"not '{excerpt(kind)}'")
-        async with self._locked(game_id):
-            live = await self._load(game_id)
-            side = await self._player_in_active_game(live, by)
+        async with self._games.locked(game_id):
+            live = await self._games.load(game_id)
+            side = self._games.side_in_active_game(live, by)
             opponent = live.player(other_side(side))
             if kind == "undo":
                 self._undo_target(live, side)  # raises if there is nothing to take back
@@ -144,14 +156,14 @@ class Play(ServiceBase):
                 view = await self._grant(live, kind, side)
                 granted = True
             else:
-                await self._commit(live, dict(offer_kind=kind, offer_by=self._player_ids[by],
+                await self._games.commit(live, dict(offer_kind=kind, offer_by=self._players.known(by),
                                               offer_ply=live.row["ply"]))
-                view = await self._view(live)
+                view = await self._games.view(live)
                 granted = False
         if granted:
-            self._after_change(view, actor=by)
+            self._announcer.after_change(view, actor=by)
         else:
-            self._notify([opponent], lambda who: OfferMade(who, view, kind, by))
+            self._announcer.notify([opponent], lambda who: OfferMade(who, view, kind, by))
         return view
 
     async def offer_draw(self, game_id: int, by: Player) -> GameView:
@@ -189,52 +201,52 @@ class Play(ServiceBase):
                                offer_kind=None, offer_by=None, offer_ply=None, reminded_at=None,
                                **clock_fields(options_from_json(live.row["options"]),
                                                     live.player(pos.to_move), now))
-                await self._commit(live, changes, take_back_to=to_ply)
+                await self._games.commit(live, changes, take_back_to=to_ply)
             except BaseException:
-                self._live.drop(live.row["id"])
+                self._games.live.drop(live.row["id"])
                 raise
         elif kind == "draw":
-            changes, ratings = await self._finish_fields(live, Outcome.of(
+            changes, ratings = await self._games.finish_fields(live, Outcome.of(
                 Termination.AGREED_DRAW, game.position.stores))
-            await self._commit(live, changes, ratings=ratings)
+            await self._games.commit(live, changes, ratings=ratings)
         else:  # an agreed end, scored by the ruleset's cycle policy
             probe = Game(game.rules, position=game.position)
             probe.agree_end()
-            changes, ratings = await self._finish_fields(live, probe.outcome())
-            await self._commit(live, changes, ratings=ratings)
-        return await self._view(live)
+            changes, ratings = await self._games.finish_fields(live, probe.outcome())
+            await self._games.commit(live, changes, ratings=ratings)
+        return await self._games.view(live)
 
     async def accept_offer(self, game_id: int, by: Player) -> GameView:
         """The opponent accepts the pending offer: the game ends as a draw, ends as agreed, or
         the offerer's last move (and any reply after it) is taken back. Raises NotFound,
         NotAllowed, GameFinished, NoOffer (none pending, or it is your own)."""
-        self._check_open()
-        async with self._locked(game_id):
-            live = await self._load(game_id)
-            side = await self._player_in_active_game(live, by)
+        self._tasks.check_open()
+        async with self._games.locked(game_id):
+            live = await self._games.load(game_id)
+            side = self._games.side_in_active_game(live, by)
             kind = live.row["offer_kind"]
             if kind is None:
                 raise errors.NoOffer("there is no offer to accept in this game")
-            if live.row["offer_by"] == self._player_ids[by]:
+            if live.row["offer_by"] == self._players.known(by):
                 raise errors.NoOffer("you made this offer; your opponent has to accept it")
             offerer = live.player(other_side(side))
             view = await self._grant(live, kind, other_side(side))
-        self._notify([offerer], lambda who: OfferAnswered(who, view, kind, True, by), actor=by)
-        self._after_change(view, actor=by)
+        self._announcer.notify([offerer], lambda who: OfferAnswered(who, view, kind, True, by), actor=by)
+        self._announcer.after_change(view, actor=by)
         return view
 
     async def decline_offer(self, game_id: int, by: Player) -> GameView:
         """The opponent declines the pending offer (the offerer may also withdraw it). Raises
         NotFound, NotAllowed, NoOffer."""
-        self._check_open()
-        async with self._locked(game_id):
-            live = await self._load(game_id)
-            side = await self._player_of(live, by)
+        self._tasks.check_open()
+        async with self._games.locked(game_id):
+            live = await self._games.load(game_id)
+            side = self._games.side_of(live, by)
             kind = live.row["offer_kind"]
             if kind is None or live.row["status"] != "active":
                 raise errors.NoOffer("there is no offer to decline in this game")
-            await self._commit(live, dict(offer_kind=None, offer_by=None, offer_ply=None))
-            view = await self._view(live)
-        self._notify([live.player(other_side(side))],
+            await self._games.commit(live, dict(offer_kind=None, offer_by=None, offer_ply=None))
+            view = await self._games.view(live)
+        self._announcer.notify([live.player(other_side(side))],
                      lambda who: OfferAnswered(who, view, kind, False, by), actor=by)
         return view

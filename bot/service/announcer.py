@@ -1,0 +1,57 @@
+"""Telling the players: each event goes to the notifier of the recipient's surface, in a task
+of its own, so a slow or failing surface never delays or breaks a move (failures are logged).
+
+After a change, ``after_change`` says what happened (a move, the end) and, when it is an AI's
+turn, hands the game to ``ai_turn`` (the AI part's scheduler, wired by ``GameService``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Callable
+
+from bot.service.events import Event, GameOver, MoveMade, Notifier
+from bot.service.tasks import Tasks
+from bot.service.types import GameView, Player
+
+log = logging.getLogger(__name__)
+
+
+class Announcer:
+    def __init__(self, tasks: Tasks):
+        self._tasks = tasks
+        self.notifiers: dict[str, Notifier] = {}
+        self.ai_turn: Callable[[int], None] = lambda game_id: None
+
+    def notify(self, recipients, make: Callable[[Player], Event],
+               actor: Player | None = None) -> None:
+        """``make(who)`` for each human recipient but the actor (who has the return value)."""
+        seen = set()
+        for who in recipients:
+            if who is None or who.is_ai or who == actor or who in seen:
+                continue
+            seen.add(who)
+            notifier = self.notifiers.get(who.surface)
+            if notifier is not None:
+                self._tasks.spawn(self._deliver(notifier, make(who)), name="notify")
+
+    def after_change(self, view: GameView, actor: Player | None = None,
+                     move: str | None = None, schedule_ai: bool = True,
+                     by: Player | None = None) -> None:
+        """Tell the players (``actor`` is answered by the return value instead; ``by`` made
+        ``move``, the actor unless the AI did), and let the AI move if it is its turn."""
+        humans = [view.south, view.north]
+        if move is not None:
+            mover = by or actor
+            self.notify(humans, lambda who: MoveMade(who, view, move, mover), actor=actor)
+        if view.is_over:
+            self.notify(humans, lambda who: GameOver(who, view), actor=actor)
+        elif view.to_move.is_ai and schedule_ai:
+            self.ai_turn(view.id)
+
+    @staticmethod
+    async def _deliver(notifier: Notifier, event: Event) -> None:
+        try:
+            await notifier.notify(event)
+        except Exception:
+            log.exception("delivering %s to %s failed", type(event).__name__, event.recipient)

@@ -1,0 +1,174 @@
+"""The one way every part of the service reads, locks, changes and ends a game.
+
+How a change is made: under ``games.locked(game_id)``, ``live = await games.load(game_id)``;
+check who may act; ``await games.commit(live, changes, ...)`` (a compare-and-set on the ply:
+``StaleMove`` if another move or process came first); ``view = await games.view(live)``; then,
+outside the lock, the ``Announcer`` tells the players (and lets the AI move).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Callable
+
+from engine import Outcome, Ruleset, RulesetError, excerpt
+
+from bot.service import errors
+from bot.service.live import LiveCache, LiveGame
+from bot.service.players import Players
+from bot.service.ratings import updated_rows
+from bot.service.types import GameView, Player
+
+# What another process may have changed in a game row since we cached it.
+CHANGING_COLUMNS = ("ply", "status", "board", "mover", "offer_kind", "offer_by", "reminded_at")
+MAX_ID = 2**63 - 1  # the database's ids are signed 64-bit
+
+
+def other_side(side: str) -> str:
+    """The opponent's side: ``other_side("south")`` is "north"."""
+    return "north" if side == "south" else "south"
+
+
+def known_id(value, kind: str = "game") -> int:
+    """``value`` if it can be the id of a stored ``kind``, else NotFound (an id past the
+    database's range, a negative one or not a number at all names nothing stored)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID:
+        return value
+    raise errors.NotFound(f"there is no {kind} '{excerpt(value)}'")
+
+
+def parse_rules(text: str) -> Ruleset:
+    """The engine's Ruleset, or BadRules with the engine's message (what is accepted)."""
+    try:
+        return Ruleset.parse(text)
+    except RulesetError as err:
+        raise errors.BadRules(str(err)) from None
+
+
+class Games:
+    """Games as the store holds them, cached in memory and locked one change at a time."""
+
+    def __init__(self, store, clock: Callable[[], float], players: Players,
+                 cache_ttl: float = 1.0):
+        self._store = store
+        self._clock = clock
+        self._players = players
+        self.cache_ttl = cache_ttl
+        self.live = LiveCache()
+        self._locks: dict[int, list] = {}  # game id -> [lock, users]
+        self._ratings_lock = asyncio.Lock()
+
+    @contextlib.asynccontextmanager
+    async def locked(self, game_id: int):
+        """Hold the game's lock: changes to one game happen one at a time in this process
+        (the ply compare-and-set in ``commit`` orders them across processes)."""
+        game_id = known_id(game_id)  # before it becomes a key: it may be anything a surface sent
+        entry = self._locks.get(game_id)
+        if entry is None:
+            entry = self._locks[game_id] = [asyncio.Lock(), 0]
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._locks[game_id]
+
+    async def load(self, game_id: int, fresh: bool = False) -> LiveGame:
+        """The game, from the cache when it still matches the file. Another process on the
+        same file (``mancala mail`` beside ``mancala bot``) may have moved: a cached game is
+        checked against its row when older than ``cache_ttl`` seconds, or when ``fresh``."""
+        game_id = known_id(game_id)
+        live = self.live.get(game_id)
+        if live is not None:
+            if not fresh and time.monotonic() - live.checked_at < self.cache_ttl:
+                return live
+            row = await self._store.game(game_id)
+            if row is not None and all(row[k] == live.row[k] for k in CHANGING_COLUMNS):
+                live.checked_at = time.monotonic()
+                return live
+            self.live.drop(game_id)
+        row, moves = await self._store.game_with_moves(game_id)
+        if row is None:
+            raise errors.NotFound(f"there is no game #{game_id}")
+        live = LiveGame.build(row, moves, await self._players.player(row["south_id"]),
+                              await self._players.player(row["north_id"]),
+                              Ruleset.parse(row["rules"]))
+        live.checked_at = time.monotonic()
+        self.live.put(live)
+        return live
+
+    async def view(self, live: LiveGame) -> GameView:
+        """The game as committed; call with the game's lock held (or from its snapshot)."""
+        if live.snapshot is None:
+            offer_by = live.row["offer_by"]
+            by = await self._players.player(offer_by) if offer_by else None
+            live.snapshot = live.view(by)
+        return live.snapshot
+
+    async def get(self, game_id: int) -> GameView:
+        """A game by id. Raises NotFound."""
+        live = self.live.get(known_id(game_id))
+        if live is not None and live.snapshot is not None \
+                and time.monotonic() - live.checked_at < self.cache_ttl:
+            return live.snapshot  # never shows a move whose commit is still in flight
+        async with self.locked(game_id):
+            return await self.view(await self.load(game_id))
+
+    @staticmethod
+    def side_of(live: LiveGame, by: Player) -> str:
+        """``by``'s side in the game (NotAllowed if not a player of it)."""
+        side = live.side_of(by)
+        if side is None:
+            raise errors.NotAllowed(f"you are not playing in game #{live.row['id']}")
+        return side
+
+    def side_in_active_game(self, live: LiveGame, by: Player) -> str:
+        """``by``'s side in a game that is still going on (NotAllowed, GameFinished)."""
+        side = self.side_of(live, by)
+        if live.row["status"] != "active":
+            raise errors.GameFinished(f"game #{live.row['id']} is over already")
+        return side
+
+    async def commit(self, live: LiveGame, changes: dict, move: dict | None = None,
+                     ratings=(), take_back_to: int | None = None) -> None:
+        """Write ``changes`` (and a move, or a take-back) if nobody changed the game since we
+        read it; else drop our copy and say so."""
+        game_id, ply = live.row["id"], live.row["ply"]
+        if move is not None:
+            ok = await self._store.record_move(game_id, ply, move, changes, ratings)
+            changes = {**changes, "ply": ply + 1}
+        elif take_back_to is not None:
+            ok = await self._store.take_back(game_id, ply, take_back_to, changes)
+            changes = {**changes, "ply": take_back_to}
+        else:
+            ok = await self._store.update_game(game_id, ply, changes, ratings)
+        if not ok:
+            self.live.drop(game_id)
+            raise errors.StaleMove("the game changed meanwhile (another move or session); "
+                                   "look at the board again and retry")
+        live.row.update(changes)
+        live.snapshot = None
+
+    async def finish_fields(self, live: LiveGame, outcome: Outcome) -> tuple:
+        """The changes that end a game, and the rating rows to write with them."""
+        now = self._clock()
+        winner, score = outcome.winner, outcome.score
+        changes = dict(status="over", result_reason=outcome.words,
+                       result_termination=outcome.termination.value, result_by=outcome.by,
+                       result_ply=outcome.ply, result_winner=winner,
+                       score_south=score[0], score_north=score[1], ended_at=now,
+                       offer_kind=None, offer_by=None, offer_ply=None, remind_at=None,
+                       forfeit_at=None)
+        ratings = ()
+        row = live.row
+        if row["rated"] and row["south_id"] != row["north_id"]:
+            # Serialised so two games ending at once for one player both count.
+            async with self._ratings_lock:
+                ratings = updated_rows(row["rules"], row["south_id"], row["north_id"], winner,
+                                       await self._store.rating(row["south_id"], row["rules"]),
+                                       await self._store.rating(row["north_id"], row["rules"]))
+        return changes, ratings

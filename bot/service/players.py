@@ -1,0 +1,82 @@
+"""Who plays: players' database ids, their display names, and the check that a player is one.
+
+Every part of the service asks this one directory, so a player is checked once, when first
+seen, and the id a surface sent never reaches the database unchecked.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from engine import excerpt
+
+from bot.service import errors
+from bot.service.ai import known_levels
+from bot.service.types import SURFACES, Player
+
+MAX_PLAYER_ID = 320  # an email address is at most 254 characters, a Discord id 20
+
+
+class Players:
+    """Players of the store: ``pid`` (checked, created on first sight) and back."""
+
+    def __init__(self, store, clock: Callable[[], float],
+                 extra_surfaces: Callable[[], Iterable[str]] = tuple):
+        self._store = store
+        self._clock = clock
+        self._extra_surfaces = extra_surfaces  # surfaces with a notifier, beyond SURFACES
+        self._ids: dict[Player, int] = {}
+        self._by_id: dict[int, Player] = {}
+
+    def check(self, player: Player) -> None:
+        """BadRequest unless ``player`` is a player of a known surface with a usable id."""
+        if not isinstance(player, Player):
+            raise errors.BadRequest(f"not a player: {excerpt(repr(player))}")
+        if player.surface not in SURFACES and player.surface not in self._extra_surfaces():
+            raise errors.BadRequest(f"unknown surface '{excerpt(player.surface)}'; players are "
+                                    f"on: {', '.join(SURFACES)}")
+        if not (isinstance(player.id, str) and 0 < len(player.id) <= MAX_PLAYER_ID
+                and player.id.isprintable()):
+            raise errors.BadRequest(f"a player needs an id on their surface: 1 to "
+                                    f"{MAX_PLAYER_ID} printable characters")
+        if player.is_ai and player.id not in known_levels():
+            raise errors.BadRequest(f"unknown AI level '{excerpt(player.id)}'; levels are: "
+                                    f"{', '.join(known_levels())}")
+
+    def known(self, player: Player) -> int | None:
+        """The player's id if seen already (no check, no database)."""
+        return self._ids.get(player)
+
+    async def pid(self, player: Player) -> int:
+        """The player's database id, checking and recording the player on first sight."""
+        pid = self._ids.get(player)
+        if pid is None:
+            self.check(player)
+            pid = await self._store.player_id(player.surface, player.id, self._clock())
+            self._ids[player] = pid
+            self._by_id[pid] = player
+        return pid
+
+    async def player(self, pid: int) -> Player:
+        player = self._by_id.get(pid)
+        if player is None:
+            row = await self._store.player(pid)
+            player = Player(row["surface"], row["external_id"])
+            self._by_id[pid] = player
+            self._ids[player] = pid
+        return player
+
+    async def set_display_name(self, player: Player, name: str) -> None:
+        """Remember how to call a player (shown on leaderboards). Raises BadRequest for an
+        unknown surface or an unknown AI level."""
+        name = excerpt(str(name)[:1000], 64)  # printable, one line: names reach every surface
+        if not name:
+            raise errors.BadRequest("a display name cannot be empty")
+        await self._store.set_display_name(await self.pid(player), name)
+
+    async def display_name(self, player: Player) -> str:
+        """The player's display name, or a readable default ("AI (hard)", the address...)."""
+        if player.is_ai:
+            return f"AI ({player.id})"
+        row = await self._store.player(await self.pid(player))
+        return (row and row["display_name"]) or player.id
