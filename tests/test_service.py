@@ -196,6 +196,20 @@ async def test_draw_offer_accepted_ends_in_a_draw(service, inbox):
     assert answer.accepted and answer.kind == "draw"
 
 
+async def test_offering_what_the_opponent_offers_accepts_it_on_every_surface(service, inbox):
+    game = await new_game(service)
+    await service.offer_draw(game.id, ALICE)
+    over = await service.offer_draw(game.id, BOB)  # Bob offers the same: that is agreement
+    assert over.is_over and over.outcome.winner == "draw" and over.offer is None
+    await service.idle()
+    [answer] = inbox["discord"].of_type(OfferAnswered)
+    assert answer.accepted and answer.kind == "draw"
+    game = await new_game(service, channel=Channel("discord", "chan-2"))
+    await service.offer_draw(game.id, ALICE)
+    other = await service.offer_end(game.id, BOB)  # a different offer replaces it
+    assert not other.is_over and other.offer.kind == "end" and other.offer.by == BOB
+
+
 async def test_a_move_cancels_an_offer_and_a_declined_offer_goes_away(service):
     game = await new_game(service)
     await service.offer(game.id, BOB, "end")

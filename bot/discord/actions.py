@@ -152,22 +152,19 @@ class Actions:
         await self.show_board(interaction, game, f"{interaction.user.mention} resigned.")
 
     async def offer(self, interaction: discord.Interaction, kind: str) -> None:
-        """Offer a draw (or ask to take back a move); if the opponent already offered the
-        same, this accepts it."""
+        """Offer a draw (or ask to take back a move); the service decides whether that
+        agrees to the opponent's own offer, or is granted at once."""
         game = await self.game_here(interaction)
         if game is None:
             return
         me = player_of(interaction.user)
         try:
-            if game.offer and game.offer.kind == kind and game.offer.by != me:
-                game = await self.service.accept_offer(game.id, me)
-                note = f"{interaction.user.mention} accepted the {kind} offer."
-            else:
-                game = await self.service.offer(game.id, me, kind)
-                note = ""
+            game = await self.service.offer(game.id, me, kind)
         except ServiceError as err:
             return await self.error(interaction, str(err))
-        await self.show_board(interaction, game, note)
+        agreed = game.offer is None
+        await self.show_board(interaction, game, f"{interaction.user.mention}: {kind} agreed."
+                              if agreed else "")
 
     async def answer_offer(self, interaction: discord.Interaction, game_id: int, ply: int,
                            accept: bool) -> None:

@@ -137,9 +137,10 @@ class Play:
         """Offer a "draw", an agreed "end" (scored like an endless cycle, by the ruleset), or
         ask to take back your last move ("undo"). The AI accepts an undo at once and refuses
         draws and ends (NotAllowed). At one keyboard (the same player on both sides) every
-        offer is granted at once. A new offer replaces a pending one; a move cancels it.
-        Raises NotFound, NotAllowed, GameFinished, BadRequest (unknown kind, or no move of
-        yours to undo)."""
+        offer is granted at once. Offering what the opponent is offering accepts their offer.
+        A new offer replaces a pending one; a move cancels it. The returned game has no
+        pending offer when it was granted at once. Raises NotFound, NotAllowed, GameFinished,
+        BadRequest (unknown kind, or no move of yours to undo)."""
         self._tasks.check_open()
         if kind not in OFFER_KINDS:
             raise errors.BadRequest(f"an offer is one of: {', '.join(OFFER_KINDS)}; "
@@ -148,6 +149,13 @@ class Play:
             live = await self._games.load(game_id)
             side = self._games.side_in_active_game(live, by)
             opponent = live.player(other_side(side))
+            pending = live.row["offer_kind"]
+            theirs = pending is not None and live.row["offer_by"] != self._players.known(by)
+        if theirs and pending == kind:
+            return await self.accept_offer(game_id, by)  # both want the same: agreed
+        async with self._games.locked(game_id):
+            live = await self._games.load(game_id)
+            side = self._games.side_in_active_game(live, by)
             if kind == "undo":
                 self._undo_target(live, side)  # raises if there is nothing to take back
             if opponent.is_ai and kind != "undo":
@@ -156,8 +164,9 @@ class Play:
                 view = await self._grant(live, kind, side)
                 granted = True
             else:
-                await self._games.commit(live, dict(offer_kind=kind, offer_by=self._players.known(by),
-                                              offer_ply=live.row["ply"]))
+                await self._games.commit(live, dict(offer_kind=kind,
+                                                    offer_by=self._players.known(by),
+                                                    offer_ply=live.row["ply"]))
                 view = await self._games.view(live)
                 granted = False
         if granted:
