@@ -32,13 +32,6 @@ HELP = """Type a pit letter to sow it (your pits are the bottom row, A first).
   quit     leave; the game is kept, and `mancala play` resumes it"""
 
 
-def default_level() -> str:
-    """The middle of the AI module's levels (whatever it lists), unless it names a default."""
-    import engine.ai
-    levels = tuple(engine.ai.LEVELS)
-    return getattr(engine.ai, "DEFAULT_LEVEL", levels[len(levels) // 2])
-
-
 def _is_tty(stream) -> bool:
     try:
         return stream.isatty()
@@ -80,7 +73,7 @@ class TerminalGame:
         keep the others for later, resign the latest and start it, or go back to that one."""
         unfinished = [g for g in await self.service.list_games(ME) if not g.is_over]
         unfinished.sort(key=lambda g: -g.last_move_at)
-        opponent = ME if vs == "human" else Player.ai(vs or default_level())
+        opponent = ME if vs == "human" else Player.ai(vs)
         wanted = None
         if rules or vs:
             try:

@@ -93,8 +93,7 @@ class Challenges:
                 raise ValueError(EMAIL_PLAY_OFF)
             them = email_player(email, mail_address)
         elif opponent.id == self._bot_id:
-            from engine.ai import DEFAULT_LEVEL
-            return Player.ai(level or DEFAULT_LEVEL)
+            return Player.ai(level)
         elif opponent.bot:
             raise ValueError(f"{opponent.display_name} is a bot; challenge a person, or me to "
                              f"play the AI.")

@@ -23,6 +23,12 @@ def known_levels() -> tuple[str, ...]:
     return tuple(engine.ai.LEVELS)
 
 
+def default_level() -> str:
+    """The level a player gets who names none: the product's one default, on every surface."""
+    import engine.ai
+    return engine.ai.DEFAULT_LEVEL
+
+
 def _choose(position: Position, level: str, time_limit: float | None, seed: int,
             compiled: bool):
     from engine.ai import choose_move  # looked up in the worker, so a new AI is picked up

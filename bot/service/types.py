@@ -32,7 +32,11 @@ class Player:
     id: str
 
     @classmethod
-    def ai(cls, level: str) -> Player:
+    def ai(cls, level: str | None = None) -> Player:
+        """The AI at ``level``, or at the service's default level when none is named."""
+        if not level:
+            from bot.service.ai import default_level
+            level = default_level()
         return cls("ai", level)
 
     @classmethod
