@@ -316,6 +316,14 @@ async def test_hints_are_refused_with_a_reason_and_without_thinking(service):
 
 # -- clocks ---------------------------------------------------------------------------------------
 
+async def test_a_clock_without_a_reminder_reminds_at_a_third_of_it(service, clock):
+    game = await new_game(service, options=GameOptions(forfeit_after=3 * DAY))
+    assert game.options.reminder_after == DAY
+    off = await new_game(service, options=GameOptions(forfeit_after=3 * DAY, reminder_after=0),
+                         channel=Channel("discord", "chan-2"))
+    assert off.options.reminder_after is None
+
+
 async def test_reminder_then_forfeit_for_the_silent_player(service, inbox, clock):
     game = await new_game(service, options=GameOptions(reminder_after=DAY, forfeit_after=3 * DAY))
     game = await service.move(game.id, ALICE, "A")  # Bob's turn, and Bob's clock

@@ -234,4 +234,4 @@ def game_options(ruleset: str, first: str, clock: str | None) -> GameOptions:
     if clock is None:
         return GameOptions(side=side)
     per_move = fmt.parse_duration(clock)
-    return GameOptions(side=side, forfeit_after=per_move, reminder_after=per_move / 3)
+    return GameOptions(side=side, forfeit_after=per_move)  # the service sets the reminder

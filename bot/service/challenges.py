@@ -36,7 +36,8 @@ class Challenges:
     def _resolve_options(self, options: GameOptions | None,
                          players: tuple[Player, ...]) -> GameOptions:
         """Fill unset times from the human players' surfaces (the slower surface's default
-        wins, so nobody is hurried by the other's medium); 0 means off."""
+        wins, so nobody is hurried by the other's medium); 0 means off. A clock given without
+        a reminder reminds the player at a third of it."""
         options = options or GameOptions()
         if options.side not in (*SIDES, "random"):
             raise errors.BadRequest("side must be south, north or random, not "
@@ -51,6 +52,9 @@ class Challenges:
             found = [getattr(defaults_for(p.surface), attr) for p in humans]
             return None if None in found else max(found)
 
+        clock = options.forfeit_after
+        if options.reminder_after is None and isinstance(clock, (int, float)) and clock > 0:
+            options = replace(options, reminder_after=clock / 3)
         return replace(options,
                        reminder_after=pick(options.reminder_after, "reminder_after"),
                        forfeit_after=pick(options.forfeit_after, "forfeit_after"),
