@@ -48,7 +48,7 @@ from bot.service.events import (
     ChallengeAnswered, ChallengeReceived, Event, Forfeit, GameOver, MoveMade, Notifier,
     OfferAnswered, OfferMade, Recorder, Reminder,
 )
-from bot.service.settings import SURFACE_DEFAULTS, SurfaceDefaults
+from bot.service.surface_defaults import SURFACE_DEFAULTS, SurfaceDefaults
 from bot.service.types import (
     Challenge, Channel, GameOptions, GameView, Hint, Offer, Player, Rating,
 )

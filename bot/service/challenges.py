@@ -17,7 +17,7 @@ from bot.service.tasks import Tasks
 from bot.service.deadlines import clock_fields
 from bot.service.events import ChallengeAnswered, ChallengeReceived
 from bot.service.live import board_json, options_from_json, options_json
-from bot.service.settings import defaults_for
+from bot.service.surface_defaults import defaults_for
 from bot.service.types import SIDES, Challenge, Channel, GameOptions, GameView, Player
 
 
@@ -75,7 +75,7 @@ class Challenges:
         starts at once: the returned challenge is "accepted" with ``game_id`` set. Otherwise
         the opponent gets ChallengeReceived and the challenge is "open" until answered or
         expired (``options.expires_after``, else the slower of the two surfaces' defaults;
-        unset clock times are filled the same way, see ``bot.service.settings``).
+        unset clock times are filled the same way, see ``bot.service.surface_defaults``).
 
         Raises BadRules (bad ruleset), BadRequest (unknown AI level, bad option, challenging
         yourself), ChannelBusy (the channel already has an active game)."""
