@@ -256,7 +256,7 @@ async def test_one_process_for_discord_and_email_tells_both_ways(tmp_path):
 
 async def test_reminders_and_forfeits_from_the_service_arrive_by_mail(tmp_path):
     from bot.service import ManualClock
-    from bot.service.settings import DAY
+    from bot.service.surface_defaults import DAY
 
     mailbox = await Mailbox().start()
     settings = MailSettings(relay=("127.0.0.1", mailbox.port), bot_address="mancala@bot.test",
