@@ -399,3 +399,25 @@ async def test_restart_resumes_games_and_pending_ai_turns(tmp_path, clock):
         assert game.ply == 2
     finally:
         await service.close()
+
+
+async def test_first_in_the_options_beats_the_rulesets_coin_flip(service):
+    for seed_game in range(6):  # kalah-nosweep flips a coin; an explicit first does not
+        challenge = await service.challenge(
+            ALICE, BOB, "kalah-nosweep", Channel("discord", f"flip-{seed_game}"),
+            GameOptions(side="north", first="north"))
+        game = await service.accept(challenge.id, BOB)
+        assert game.north == ALICE and game.position.to_move == "north"
+
+
+async def test_games_against_the_ai_are_unrated_and_the_ai_is_never_ranked(service):
+    challenge = await service.challenge(ALICE, Player.ai("first"), "kalah:pits=2,seeds=1", HERE)
+    await service.idle()
+    game = await service.get_game(challenge.game_id)
+    assert not game.options.rated
+    while not (await service.get_game(game.id)).is_over:
+        view = await service.get_game(game.id)
+        await service.move(view.id, ALICE, view.position.legal_moves()[0])
+        await service.idle()
+    assert all(not r.player.is_ai for r in await service.leaderboard("kalah:pits=2,seeds=1"))
+    assert (await service.rating(ALICE, "kalah:pits=2,seeds=1")).games == 0

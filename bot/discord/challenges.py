@@ -5,7 +5,7 @@ challenge to an email address goes out by mail (when this process also runs the 
 surface): that player answers and moves by mail, the game lives in this channel. A channel
 that already has a game (or a player who asks) gets the new game in a thread of its own.
 
->>> game_options("wari", "opponent", "12h").side, game_options("wari", "me", "12h").forfeit_after
+>>> game_options("opponent", "12h").side, game_options("me", "12h").forfeit_after
 ('north', 43200.0)
 >>> email_player(" Ann@Example.ORG ", "Mancala <mancala@bot.example>")
 Player(surface='email', id='ann@example.org')
@@ -22,7 +22,7 @@ from bot.discord import formatting as fmt
 from bot.discord.actions import Actions, channel_of, mentions, or_missing, player_of, quietly
 from bot.discord.views import board_view, challenge_view
 from bot.service import Challenge, GameOptions, Player, ServiceError
-from engine import Ruleset, RulesetError
+from engine import Ruleset
 
 
 class Challenges:
@@ -42,7 +42,7 @@ class Challenges:
         me = player_of(interaction.user)
         try:
             them = self._opponent(opponent, email, level)
-            options = game_options(ruleset, first, clock)
+            options = game_options(first, clock)
         except ValueError as err:
             return await self.actions.error(interaction, str(err))
         them_name = opponent.display_name if opponent is not None else \
@@ -220,18 +220,13 @@ def email_player(text: str, bot_address: str) -> Player:
     return Player("email", address)
 
 
-def game_options(ruleset: str, first: str, clock: str | None) -> GameOptions:
-    """Game options from the command's: who moves first, and the clock per move."""
-    try:
-        starts = Ruleset.parse(ruleset).first
-    except RulesetError:
-        starts = "south"  # the service reports the bad ruleset itself
-    first_side = starts if starts in ("south", "north") else "south"
-    other = "north" if first_side == "south" else "south"
-    side = {"me": first_side, "opponent": other, "random": "random"}.get(first)
-    if side is None:
+def game_options(first: str, clock: str | None) -> GameOptions:
+    """Game options from the command's: who moves first (South moves first; "random" leaves
+    sides and the first move to the ruleset and a coin), and the clock per move."""
+    choices = {"me": ("south", "south"), "opponent": ("north", "south"), "random": ("random", None)}
+    if first not in choices:
         raise ValueError(f"first is me, opponent or random, not '{first}'")
-    if clock is None:
-        return GameOptions(side=side)
-    per_move = fmt.parse_duration(clock)
-    return GameOptions(side=side, forfeit_after=per_move)  # the service sets the reminder
+    side, first_mover = choices[first]
+    per_move = None if clock is None else fmt.parse_duration(clock)
+    # The service sets the reminder from the clock.
+    return GameOptions(side=side, first=first_mover, forfeit_after=per_move)

@@ -42,6 +42,9 @@ class Challenges:
         if options.side not in (*SIDES, "random"):
             raise errors.BadRequest("side must be south, north or random, not "
                                     f"'{excerpt(options.side)}'")
+        if options.first not in (*SIDES, None):
+            raise errors.BadRequest("first must be south or north (or unset: the ruleset's "
+                                    f"rule), not '{excerpt(options.first)}'")
         humans = [p for p in players if not p.is_ai] or list(players)
 
         def pick(value, attr):
@@ -203,8 +206,6 @@ class Challenges:
         self._tasks.check_open()
         ruleset = parse_rules(rules)
         options = self._resolve_options(options, (south, north))
-        if south == north:
-            options = replace(options, rated=False)  # one person on both sides
         await self._check_channel_free(channel)
         row = await self._new_game_row(str(ruleset), await self._players.pid(south),
                                        await self._players.pid(north), channel, options)
@@ -217,10 +218,14 @@ class Challenges:
         return view
 
     async def _new_game_row(self, rules: str, south_id: int, north_id: int, channel: Channel,
-                      options: GameOptions) -> dict:
+                            options: GameOptions) -> dict:
         ruleset = Ruleset.parse(rules)
-        start = Game(ruleset).position if ruleset.first != "random" else \
-            Game(ruleset, first=random.choice(SIDES)).position
+        first = options.first or ruleset.first  # a choice in the challenge beats the ruleset
+        start = Game(ruleset, first=random.choice(SIDES) if first == "random" else first).position
+        south, north = await self._players.player(south_id), await self._players.player(north_id)
+        if south == north or south.is_ai or north.is_ai:
+            # The AI is never ranked among people, nor is one person against themselves.
+            options = replace(options, rated=False)
         now = self._clock()
         row = dict(rules=str(ruleset), south_id=south_id, north_id=north_id,
                    channel_surface=channel.surface, channel_id=channel.id,

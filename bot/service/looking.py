@@ -4,6 +4,7 @@ game's record, ratings and leaderboards. Nothing here changes anything."""
 from __future__ import annotations
 
 from bot.service import errors
+from bot.service.ai import known_levels
 from bot.service.games import Games, parse_rules
 from bot.service.players import Players
 from bot.service.ratings import START
@@ -83,6 +84,9 @@ class Looking:
     async def leaderboard(self, rules: str, limit: int = 10) -> list[Rating]:
         """The best-rated players of a ruleset, best first. Raises BadRules."""
         rules = str(parse_rules(rules))
+        limit = max(1, min(int(limit), 100))
+        # Ratings the AI got before its games went unrated are left out.
+        rows = [r for r in await self._store.leaderboard(rules, limit + len(known_levels()))
+                if r["surface"] != "ai"][:limit]
         return [Rating(Player(r["surface"], r["external_id"]), rules, r["rating"], r["games"],
-                       r["wins"], r["losses"], r["draws"], r["display_name"])
-                for r in await self._store.leaderboard(rules, max(1, min(int(limit), 100)))]
+                       r["wins"], r["losses"], r["draws"], r["display_name"]) for r in rows]

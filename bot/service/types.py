@@ -75,14 +75,16 @@ class Channel:
 class GameOptions:
     """Per-challenge settings; ``None`` means the default for the players' surfaces.
 
-    ``side`` is the challenger's side: "south", "north" or "random" (South moves first unless
-    the ruleset says otherwise). Times are in seconds: ``reminder_after`` of silence sends the
-    player to move a reminder, ``forfeit_after`` of silence loses the game; 0 turns either off.
+    ``side`` is the challenger's side: "south", "north" or "random". ``first`` is who moves
+    first, "south" or "north", over the ruleset's own rule (even a coin flip); None leaves it
+    to the ruleset. Times are in seconds: ``reminder_after`` of silence sends the player to
+    move a reminder, ``forfeit_after`` of silence loses the game; 0 turns either off.
     ``expires_after`` is how long an unanswered challenge stays open. ``rated`` games change
-    ratings.
+    ratings; a game with the AI, or with one person on both sides, is never rated.
     """
 
     side: str = "south"
+    first: str | None = None
     reminder_after: float | None = None
     forfeit_after: float | None = None
     expires_after: float | None = None
