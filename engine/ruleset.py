@@ -296,20 +296,20 @@ class Ruleset:
         over = self.overrides()
         if not over:
             return self.name
-        return self.name + ":" + ",".join(f"{k}={_format(v)}" for k, v in over.items())
+        return self.name + ":" + ",".join(f"{k}={format_value(v)}" for k, v in over.items())
 
     def describe(self) -> str:
         """Several lines: the ruleset string, its summary and every parameter's value."""
         preset = PRESETS[self.name]
         over = self.overrides()
-        head = self.name + (": " + ", ".join(f"{k}={_format(v)}" for k, v in over.items())
+        head = self.name + (": " + ", ".join(f"{k}={format_value(v)}" for k, v in over.items())
                             if over else "")
         lines = [head, preset.summary + ".", f"Source: {preset.source}."]
         if preset.aliases:
             lines.append("Also called: " + ", ".join(preset.aliases) + ".")
         lines.append("Parameters (change with name:key=value,...):")
         for key, param in PARAMETERS.items():
-            lines.append(f"  {key}={_format(getattr(self, key))}: {param.meaning} "
+            lines.append(f"  {key}={format_value(getattr(self, key))}: {param.meaning} "
                          f"[{param.allowed()}]")
         return "\n".join(lines)
 
@@ -355,7 +355,7 @@ def _convert(param: Parameter, value: str, preset: Preset) -> Any:
     return value
 
 
-def _format(value: Any) -> str:
+def format_value(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, tuple):

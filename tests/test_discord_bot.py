@@ -16,6 +16,7 @@ from bot.discord.client import MancalaBot
 from bot.discord.settings import Settings
 from bot.service import Channel, GameService, ManualClock
 from engine.ai import LEVELS
+from engine.ruleset import PARAMETERS
 from test_discord_limits import check_command_limits
 from test_discord_fake import (  # noqa: F401  (fake_discord is a fixture)
     ALICE_ID, APP_ID, BOB_ID, BOT_ID, CAROL_ID, CHANNEL_ID, GUILD_ID, click, fake_discord,
@@ -255,7 +256,8 @@ async def test_games_and_rules_answer_privately(table):
     games = await table.command(BOB_ID, "games")
     assert games.ephemeral and "vs <@" in games.content and "their move" in games.content
     rules = await table.command(BOB_ID, "rules", ruleset="oware")
-    assert rules.ephemeral and "grand_slam=no_capture" in rules.content
+    fields = {f["name"] for f in rules.data["embeds"][0]["fields"]}
+    assert rules.ephemeral and "grand_slam = no_capture" in fields
 
 
 async def test_a_busy_channel_sends_the_next_game_to_a_thread(table, fake_discord):
@@ -390,3 +392,17 @@ async def test_a_move_menu_replaces_buttons_when_the_direction_is_chosen(table, 
     assert picked.body["type"] == 7
     after = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
     assert "Last move: **B<**" in after.content
+
+
+@pytest.mark.parametrize("spec", ["wari", "al-manqala:captures=2-3-4,cycle=owners",
+                                  "mankala:symmetric,continue,stones=5"])
+async def test_rules_come_whole_as_an_embed_within_discords_limits(table, spec):
+    reply = await table.command(ALICE_ID, "rules", ruleset=spec)
+    assert reply.ephemeral and reply.content == ""
+    (embed,) = reply.data["embeds"]
+    fields = embed["fields"]
+    assert len(fields) == len(PARAMETERS) <= 25
+    assert {f["name"].split(" = ")[0] for f in fields} == set(PARAMETERS)
+    total = len(embed["title"]) + len(embed["description"]) + sum(
+        len(f["name"]) + len(f["value"]) for f in fields)
+    assert total <= 6000 and all(len(f["value"]) <= 1024 for f in fields)

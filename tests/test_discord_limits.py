@@ -22,6 +22,7 @@ from bot.discord.commands import MancalaGroup
 from bot.discord.views import board_view, challenge_view
 from bot.service import Challenge, Channel, GameOptions, GameView, Offer, Player
 from engine import Position, Ruleset
+from engine.ruleset import PRESETS
 
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 BIG_ID = 10**15  # far more games than any server will hold: custom ids must still fit
@@ -206,3 +207,14 @@ def test_board_messages_fit_in_one_message(rules):
         text = fmt.board_message(game_view(position, ply))
         assert len(text) <= fmt.MESSAGE_LIMIT
         assert "```" in text
+
+
+@pytest.mark.parametrize("spec", [*sorted(PRESETS), "wari:captures=1-2-3-4-5-6-7-8-9",
+                                  "kalah:pits=8,seeds=12,first=random,empty_means=before_move",
+                                  "manbula:asymmetric,capture=home,stones=6,direction=choice"])
+def test_a_rules_card_fits_an_embed_for_every_preset_and_long_specs(spec):
+    card = fmt.rules_card(Ruleset.parse(spec))
+    assert len(card.title) <= fmt.EMBED_TITLE and len(card.description) <= fmt.EMBED_DESCRIPTION
+    assert len(card.fields) <= fmt.EMBED_FIELDS
+    assert all(len(n) <= fmt.FIELD_NAME and len(v) <= fmt.FIELD_VALUE for n, v in card.fields)
+    assert card.size() <= fmt.EMBED_TOTAL

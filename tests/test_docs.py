@@ -3,7 +3,7 @@ values each preset takes, so the document cannot fall behind the code unnoticed.
 
 from pathlib import Path
 
-from engine.ruleset import PARAMETERS, PRESETS, _format
+from engine.ruleset import PARAMETERS, PRESETS, format_value
 
 RULES_DOC = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 
@@ -26,4 +26,4 @@ def test_the_preset_table_matches_the_engine():
         rows = [line for line in lines if line.startswith(f"| `{key}` |")]
         table_row = rows[-1]  # the keys table comes first, the presets table last
         cells = [cell.strip() for cell in table_row.strip("|").split("|")][1:]
-        assert cells == [_format(PRESETS[name].params[key]) for name in names], key
+        assert cells == [format_value(PRESETS[name].params[key]) for name in names], key

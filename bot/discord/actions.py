@@ -220,10 +220,13 @@ class Actions:
             return await interaction.response.send_message(fmt.fit("\n".join(lines)),
                                                            ephemeral=True)
         try:
-            text = Ruleset.parse(ruleset).describe()
+            card = fmt.rules_card(Ruleset.parse(ruleset))
         except RulesetError as err:
             return await self.error(interaction, str(err))
-        await interaction.response.send_message(fmt.fit(fmt.code_block(text)), ephemeral=True)
+        embed = discord.Embed(title=card.title, description=card.description)
+        for name, value in card.fields:
+            embed.add_field(name=name, value=value, inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def leaderboard(self, interaction: discord.Interaction, ruleset: str | None) -> None:
         rules = ruleset or "kalah"

@@ -13,14 +13,18 @@ True
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-from engine import result_lines
-from engine.ruleset import PLAYERS
+from engine import Ruleset, result_lines
+from engine.ruleset import PARAMETERS, PLAYERS, PRESETS, format_value
 
 from bot.service import Challenge, GameView, Player, Rating
 
 MESSAGE_LIMIT = 2000  # characters in a message's content
 CHOICE_LIMIT = 100  # characters in an autocomplete choice's name and value
+# Embeds: title, description, fields (count, name, value), and everything together.
+EMBED_TITLE, EMBED_DESCRIPTION, EMBED_FIELDS = 256, 4096, 25
+FIELD_NAME, FIELD_VALUE, EMBED_TOTAL = 256, 1024, 6000
 
 _TIME = re.compile(r"^\s*([0-9]{1,6}(?:\.[0-9]{1,6})?)\s*"
                    r"(m|min|mins|minutes?|h|hours?|d|days?)\s*$",
@@ -155,6 +159,41 @@ def games_list(games: list[GameView], player: Player) -> str:
         lines.append(f"Game {game.id} · `{game.rules}` vs {who(opponent)} · ply {game.ply} · "
                      f"{state} · {where}")
     return fit("\n".join(lines))
+
+
+class Card(NamedTuple):
+    """What an embed shows, as plain data: ``fields`` are (name, value) pairs."""
+
+    title: str
+    description: str
+    fields: tuple[tuple[str, str], ...]
+
+    def size(self) -> int:
+        """Characters as Discord counts them against an embed's 6,000."""
+        return len(self.title) + len(self.description) + sum(len(n) + len(v)
+                                                             for n, v in self.fields)
+
+
+def rules_card(rules: Ruleset) -> Card:
+    """A ruleset in full as an embed: what it is, then one field per key with its value,
+    meaning and allowed values (a code block of the same ran past 2,000 characters).
+
+    >>> card = rules_card(Ruleset.parse("wari:captures=2-4"))
+    >>> card.title, card.fields[12][0], card.size() <= EMBED_TOTAL
+    ('wari: captures=2-4', 'captures = 2-4', True)
+    """
+    preset = PRESETS[rules.name]
+    title = rules.describe().splitlines()[0]  # the ruleset with what it changes
+    about = [preset.summary + ".", f"Source: {preset.source}."]
+    if preset.aliases:
+        about.append("Also called: " + ", ".join(preset.aliases) + ".")
+    about.append("Change any key with `name:key=value,...`; the full reference is "
+                 "docs/rules.md.")
+    fields = tuple((f"{key} = {format_value(getattr(rules, key))}",
+                    fit(f"{param.meaning} ({param.allowed()})", FIELD_VALUE))
+                   for key, param in PARAMETERS.items())
+    return Card(fit(title, EMBED_TITLE), fit("\n".join(about), EMBED_DESCRIPTION),
+                fields[:EMBED_FIELDS])
 
 
 def leaderboard_text(rules: str, ratings: list[Rating]) -> str:
