@@ -406,3 +406,28 @@ async def test_rules_come_whole_as_an_embed_within_discords_limits(table, spec):
     total = len(embed["title"]) + len(embed["description"]) + sum(
         len(f["name"]) + len(f["value"]) for f in fields)
     assert total <= 6000 and all(len(f["value"]) <= 1024 for f in fields)
+
+
+async def test_a_card_answered_by_command_loses_its_buttons(table, fake_discord):
+    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
+                               ruleset="wari")
+    assert [b["label"] for b in card.buttons()] == ["Accept", "Decline"]
+    await table.command(BOB_ID, "decline")
+    edit = await fake_discord.wait_for("PATCH", f"/channels/{CHANNEL_ID}/messages/"
+                                                f"{card.message['id']}")
+    assert edit.body["components"] == [] and "Challenge declined." in edit.content
+
+
+async def test_an_expired_card_says_so_and_its_stale_buttons_close_it(table, fake_discord,
+                                                                    clock):
+    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
+                               ruleset="wari")
+    clock.advance(2 * 86400)  # a Discord challenge stays open a day
+    await table.client.service.tick()
+    await table.client.service.idle()
+    edit = await fake_discord.wait_for("PATCH", f"/channels/{CHANNEL_ID}/messages/"
+                                                f"{card.message['id']}")
+    assert edit.body["components"] == [] and "Challenge expired." in edit.content
+    pressed = await table.click(BOB_ID, card.message, "Accept")  # a client showing the old card
+    assert pressed.body["type"] == 7 and pressed.body["data"]["components"] == []
+    assert "Challenge expired." in pressed.content

@@ -13,6 +13,7 @@ Player(surface='email', id='ann@example.org')
 
 from __future__ import annotations
 
+import logging
 import re
 from email.utils import parseaddr
 
@@ -21,8 +22,10 @@ import discord
 from bot.discord import formatting as fmt
 from bot.discord.actions import Actions, channel_of, mentions, or_missing, player_of, quietly
 from bot.discord.views import board_view, challenge_view
-from bot.service import Challenge, GameOptions, Player, ServiceError
+from bot.service import Challenge, ChallengeClosed, GameOptions, Player, ServiceError
 from engine import Ruleset
+
+log = logging.getLogger(__name__)
 
 
 class Challenges:
@@ -31,6 +34,27 @@ class Challenges:
     def __init__(self, actions: Actions):
         self.actions = actions
         self.service = actions.service
+        # challenge id -> (channel id, message id) of its card, while it has buttons
+        self.cards: dict[int, tuple[int, int]] = {}
+
+    def remember_card(self, challenge: Challenge, channel_id: int,
+                      message: discord.abc.Snowflake) -> None:
+        if challenge_view(challenge) is not None:
+            self.cards[challenge.id] = (channel_id, message.id)
+
+    async def close_card(self, challenge: Challenge) -> None:
+        """Show an answered, cancelled or expired challenge's card in its new state, without
+        its buttons (best effort: a press on a stale button is refused and closes it too)."""
+        place = self.cards.pop(challenge.id, None)
+        if place is None:
+            return
+        channel = self.actions.client.get_partial_messageable(place[0])
+        try:
+            await channel.get_partial_message(place[1]).edit(
+                content=fmt.challenge_message(challenge, Ruleset.presets()), view=None,
+                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as err:
+            log.debug("could not close the card of challenge %s: %s", challenge.id, err)
 
     async def challenge(self, interaction: discord.Interaction,
                         opponent: discord.abc.User | None, ruleset: str,
@@ -124,13 +148,16 @@ class Challenges:
         text = fmt.challenge_message(challenge, Ruleset.presets())
         view = challenge_view(challenge)
         if thread is None:
-            await interaction.response.send_message(text, view=or_missing(view),
-                                                    allowed_mentions=allowed)
+            sent = await interaction.response.send_message(text, view=or_missing(view),
+                                                           allowed_mentions=allowed)
+            if sent.resource is not None:  # the message Discord made of the reply
+                self.remember_card(challenge, interaction.channel_id, sent.resource)
             return
         await interaction.response.send_message(
             f"{fmt.who(challenge.challenger)} challenges {fmt.who(challenge.opponent)}: "
             f"see {thread.mention}.", allowed_mentions=allowed)
-        await thread.send(text, view=or_missing(view), allowed_mentions=allowed)
+        card = await thread.send(text, view=or_missing(view), allowed_mentions=allowed)
+        self.remember_card(challenge, thread.id, card)
 
     async def _challenge_for(self, interaction: discord.Interaction,
                              challenge_id: int | None) -> int | None:
@@ -154,11 +181,14 @@ class Challenges:
         try:
             game = await self.service.accept(challenge_id, player_of(interaction.user))
         except ServiceError as err:
-            return await self.actions.error(interaction, str(err))
+            return await self._refused(interaction, challenge_id, err, from_card)
         if from_card:  # the card stays, saying it was accepted, without its buttons
+            self.cards.pop(challenge_id, None)
             card = interaction.message.content if interaction.message else ""
             await interaction.response.edit_message(content=fmt.fit(card + "\n**Accepted.**"),
                                                     view=None)
+        else:
+            await self.close_card(await self.service.get_challenge(challenge_id))
         if game.channel.id != str(interaction.channel_id):
             channel = self.actions.client.get_partial_messageable(int(game.channel.id))
             message = await channel.send(fmt.board_message(game),
@@ -179,14 +209,27 @@ class Challenges:
         try:
             challenge = await self.service.decline(challenge_id, player_of(interaction.user))
         except ServiceError as err:
-            return await self.actions.error(interaction, str(err))
+            return await self._refused(interaction, challenge_id, err, from_card)
         text = fmt.challenge_message(challenge, Ruleset.presets())
         allowed = mentions(challenge.challenger, challenge.opponent)
         if from_card:
+            self.cards.pop(challenge_id, None)
             await interaction.response.edit_message(content=text, view=None,
                                                     allowed_mentions=allowed)
         else:
+            await self.close_card(challenge)
             await interaction.response.send_message(text, allowed_mentions=allowed)
+
+    async def _refused(self, interaction: discord.Interaction, challenge_id: int,
+                       err: ServiceError, from_card: bool) -> None:
+        """Say why; a press on the card of a challenge no longer open closes that card."""
+        if from_card and isinstance(err, ChallengeClosed):
+            challenge = await self.service.get_challenge(challenge_id)
+            self.cards.pop(challenge_id, None)
+            return await interaction.response.edit_message(
+                content=fmt.challenge_message(challenge, Ruleset.presets()), view=None,
+                allowed_mentions=discord.AllowedMentions.none())
+        await self.actions.error(interaction, str(err))
 
 
 EMAIL_PLAY_OFF = ("Email play is not enabled on this bot: its operator enables it by setting "

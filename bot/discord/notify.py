@@ -140,6 +140,7 @@ class DiscordNotifier(Notifier):
 
     async def on_challenge_answered(self, event: ChallengeAnswered) -> None:
         challenge = event.challenge
+        await self.client.challenges.close_card(challenge)
         answerer = challenge.challenger if challenge.status == "cancelled" else \
             challenge.opponent
         if challenge.status != "expired" and (_caused_on_discord(answerer) or answerer.is_ai):
