@@ -431,3 +431,21 @@ async def test_an_expired_card_says_so_and_its_stale_buttons_close_it(table, fak
     pressed = await table.click(BOB_ID, card.message, "Accept")  # a client showing the old card
     assert pressed.body["type"] == 7 and pressed.body["data"]["components"] == []
     assert "Challenge expired." in pressed.content
+
+
+async def test_cancel_withdraws_your_own_challenge_and_closes_its_card(table, fake_discord):
+    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
+                               ruleset="oware")
+    nothing = await table.command(BOB_ID, "cancel")  # Bob has made no challenge
+    assert nothing.ephemeral and "no open challenge" in nothing.content
+    done = await table.command(ALICE_ID, "cancel")
+    assert done.ephemeral and "Challenge cancelled." in done.content
+    edit = await fake_discord.wait_for("PATCH", f"/channels/{CHANNEL_ID}/messages/"
+                                                f"{card.message['id']}")
+    assert edit.body["components"] == []
+
+
+async def test_help_is_a_short_private_guide(table):
+    reply = await table.command(ALICE_ID, "help")
+    assert reply.ephemeral and len(reply.content) <= 2000
+    assert "/mancala challenge" in reply.content and "pit buttons" in reply.content

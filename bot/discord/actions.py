@@ -228,6 +228,10 @@ class Actions:
             embed.add_field(name=name, value=value, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    async def help(self, interaction: discord.Interaction) -> None:
+        typed = self.client.settings.message_content  # typed moves need that intent
+        await interaction.response.send_message(fmt.help_text(typed), ephemeral=True)
+
     async def leaderboard(self, interaction: discord.Interaction, ruleset: str | None) -> None:
         rules = ruleset or "kalah"
         try:

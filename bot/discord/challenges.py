@@ -160,18 +160,35 @@ class Challenges:
         self.remember_card(challenge, thread.id, card)
 
     async def _challenge_for(self, interaction: discord.Interaction,
-                             challenge_id: int | None) -> int | None:
-        """The challenge a command answers: the given id, or the newest open one to the user."""
+                             challenge_id: int | None, made_by_me: bool = False) -> int | None:
+        """The challenge a command answers: the given id, or the newest open one to the user
+        (``made_by_me``: the newest one the user made), this channel's first."""
         if challenge_id is not None:
             return challenge_id
         me = player_of(interaction.user)
         here = channel_of(interaction.channel_id)
-        mine = [c for c in await self.service.open_challenges(me) if c.opponent == me]
+        mine = [c for c in await self.service.open_challenges(me)
+                if (c.challenger if made_by_me else c.opponent) == me]
         mine.sort(key=lambda c: (c.channel != here, -c.created_at))
         if not mine:
-            await self.actions.error(interaction, "Nobody has challenged you; nothing to answer.")
+            await self.actions.error(interaction, "You have no open challenge to withdraw."
+                                     if made_by_me else
+                                     "Nobody has challenged you; nothing to answer.")
             return None
         return mine[0].id
+
+    async def cancel(self, interaction: discord.Interaction, challenge_id: int | None) -> None:
+        """The challenger withdraws their challenge; its card says so, without buttons."""
+        challenge_id = await self._challenge_for(interaction, challenge_id, made_by_me=True)
+        if challenge_id is None:
+            return
+        try:
+            challenge = await self.service.cancel(challenge_id, player_of(interaction.user))
+        except ServiceError as err:
+            return await self.actions.error(interaction, str(err))
+        await self.close_card(challenge)
+        await interaction.response.send_message(
+            fmt.challenge_message(challenge, Ruleset.presets()), ephemeral=True)
 
     async def accept(self, interaction: discord.Interaction, challenge_id: int | None,
                      from_card: bool = False) -> None:

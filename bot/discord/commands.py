@@ -72,6 +72,16 @@ class MancalaGroup(app_commands.Group):
                       challenge: int | None = None) -> None:
         await interaction.client.challenges.decline(interaction, challenge)
 
+    @app_commands.command(description="Withdraw your own challenge (the newest, if no id)")
+    @app_commands.describe(challenge="the challenge's number, if you have several")
+    async def cancel(self, interaction: discord.Interaction,
+                     challenge: int | None = None) -> None:
+        await interaction.client.challenges.cancel(interaction, challenge)
+
+    @app_commands.command(description="How to play here: the commands and how to type moves")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await _actions(interaction).help(interaction)
+
     @app_commands.command(description="Sow a pit in this channel's game")
     @app_commands.describe(pit="the pit's letter, like E (North's pits: either case)")
     async def move(self, interaction: discord.Interaction,

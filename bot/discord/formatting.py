@@ -196,6 +196,28 @@ def rules_card(rules: Ruleset) -> Card:
                 fields[:EMBED_FIELDS])
 
 
+def help_text(typed_moves: bool) -> str:
+    """A short guide: starting a game, moving, and the other commands.
+
+    >>> len(help_text(True)) <= MESSAGE_LIMIT
+    True
+    """
+    typing = ("or type the letter in the channel (`E`, or `E<` to sow clockwise where the "
+              "rules allow it)" if typed_moves else "or `/mancala move E`")
+    return fit("\n".join([
+        "**Mancala here**",
+        "`/mancala challenge` a member with a ruleset (`kalah`, `wari`, `oware`, ... or "
+        "`wari:captures=2-4`); challenge me to play the AI (`level: easy` to `expert`).",
+        f"Move with the pit buttons under the board, {typing}. Your pits are the bottom row, "
+        "`A` to `F` from your left; North's are `a` to `f`.",
+        "`/mancala board` shows the game, `/mancala hint` suggests a move (against the AI or "
+        "unrated), `/mancala draw` and `/mancala undo` make offers, `/mancala resign` ends it.",
+        "`/mancala accept`, `/mancala decline` and `/mancala cancel` answer or withdraw "
+        "challenges; `/mancala games` lists yours; `/mancala rules NAME` explains a ruleset; "
+        "`/mancala leaderboard` ranks the players.",
+    ]))
+
+
 def leaderboard_text(rules: str, ratings: list[Rating]) -> str:
     if not ratings:
         return f"No rated games of `{rules}` yet."
