@@ -2,7 +2,7 @@
 
 >>> group = MancalaGroup()
 >>> sorted(c.name for c in group.commands)[:4]
-['accept', 'board', 'challenge', 'decline']
+['accept', 'board', 'cancel', 'challenge']
 """
 
 from __future__ import annotations
