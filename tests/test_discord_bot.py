@@ -449,3 +449,22 @@ async def test_help_is_a_short_private_guide(table):
     reply = await table.command(ALICE_ID, "help")
     assert reply.ephemeral and len(reply.content) <= 2000
     assert "/mancala challenge" in reply.content and "pit buttons" in reply.content
+
+
+async def test_history_gives_the_record_and_the_final_board_attaches_it(table, fake_discord):
+    board = await table.game_between_alice_and_bob("kalah:pits=2,seeds=1")
+    history = await table.command(BOB_ID, "history")
+    assert history.ephemeral and '[Rules "kalah:pits=2,seeds=1"]' in history.content
+    moves = []
+    while board.buttons():
+        pit = next(b for b in board.buttons() if not b.get("disabled"))
+        mover = ALICE_ID if pit["label"].isupper() else BOB_ID
+        moves.append(pit["label"])
+        board = await table.click(mover, board.message, pit["label"])
+        if board.body.get("type") == 7:  # the clicked board was updated: the new one follows
+            board = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    assert "Game over" in board.content
+    (attachment,) = board.body["attachments"]
+    assert attachment["filename"].startswith("mancala-game-") and attachment["description"]
+    record = board.files[attachment["filename"]].decode()
+    assert record.split("\n\n", 1)[1].split() == moves  # the moves, as played

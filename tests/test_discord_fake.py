@@ -87,6 +87,7 @@ class Request:
     path: str  # below /api/v10
     body: Any
     message: dict | None = None  # the message the fake made of it, as Discord returns it
+    files: dict[str, bytes] = field(default_factory=dict)  # attachments, by file name
 
     @property
     def content(self) -> str:
@@ -174,10 +175,18 @@ class FakeDiscord:
         token = request.headers.get("Authorization", "").removeprefix("Bot ")
         if token in self.refused_tokens:
             return _json({"message": "401: Unauthorized", "code": 0}, status=401)
-        body = await request.json() if request.can_read_body else None
-        if isinstance(body, dict) is False and request.content_type.startswith("multipart"):
+        files: dict[str, bytes] = {}
+        if request.content_type.startswith("multipart"):
+            # A message with files: its JSON is the payload_json part, then the files.
             body = None
-        record = Request(request.method, path, body)
+            async for part in await request.multipart():
+                if part.name == "payload_json":
+                    body = json.loads(await part.text())
+                else:
+                    files[part.filename or part.name] = await part.read()
+        else:
+            body = await request.json() if request.can_read_body else None
+        record = Request(request.method, path, body, files=files)
         response = self._answer(record)
         self.requests.append(record)
         async with self._arrived:

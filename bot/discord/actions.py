@@ -10,6 +10,7 @@ Player(surface='discord', id='42')
 
 from __future__ import annotations
 
+import io
 import logging
 import time
 
@@ -67,9 +68,7 @@ class Actions:
     async def show_board(self, interaction: discord.Interaction, game: GameView, note: str = "",
                          from_board: bool = False) -> None:
         """Post the board with its buttons; a click on a board first strips that board."""
-        text, view = fmt.board_message(game, note), board_view(game)
-        allowed = mentions(game.south, game.north)
-        kwargs = {"allowed_mentions": allowed} | ({"view": view} if view is not None else {})
+        text, kwargs = fmt.board_message(game, note), await self.board_extras(game)
         if from_board and not interaction.response.is_done():
             await interaction.response.edit_message(view=None)
             message = await interaction.followup.send(text, wait=True, **kwargs)
@@ -84,6 +83,36 @@ class Actions:
         await self.replace_board(game, interaction.channel_id, message)
         if (game.south.is_ai or game.north.is_ai) and not game.is_over:
             self.ai_followup[game.id] = (interaction, time.monotonic())
+
+    async def board_extras(self, game: GameView) -> dict:
+        """What goes with a board message: who may be mentioned, the buttons, and on the
+        final board the game's record as a file."""
+        extras: dict = {"allowed_mentions": mentions(game.south, game.north)}
+        view = board_view(game)
+        if view is not None:
+            extras["view"] = view
+        if game.is_over:
+            extras["file"] = await self.record_file(game.id)
+        return extras
+
+    async def record_file(self, game_id: int) -> discord.File:
+        """The game's record, as every surface exports it, as a text file to attach."""
+        record = await self.service.export(game_id)
+        return discord.File(io.BytesIO(record.encode()), filename=f"mancala-game-{game_id}.txt",
+                            description=f"The moves of game {game_id}")
+
+    async def history(self, interaction: discord.Interaction) -> None:
+        """This channel's game's moves in the 003 notation, privately; as a file if long."""
+        game = await self.game_here(interaction)
+        if game is None:
+            return
+        record = await self.service.export(game.id)
+        block = fmt.code_block(record.strip())
+        if len(block) <= fmt.MESSAGE_LIMIT:
+            return await interaction.response.send_message(block, ephemeral=True)
+        await interaction.response.send_message(
+            f"The record of game {game.id} ({len(game.moves)} moves):", ephemeral=True,
+            file=await self.record_file(game.id))
 
     async def replace_board(self, game: GameView, channel_id: int | None,
                             message: discord.abc.Snowflake | None) -> None:

@@ -108,6 +108,10 @@ class MancalaGroup(app_commands.Group):
     async def undo(self, interaction: discord.Interaction) -> None:
         await _actions(interaction).offer(interaction, "undo")
 
+    @app_commands.command(description="The moves of this channel's game, as a record")
+    async def history(self, interaction: discord.Interaction) -> None:
+        await _actions(interaction).history(interaction)
+
     @app_commands.command(description="List your games")
     async def games(self, interaction: discord.Interaction) -> None:
         await _actions(interaction).games(interaction)

@@ -109,13 +109,12 @@ class DiscordNotifier(Notifier):
         game = event.game
         if game.is_over:  # this board shows the result: the GameOver that follows adds nothing
             self._first_time(("over", game.id))
-        text, view = fmt.board_message(game, note), board_view(game)
-        allowed = mentions(game.south, game.north)
+        text = fmt.board_message(game, note)
         if game.channel.surface != "discord":
             return await self._direct(event.recipient, text)
         actions = self.client.actions
         interaction = actions.pending_followup(game.id)
-        kwargs = {"allowed_mentions": allowed} | ({"view": view} if view is not None else {})
+        kwargs = await actions.board_extras(game)
         if interaction is not None and interaction.channel_id == int(game.channel.id):
             message = await interaction.followup.send(text, wait=True, **kwargs)
         else:
