@@ -14,7 +14,7 @@ import pytest
 
 from bot.discord.client import MancalaBot
 from bot.discord.settings import Settings
-from bot.service import Channel, GameService, ManualClock
+from bot.service import Channel, GameService, ManualClock, Player
 from engine.ai import LEVELS
 from engine.ruleset import PARAMETERS
 from test_discord_limits import check_command_limits
@@ -224,7 +224,7 @@ async def test_resign_ends_the_game_and_removes_the_buttons(table):
     await table.game_between_alice_and_bob()
     resigned = await table.command(BOB_ID, "resign")
     assert "resigned" in resigned.content and "Game over" in resigned.content
-    assert resigned.buttons() == []
+    assert [b["label"] for b in resigned.buttons()] == ["Rematch"]  # no pits any more
     after = await table.command(ALICE_ID, "move", pit="A")
     assert after.ephemeral  # no game here any more
 
@@ -236,7 +236,7 @@ async def test_a_draw_offer_is_accepted_with_its_button(table, fake_discord):
     accepted = await table.click(BOB_ID, offered.message, "Accept draw")
     assert accepted.body["type"] == 7
     board = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
-    assert "A draw." in board.content and board.buttons() == []
+    assert "A draw." in board.content and [b["label"] for b in board.buttons()] == ["Rematch"]
 
 
 async def test_autocomplete_offers_presets_and_only_the_legal_moves(table):
@@ -366,7 +366,8 @@ async def test_a_forfeit_is_posted_once_though_both_players_are_told(table, fake
               if r.method == "POST" and r.path == f"/channels/{CHANNEL_ID}/messages"]
     forfeits = [r for r in posted if "ran out of time" in r.content]
     assert len(forfeits) == 1
-    assert "Game over" in forfeits[0].content and forfeits[0].buttons() == []
+    assert "Game over" in forfeits[0].content
+    assert [b["label"] for b in forfeits[0].buttons()] == ["Rematch"]
 
 
 async def test_a_late_reply_never_strips_the_newer_board(table, fake_discord):
@@ -456,7 +457,7 @@ async def test_history_gives_the_record_and_the_final_board_attaches_it(table, f
     history = await table.command(BOB_ID, "history")
     assert history.ephemeral and '[Rules "kalah:pits=2,seeds=1"]' in history.content
     moves = []
-    while board.buttons():
+    while "Game over" not in board.content:
         pit = next(b for b in board.buttons() if not b.get("disabled"))
         mover = ALICE_ID if pit["label"].isupper() else BOB_ID
         moves.append(pit["label"])
@@ -468,3 +469,17 @@ async def test_history_gives_the_record_and_the_final_board_attaches_it(table, f
     assert attachment["filename"].startswith("mancala-game-") and attachment["description"]
     record = board.files[attachment["filename"]].decode()
     assert record.split("\n\n", 1)[1].split() == moves  # the moves, as played
+
+
+async def test_rematch_on_the_final_board_swaps_the_sides(table, fake_discord):
+    board = await table.game_between_alice_and_bob("kalah:pits=2,seeds=1")
+    resigned = await table.command(ALICE_ID, "resign")
+    assert [b["label"] for b in resigned.buttons()] == ["Rematch"]
+    card = await table.click(BOB_ID, resigned.message, "Rematch")
+    assert "Accept" in [b["label"] for b in card.buttons()]
+    accepted = await table.click(ALICE_ID, card.message, "Accept")
+    game = await table.client.service.active_game(Channel("discord", str(CHANNEL_ID)))
+    assert (game.south, game.north) == (Player("discord", str(BOB_ID)),
+                                        Player("discord", str(ALICE_ID)))
+    assert game.position.to_move == "south"  # kalah's South moves first: Bob, this time
+    assert accepted is not None and board is not None

@@ -421,3 +421,17 @@ async def test_games_against_the_ai_are_unrated_and_the_ai_is_never_ranked(servi
         await service.idle()
     assert all(not r.player.is_ai for r in await service.leaderboard("kalah:pits=2,seeds=1"))
     assert (await service.rating(ALICE, "kalah:pits=2,seeds=1")).games == 0
+
+
+async def test_a_rematch_is_the_same_match_with_the_sides_swapped(service, inbox):
+    game = await new_game(service, "wari", GameOptions(forfeit_after=3 * DAY))
+    with pytest.raises(BadRequest, match="still going on"):
+        await service.rematch(game.id, BOB)
+    await service.resign(game.id, BOB)
+    with pytest.raises(NotAllowed):
+        await service.rematch(game.id, Player("discord", "999"))
+    again = await service.rematch(game.id, BOB)
+    assert (again.challenger, again.opponent, again.rules) == (BOB, ALICE, "wari")
+    assert again.options.side == "south" and again.options.forfeit_after == 3 * DAY
+    started = await service.accept(again.id, ALICE)
+    assert (started.south, started.north) == (BOB, ALICE)

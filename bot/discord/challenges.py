@@ -177,6 +177,15 @@ class Challenges:
             return None
         return mine[0].id
 
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The final board's Rematch button: the service makes the challenge (sides swapped),
+        announced like any other."""
+        try:
+            challenge = await self.service.rematch(game_id, player_of(interaction.user))
+        except ServiceError as err:
+            return await self.actions.error(interaction, str(err))
+        await self._announce(interaction, challenge, None)
+
     async def cancel(self, interaction: discord.Interaction, challenge_id: int | None) -> None:
         """The challenger withdraws their challenge; its card says so, without buttons."""
         challenge_id = await self._challenge_for(interaction, challenge_id, made_by_me=True)

@@ -119,7 +119,24 @@ class OfferButton(discord.ui.DynamicItem[discord.ui.Button],
                                                       self.answer == "accept")
 
 
-DYNAMIC_ITEMS = (PitButton, MoveSelect, ChallengeButton, OfferButton)
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=rf"mancala:rematch:(?P<game>{_ID})"):
+    """On a final board: the same match again, sides swapped (the service decides the rest)."""
+
+    def __init__(self, game_id: int):
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(label="Rematch", custom_id=f"mancala:rematch:{game_id}",
+                                           style=discord.ButtonStyle.success))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.challenges.rematch(interaction, self.game_id)
+
+
+DYNAMIC_ITEMS = (PitButton, MoveSelect, ChallengeButton, OfferButton, RematchButton)
 
 
 def challenge_view(challenge: Challenge) -> discord.ui.View | None:
@@ -137,9 +154,15 @@ def board_view(game: GameView) -> discord.ui.View | None:
     """Pit buttons for the player to move (only legal ones enabled), or menus when the moves
     outnumber the buttons; offer buttons below while an offer is pending. No pits while the
     AI or an email player is to move (they do not press buttons); None when nothing is left
-    to press."""
-    if game.is_over or game.to_move.is_ai:
-        return None  # nothing to press: the game is over, or the AI is thinking
+    to press. A final board offers a rematch to the players on Discord."""
+    if game.is_over:
+        if game.south == game.north or "discord" not in (game.south.surface, game.north.surface):
+            return None
+        view = discord.ui.View(timeout=None)
+        view.add_item(RematchButton(game.id))
+        return view
+    if game.to_move.is_ai:
+        return None  # nothing to press: the AI is thinking
     view = discord.ui.View(timeout=None)
     if game.to_move.surface == "discord":
         _add_moves(view, game)

@@ -198,6 +198,25 @@ class Challenges:
         return [await self._challenge_view(r) for r in rows
                 if r["expires_at"] is None or r["expires_at"] > now]
 
+    async def rematch(self, game_id: int, by: Player) -> Challenge:
+        """A player of a finished game asks for the same match with the sides swapped: the
+        same rules, channel and clock, each player on the other side (so, where a side moves
+        first, the other player does). Against the AI it starts at once; otherwise the
+        opponent gets the challenge. Raises NotFound, NotAllowed (not a player of it), BadRequest (the game is
+        still going on, or one person played both sides), ChannelBusy."""
+        self._tasks.check_open()
+        game = await self._games.get(game_id)
+        side = game.side_of(by)
+        if side is None:
+            raise errors.NotAllowed(f"you did not play game #{game.id}")
+        if not game.is_over:
+            raise errors.BadRequest(f"game #{game.id} is still going on; a rematch comes after")
+        opponent = game.north if side == "south" else game.south
+        if opponent == by:
+            raise errors.BadRequest("you played both sides; start a new game instead")
+        options = replace(game.options, side="north" if side == "south" else "south")
+        return await self.challenge(by, opponent, game.rules, game.channel, options)
+
     async def start_game(self, south: Player, north: Player, rules: str, channel: Channel,
                          options: GameOptions | None = None) -> GameView:
         """Start a game at once, without a challenge: for the terminal (a human against the AI,

@@ -69,7 +69,7 @@ class GameService:
         self.decline, self.cancel = challenges.decline, challenges.cancel
         self.get_challenge, self.open_challenges = (challenges.get_challenge,
                                                     challenges.open_challenges)
-        self.start_game = challenges.start_game
+        self.start_game, self.rematch = challenges.start_game, challenges.rematch
         self.move, self.resign, self.offer = play.move, play.resign, play.offer
         self.offer_draw, self.offer_end, self.request_undo = (play.offer_draw, play.offer_end,
                                                                play.request_undo)
