@@ -483,3 +483,13 @@ async def test_rematch_on_the_final_board_swaps_the_sides(table, fake_discord):
                                         Player("discord", str(ALICE_ID)))
     assert game.position.to_move == "south"  # kalah's South moves first: Bob, this time
     assert accepted is not None and board is not None
+
+
+async def test_a_clocked_game_shows_the_move_deadline_as_a_discord_timestamp(table, clock):
+    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
+                               ruleset="kalah", clock="12h")
+    board = await table.click(BOB_ID, card.message, "Accept")
+    board = board if "to move" in board.content else await table.fake.wait_for(
+        "POST", f"/webhooks/{APP_ID}/")
+    due = int(clock() + 12 * 3600)
+    assert f"Move due <t:{due}:R>." in board.content

@@ -94,11 +94,13 @@ def turn_line(game: GameView) -> str:
     side = game.position.to_move
     if game.to_move.is_ai:
         return f"{last}{who(game.to_move)} to move ({side.title()}): thinking…"
+    # Discord shows <t:...:R> in each reader's own time, counting down ("in 3 hours").
+    clock = f" Move due <t:{int(game.deadline)}:R>." if game.deadline else ""
     if not on_discord(game.to_move):
         return f"{last}{who(game.to_move)} to move ({side.title()}): waiting for their move " \
-               f"by {game.to_move.surface}."
+               f"by {game.to_move.surface}.{clock}"
     moves = ", ".join(game.position.legal_moves())
-    return f"{last}{who(game.to_move)} to move ({side.title()}): {moves}."
+    return f"{last}{who(game.to_move)} to move ({side.title()}): {moves}.{clock}"
 
 
 def board_message(game: GameView, note: str = "") -> str:

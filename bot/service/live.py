@@ -78,7 +78,7 @@ class LiveGame(Seats):
             position=self.game.position, ply=row["ply"], status=row["status"],
             moves=tuple(self.game.moves), outcome=outcome, offer=offer,
             options=options_from_json(row["options"]), created_at=row["created_at"],
-            last_move_at=row["last_move_at"])
+            last_move_at=row["last_move_at"], deadline=row["forfeit_at"])
 
 
 class LiveCache:

@@ -160,6 +160,7 @@ class GameView(Seats):
     options: GameOptions
     created_at: float
     last_move_at: float
+    deadline: float | None = None  # when the player to move forfeits unless they move
 
     @property
     def is_over(self) -> bool:
