@@ -32,6 +32,10 @@ class Storage(ABC):
     @abstractmethod
     async def set_display_name(self, player_id: int, name: str) -> None: ...
 
+    @abstractmethod
+    async def set_ping(self, player_id: int, ping: str) -> None:
+        """How the player wants to hear it is their move: mention, dm or off."""
+
     # -- challenges
     @abstractmethod
     async def create_challenge(self, row: dict) -> int: ...

@@ -6,7 +6,7 @@ would keep its own list with the same numbers (it spells ``WITHOUT ROWID`` and `
 differently).
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2]
+[1, 2, 3]
 """
 
 from __future__ import annotations
@@ -126,6 +126,12 @@ UPDATE games SET
         WHEN lower(result_reason) LIKE 'north %' THEN 'north'
     END
 WHERE status = 'over';
+"""),
+    # How a player wants to hear it is their move: a mention where the game is, a direct
+    # message, or nothing.
+    (3, """
+ALTER TABLE players ADD COLUMN ping TEXT NOT NULL DEFAULT 'mention'
+    CHECK (ping IN ('mention', 'dm', 'off'));
 """),
 ]
 

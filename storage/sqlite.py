@@ -192,6 +192,10 @@ class SQLiteStorage(Storage):
         async with self._transaction() as w:
             await w.execute("UPDATE players SET display_name = ? WHERE id = ?", (name, player_id))
 
+    async def set_ping(self, player_id: int, ping: str) -> None:
+        async with self._transaction() as w:
+            await w.execute("UPDATE players SET ping = ? WHERE id = ?", (ping, player_id))
+
     # -- challenges ---------------------------------------------------------------------------
 
     async def create_challenge(self, row: dict) -> int:

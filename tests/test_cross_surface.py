@@ -115,7 +115,7 @@ async def test_a_game_between_discord_and_email_from_challenge_to_moves(fake_dis
         assert f"<@{ALICE_ID}> challenges an…@example.org (by email)" in card.content
         assert ANN not in card.content  # the channel does not get her address
         assert card.buttons() == []  # nobody on Discord answers for her
-        assert card.data["allowed_mentions"]["users"] == [ALICE_ID]
+        assert card.data["allowed_mentions"]["users"] == []  # she asked: no ping for her
         confirm = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
         assert confirm.ephemeral and ANN in confirm.content
 

@@ -106,14 +106,14 @@ async def test_setup_hook_syncs_one_mancala_group_to_the_test_guild(bot, fake_di
     check_command_limits(sync.body[0])  # the payload as it went over the wire
 
 
-async def test_a_challenge_shows_accept_and_decline_and_pings_only_the_two_players(table):
+async def test_a_challenge_shows_accept_and_decline_and_pings_only_the_challenged(table):
     card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
                                ruleset="wari:captures=2-4")
     assert not card.ephemeral
     assert f"<@{ALICE_ID}> challenges <@{BOB_ID}>" in card.content
     assert "wari:captures=2-3-4" not in card.content and "`wari:captures=2-4`" in card.content
     assert [b["label"] for b in card.buttons()] == ["Accept", "Decline"]
-    assert mentioned_users(card) == {ALICE_ID, BOB_ID}
+    assert mentioned_users(card) == {BOB_ID}
 
 
 async def test_a_bad_ruleset_is_refused_privately_with_what_is_accepted(table):
@@ -167,7 +167,7 @@ async def test_moves_by_command_and_by_button(table, fake_discord):
     board = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
     assert "Last move: **F**" in board.content and f"<@{BOB_ID}> to move (North)" in board.content
     assert [b["label"] for b in board.buttons()] == list("fedcba")
-    assert mentioned_users(board) == {ALICE_ID, BOB_ID}
+    assert mentioned_users(board) == {BOB_ID}  # only the player to move
 
 
 async def test_a_click_on_a_stale_board_is_refused(table):
@@ -268,7 +268,7 @@ async def test_a_busy_channel_sends_the_next_game_to_a_thread(table, fake_discor
     assert f"see <#{thread['id']}>" in reply.content
     card = await fake_discord.wait_for("POST", f"/channels/{thread['id']}/messages")
     assert [b["label"] for b in card.buttons()] == ["Accept", "Decline"]
-    assert mentioned_users(card) == {ALICE_ID, CAROL_ID}
+    assert mentioned_users(card) == {ALICE_ID}
     accepted = await table.click(ALICE_ID, card.message, "Accept")
     assert accepted.body["type"] == 7
     board = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
@@ -493,3 +493,20 @@ async def test_a_clocked_game_shows_the_move_deadline_as_a_discord_timestamp(tab
         "POST", f"/webhooks/{APP_ID}/")
     due = int(clock() + 12 * 3600)
     assert f"Move due <t:{due}:R>." in board.content
+
+
+async def test_pings_go_to_the_player_to_move_once_a_while_and_as_they_chose(table, clock,
+                                                                          fake_discord):
+    board = await table.game_between_alice_and_bob("kalah")
+    looked = await table.command(CAROL_ID, "board")  # a spectator looks: nobody is pinged
+    assert mentioned_users(looked) == set()
+    chosen = await table.command(BOB_ID, "pings", mode="dm")
+    assert chosen.ephemeral and "direct message" in chosen.content
+    moved = await table.click(ALICE_ID, board.message, "A")  # A: Bob's turn
+    moved = moved if moved.body.get("type") == 4 else await fake_discord.wait_for(
+        "POST", f"/webhooks/{APP_ID}/")
+    assert mentioned_users(moved) == set()  # Bob asked for a DM instead
+    dm = await fake_discord.wait_for("POST", "/users/@me/channels")
+    assert dm.body["recipient_id"] in (BOB_ID, str(BOB_ID))
+    told = await fake_discord.wait_for("POST", "/channels/")
+    assert "Your move in game" in told.content

@@ -197,6 +197,12 @@ class FakeDiscord:
         parts = req.path.strip("/").split("/")
         if req.path == "/users/@me":
             return _json(user_payload(BOT_ID))
+        if req.path == "/users/@me/channels" and req.method == "POST":  # open a DM
+            recipient = int(req.body["recipient_id"])
+            dm = {"id": snowflake(), "type": 1, "recipients": [user_payload(recipient)],
+                  "last_message_id": None}
+            req.message = dm
+            return _json(dm)
         if req.path == "/oauth2/applications/@me":
             return _json({
                 "id": str(APP_ID), "name": "mancala", "description": "", "icon": None,

@@ -45,8 +45,8 @@ def test_there_is_one_group_named_mancala_with_every_command_of_the_issue():
     assert group["name"] == "mancala"
     names = {option["name"] for option in group["options"]}
     assert names == {"challenge", "accept", "decline", "cancel", "help", "move", "board",
-                     "resign", "draw", "undo", "games", "history", "rules", "leaderboard",
-                     "hint"}
+                     "resign", "draw", "undo", "games", "history", "pings", "rules",
+                     "leaderboard", "hint"}
 
 
 def test_names_descriptions_and_counts_fit_discords_limits():

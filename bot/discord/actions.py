@@ -66,9 +66,12 @@ class Actions:
             await interaction.response.send_message(text, ephemeral=True, allowed_mentions=none)
 
     async def show_board(self, interaction: discord.Interaction, game: GameView, note: str = "",
-                         from_board: bool = False) -> None:
-        """Post the board with its buttons; a click on a board first strips that board."""
-        text, kwargs = fmt.board_message(game, note), await self.board_extras(game)
+                         from_board: bool = False, turn: bool = False) -> None:
+        """Post the board with its buttons; a click on a board first strips that board.
+        ``turn``: a move or a new game gave the player to move the turn (they may be pinged;
+        a board someone only looks at pings nobody)."""
+        kwargs = await self.board_extras(game, turn, player_of(interaction.user))
+        text = fmt.board_message(game, note)
         if from_board and not interaction.response.is_done():
             await interaction.response.edit_message(view=None)
             message = await interaction.followup.send(text, wait=True, **kwargs)
@@ -84,16 +87,34 @@ class Actions:
         if (game.south.is_ai or game.north.is_ai) and not game.is_over:
             self.ai_followup[game.id] = (interaction, time.monotonic())
 
-    async def board_extras(self, game: GameView) -> dict:
-        """What goes with a board message: who may be mentioned, the buttons, and on the
-        final board the game's record as a file."""
-        extras: dict = {"allowed_mentions": mentions(game.south, game.north)}
+    async def board_extras(self, game: GameView, turn: bool = False,
+                           actor: Player | None = None) -> dict:
+        """What goes with a board message: who may be pinged (the service says whom, and
+        whom to tell by direct message instead), the buttons, and on the final board the
+        game's record as a file."""
+        ping = await self.service.ping_for_turn(game, actor) if turn else None
+        if ping is not None and ping.direct is not None:
+            await self.tell_directly(ping.direct, f"Your move in game {game.id} "
+                                                  f"(`{game.rules}`): <#{game.channel.id}>.")
+        pinged = ping.mention if ping is not None and ping.mention is not None else None
+        extras: dict = {"allowed_mentions": mentions(pinged) if pinged else
+                        discord.AllowedMentions.none()}
         view = board_view(game)
         if view is not None:
             extras["view"] = view
         if game.is_over:
             extras["file"] = await self.record_file(game.id)
         return extras
+
+    async def tell_directly(self, player, text: str) -> None:
+        """A direct message to a Discord player (best effort: their DMs may be closed)."""
+        if player.surface != "discord" or not player.id.isdigit():
+            return
+        try:
+            dm = await self.client.create_dm(discord.Object(int(player.id)))
+            await dm.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as err:
+            log.info("could not send a direct message to %s: %s", player.id, err)
 
     async def record_file(self, game_id: int) -> discord.File:
         """The game's record, as every surface exports it, as a text file to attach."""
@@ -163,7 +184,7 @@ class Actions:
                                            expected_ply=ply)
         except ServiceError as err:
             return await self.error(interaction, str(err))
-        await self.show_board(interaction, game, from_board=from_board)
+        await self.show_board(interaction, game, from_board=from_board, turn=True)
 
     async def board(self, interaction: discord.Interaction) -> None:
         game = await self.game_here(interaction)
@@ -256,6 +277,16 @@ class Actions:
         for name, value in card.fields:
             embed.add_field(name=name, value=value, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def set_pings(self, interaction: discord.Interaction, mode: str) -> None:
+        try:
+            await self.service.set_ping_mode(player_of(interaction.user), mode)
+        except ServiceError as err:
+            return await self.error(interaction, str(err))
+        said = {"mention": "I will mention you where the game is when it is your move.",
+                "dm": "I will tell you by direct message when it is your move.",
+                "off": "I will not ping you when it is your move."}[mode]
+        await interaction.response.send_message(said, ephemeral=True)
 
     async def help(self, interaction: discord.Interaction) -> None:
         typed = self.client.settings.message_content  # typed moves need that intent

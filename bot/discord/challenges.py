@@ -134,7 +134,7 @@ class Challenges:
 
     async def _announce(self, interaction: discord.Interaction, challenge: Challenge,
                         thread: discord.Thread | None) -> None:
-        allowed = mentions(challenge.challenger, challenge.opponent)
+        allowed = mentions(challenge.opponent)  # the one asked; the challenger is answered
         if challenge.game_id is not None:  # against the AI the game starts at once
             game = await self.service.get_game(challenge.game_id)
             if thread is None:
@@ -218,14 +218,14 @@ class Challenges:
         if game.channel.id != str(interaction.channel_id):
             channel = self.actions.client.get_partial_messageable(int(game.channel.id))
             message = await channel.send(fmt.board_message(game),
-                                         view=or_missing(board_view(game)),
-                                         allowed_mentions=mentions(game.south, game.north))
+                                         **await self.actions.board_extras(
+                                             game, True, player_of(interaction.user)))
             await self.actions.replace_board(game, int(game.channel.id), message)
             if not from_card:
                 await interaction.response.send_message(
                     f"Accepted: the game is in <#{game.channel.id}>.", ephemeral=True)
             return
-        await self.actions.show_board(interaction, game, "Challenge accepted.")
+        await self.actions.show_board(interaction, game, "Challenge accepted.", turn=True)
 
     async def decline(self, interaction: discord.Interaction, challenge_id: int | None,
                       from_card: bool = False) -> None:
@@ -237,7 +237,7 @@ class Challenges:
         except ServiceError as err:
             return await self._refused(interaction, challenge_id, err, from_card)
         text = fmt.challenge_message(challenge, Ruleset.presets())
-        allowed = mentions(challenge.challenger, challenge.opponent)
+        allowed = mentions(challenge.opponent)  # the one asked; the challenger is answered
         if from_card:
             self.cards.pop(challenge_id, None)
             await interaction.response.edit_message(content=text, view=None,

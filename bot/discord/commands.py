@@ -112,6 +112,13 @@ class MancalaGroup(app_commands.Group):
     async def history(self, interaction: discord.Interaction) -> None:
         await _actions(interaction).history(interaction)
 
+    @app_commands.command(description="How to hear it is your move: a mention, a DM, or nothing")
+    @app_commands.describe(mode="mention (in the game's channel), dm, or off")
+    @app_commands.choices(mode=[app_commands.Choice(name=m, value=m)
+                                for m in ("mention", "dm", "off")])
+    async def pings(self, interaction: discord.Interaction, mode: str) -> None:
+        await _actions(interaction).set_pings(interaction, mode)
+
     @app_commands.command(description="List your games")
     async def games(self, interaction: discord.Interaction) -> None:
         await _actions(interaction).games(interaction)

@@ -67,7 +67,7 @@ class DiscordNotifier(Notifier):
         note = f"{fmt.who(event.by)} played **{event.move}**."
         if event.by.is_ai and self.client.service.ai_status() != "ready":
             note += " (A quick search: its full search is still being compiled, once.)"
-        await self._post_board(event, note)
+        await self._post_board(event, note, turn=True)
 
     async def on_offer(self, event: OfferMade) -> None:
         if not _caused_on_discord(event.by) and self._first_time(
@@ -105,7 +105,7 @@ class DiscordNotifier(Notifier):
         await self._send(event.recipient, game.channel, text,
                          mentions(event.recipient))
 
-    async def _post_board(self, event, note: str) -> None:
+    async def _post_board(self, event, note: str, turn: bool = False) -> None:
         game = event.game
         if game.is_over:  # this board shows the result: the GameOver that follows adds nothing
             self._first_time(("over", game.id))
@@ -114,7 +114,7 @@ class DiscordNotifier(Notifier):
             return await self._direct(event.recipient, text)
         actions = self.client.actions
         interaction = actions.pending_followup(game.id)
-        kwargs = await actions.board_extras(game)
+        kwargs = await actions.board_extras(game, turn)
         if interaction is not None and interaction.channel_id == int(game.channel.id):
             message = await interaction.followup.send(text, wait=True, **kwargs)
         else:

@@ -24,6 +24,7 @@ from bot.service.deadlines import Deadlines
 from bot.service.events import Notifier
 from bot.service.games import Games
 from bot.service.looking import Looking
+from bot.service.pings import Pings
 from bot.service.play import Play
 from bot.service.players import Players
 from bot.service.tasks import Tasks
@@ -42,6 +43,7 @@ class GameService:
     - ``ai_turns``: the AI's moves, and hints (the worker pool is ``ai_turns.pool``)
     - ``deadlines``: tick (reminders, forfeits, expiries)
     - ``looking``: games, boards, a game's record, ratings, leaderboards
+    - ``pings``: whom to ping when it is their move, and how
 
     The public verbs below are the parts' own methods (their docstrings say the rules); this
     class adds the life cycle: open, close, notifiers, idle.
@@ -61,6 +63,7 @@ class GameService:
         self.announcer.ai_turn = self.ai_turns.schedule
         self.deadlines = Deadlines(store, clock, self.games, self.announcer, self.challenges)
         self.looking = Looking(store, self.players, self.games)
+        self.pings = Pings(store, clock, self.players)
         self._ticker: asyncio.Task | None = None
 
         # The verbs surfaces use, each answered by the part that owns it.
@@ -80,6 +83,7 @@ class GameService:
         self.list_games, self.export = looking.list_games, looking.export
         self.rating, self.leaderboard = looking.rating, looking.leaderboard
         self.set_display_name = self.players.set_display_name
+        self.set_ping_mode, self.ping_for_turn = self.pings.set_mode, self.pings.for_turn
         self.display_name = self.players.display_name
 
     @classmethod

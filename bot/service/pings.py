@@ -1,0 +1,69 @@
+"""Who is pinged, and how: one policy for every surface.
+
+Only the player to move is pinged, only when a move (or the start of a game) gives them the
+turn, never when someone just looks at the board, and not again within ``COOLDOWN`` seconds
+in the same game (a fast game would ping on every move). Each player chooses how: a mention
+where the game is (the default), a direct message, or nothing.
+
+>>> PING_MODES
+('mention', 'dm', 'off')
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+from engine import excerpt
+
+from bot.service import errors
+from bot.service.players import Players
+from bot.service.types import GameView, Player
+
+PING_MODES = ("mention", "dm", "off")
+COOLDOWN = 120.0  # seconds between two pings of one player in one game
+
+
+class Ping(NamedTuple):
+    """Whom to mention in the game's place, and whom to tell by direct message."""
+
+    mention: Player | None = None
+    direct: Player | None = None
+
+
+NOBODY = Ping()
+
+
+class Pings:
+    def __init__(self, store, clock: Callable[[], float], players: Players):
+        self._store = store
+        self._clock = clock
+        self._players = players
+        self._last: dict[tuple[int, Player], float] = {}  # (game, player) -> when pinged
+
+    async def set_mode(self, player: Player, mode: str) -> None:
+        """How ``player`` wants to hear it is their move. Raises BadRequest."""
+        if mode not in PING_MODES:
+            raise errors.BadRequest(f"pings are one of: {', '.join(PING_MODES)}; not "
+                                    f"'{excerpt(mode)}'")
+        await self._store.set_ping(await self._players.pid(player), mode)
+
+    async def mode(self, player: Player) -> str:
+        row = await self._store.player(await self._players.pid(player))
+        return (row or {}).get("ping") or "mention"
+
+    async def for_turn(self, game: GameView, actor: Player | None = None) -> Ping:
+        """Whom to ping now that a move or a new game gives ``game.to_move`` the turn
+        (``actor``, who caused it, is answered directly and never pinged)."""
+        player = game.to_move
+        if game.is_over or player is None or player.is_ai or game.south == game.north \
+                or player == actor:
+            return NOBODY
+        now = self._clock()
+        key = (game.id, player)
+        if now - self._last.get(key, float("-inf")) < COOLDOWN:
+            return NOBODY
+        mode = await self.mode(player)
+        if mode == "off":
+            return NOBODY
+        self._last[key] = now
+        return Ping(direct=player) if mode == "dm" else Ping(mention=player)
