@@ -16,8 +16,18 @@ import sys
 import bot.commands
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, whose error messages quote the command line only as a short, clean excerpt
+    (it echoed unrecognised arguments whole, control characters and all)."""
+
+    def error(self, message: str):
+        from engine import excerpt
+
+        super().error(excerpt(message, 300))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="mancala", description="Play mancala games in the terminal, on Discord and by email.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(bot.commands.__path__), key=lambda m: m.name):

@@ -223,6 +223,8 @@ def argvs(draw) -> tuple[list[str], bytes]:
 @example((["move", "wari", "--position", "-", "--move", "E"], b"\xff\xfe 4 4 \x80"))
 @example((["solve", "kalah:pits=3,seeds=2", "--nodes", "1e19"], b""))
 @example((["board", "al-manqala", "--moves", "e\x00", "--seed", "1"], b""))
+@example((["-\U0010d8bc;Ó", "-\U0010d8bc;Ó"], b""))  # found by bench/fuzz.py
+@example((["-÷\x93\U000166fc"], b""))
 def test_any_command_line_answers_with_a_status_not_a_traceback(call):
     argv, stdin = call
     if argv[:1] in (["bot"], ["mail"], ["play"], []):
