@@ -21,7 +21,7 @@ sys.path[0] = str(Path(__file__).resolve().parent.parent / "tests")
 import discord  # noqa: E402
 
 from bot.discord.client import MancalaBot  # noqa: E402
-from bot.discord.settings import Settings  # noqa: E402
+from bot.discord.discord_settings import Settings  # noqa: E402
 from bot.service import Channel, GameService, ManualClock, Player  # noqa: E402
 from test_discord_fake import (  # noqa: E402
     ALICE_ID, BOB_ID, CHANNEL_ID, GUILD_ID, guild_payload, slash, start_fake_discord,

@@ -17,7 +17,7 @@ import discord
 import pytest
 
 from bot.discord.client import serve
-from bot.discord.settings import Settings
+from bot.discord.discord_settings import Settings
 from bot.mail.settings import MailSettings
 from bot.service import GameService, Player
 from test_discord_fake import (  # noqa: F401  (fake_discord is a fixture)

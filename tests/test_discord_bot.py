@@ -13,7 +13,7 @@ import discord
 import pytest
 
 from bot.discord.client import MancalaBot
-from bot.discord.settings import Settings
+from bot.discord.discord_settings import Settings
 from bot.service import Channel, GameService, ManualClock, Player
 from engine.ai import LEVELS
 from engine.ruleset import PARAMETERS

@@ -18,7 +18,7 @@ from discord import app_commands
 
 from bot.discord import formatting as fmt
 from bot.discord.choices import level_choices, ruleset_choices
-from bot.discord.commands import MancalaGroup
+from bot.discord.command_group import MancalaGroup
 from bot.discord.views import board_view, challenge_view
 from bot.service import Challenge, Channel, GameOptions, GameView, Offer, Player
 from engine import Position, Ruleset

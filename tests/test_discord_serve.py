@@ -9,7 +9,7 @@ import asyncio
 import discord
 
 from bot.discord.client import serve
-from bot.discord.settings import Settings
+from bot.discord.discord_settings import Settings
 from test_discord_fake import (  # noqa: F401  (fake_discord is a fixture)
     ALICE_ID, APP_ID, BOB_ID, GUILD_ID, fake_discord, slash, typed_message,
 )

@@ -64,7 +64,7 @@ def run_bot(args: argparse.Namespace) -> int:
               "enable Developer Mode, right-click the server and choose Copy Server ID.",
               file=sys.stderr)
         return NO_TOKEN_EXIT
-    from bot.discord.settings import Settings
+    from bot.discord.discord_settings import Settings
     from bot.discord.client import run
 
     settings = Settings.from_environ(os.environ)

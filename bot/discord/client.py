@@ -4,7 +4,7 @@
 restart still work), routes the service's events to Discord, and syncs the commands (to
 ``DISCORD_GUILD`` at once when it is set, else globally).
 
->>> from bot.discord.settings import Settings
+>>> from bot.discord.discord_settings import Settings
 >>> MOVE_TEXT.match("E<") is not None, MOVE_TEXT.match("hello") is None
 (True, True)
 """
@@ -22,9 +22,9 @@ from discord import app_commands
 
 from bot.discord.actions import Actions
 from bot.discord.challenges import Challenges
-from bot.discord.commands import MancalaGroup
+from bot.discord.command_group import MancalaGroup
 from bot.discord.notify import DiscordNotifier
-from bot.discord.settings import Settings
+from bot.discord.discord_settings import Settings
 from bot.discord.views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
