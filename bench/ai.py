@@ -1,10 +1,12 @@
 """Search speed: nodes per second and depth reached in 1 s on Kalah(6,4) from the start,
 for the pure-Python search (through the engine) and the compiled kernel, in the same run.
 
-    .venv/bin/python bench/ai.py [--runs 5] [--seconds 1] [--rules kalah]
+    .venv/bin/python bench/ai.py [--runs 5] [--seconds 1] [--rules kalah] [--depths 14,18]
 
-Prints every run, then the medians and the kernel/Python ratio. Also times each level's move
-from a few positions (median and worst) against its budget.
+Prints every run, then the medians and the kernel/Python ratio. Then the kernel's nodes and
+seconds to fixed depths from the start (the nodes must not change unless the search does;
+seconds are the median of the runs), and each level's move time from a few positions (median
+and worst) against its budget.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--rules", default="kalah")
+    parser.add_argument("--depths", default="14,18",
+                        help="fixed depths to time the kernel to ('' to skip)")
     parser.add_argument("--skip-levels", action="store_true")
     args = parser.parse_args()
     warm_up()
@@ -50,8 +54,23 @@ def main() -> None:
     for name in rows:
         print(f"  {name:6}  {med[name] / 1e6:6.3f} M nodes/s   depth {depth[name]:g}")
     print(f"  kernel / python: {med['kernel'] / med['python']:.1f}x nodes per second")
+    if args.depths:
+        fixed_depths(start, [int(d) for d in args.depths.split(",")], args.runs)
     if not args.skip_levels:
         level_times(args.rules)
+
+
+def fixed_depths(start: Position, depths: list[int], runs: int) -> None:
+    """The kernel's nodes and median seconds to each depth (a fresh table each run)."""
+    print(f"\nkernel to fixed depths from the start ({runs} runs, medians):")
+    for depth in depths:
+        results = [iterate(start, depth) for _ in range(runs)]
+        seconds = statistics.median(r.seconds for r in results)
+        nodes = {r.nodes for r in results}
+        print(f"  depth {depth:2}  {results[0].nodes:>12,} nodes  {seconds:7.3f} s  "
+              f"{results[0].nodes / seconds / 1e6:6.3f} M nodes/s"
+              + ("" if len(nodes) == 1 else f"  (nodes differ between runs: {sorted(nodes)})"),
+              flush=True)
 
 
 def level_times(rules: str) -> None:

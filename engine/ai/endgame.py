@@ -39,6 +39,8 @@ BUSY = -127  # being built: met again further down the walk means a cycle
 MAX_MOVES = 32
 AT, COUNT, NEXT, BEST, GAINED = range(5)  # a frame of the depth-first walk
 FRAME_SIZE = 5
+# South as an int64, not the literal 0: a literal argument compiles a function once more.
+SOUTH = np.int64(0)
 
 
 def layer_counts(pits: int, max_seeds: int) -> np.ndarray:
@@ -53,7 +55,7 @@ def layer_counts(pits: int, max_seeds: int) -> np.ndarray:
     return counts
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def index(counts, board, mover, n):
     """The table index of ``board``'s pits seen from ``mover`` (stores ignored)."""
     n2 = 2 * n
@@ -76,7 +78,15 @@ def build(code, max_seeds: int):
     pits = int(code.rules[PITS])
     counts = layer_counts(pits, max_seeds)
     values = np.full(counts[0, max_seeds + 1], UNKNOWN, np.int8)
-    if not _build(code.rules, code.next_slot, code.prev_pit, counts, values, max_seeds):
+    # The walk's arrays, made here rather than in the kernel (np.zeros there costs compiling).
+    # A move that stays in its layer moves the mover's seeds towards the store, so a chain of
+    # them is at most one step per seed and pit; past that, something loops.
+    cap = max_seeds * pits + 2
+    size = 2 * pits + 2
+    walk = (np.zeros((cap + 1, size), np.int64), np.zeros((cap + 1, MAX_MOVES), np.int64),
+            np.zeros((cap + 1, FRAME_SIZE), np.int64), np.zeros(size, np.int64),
+            np.zeros(size - 2, np.int64))
+    if not _build(code.rules, code.next_slot, code.prev_pit, counts, values, max_seeds, *walk):
         raise ValueError("positions can repeat under these rules: no endgame table")
     return counts, values
 
@@ -98,31 +108,27 @@ def fits(table, pits: int, max_seeds: int) -> bool:
 
 
 @njit(cache=True)
-def _build(R, NXT, PRV, counts, values, max_seeds):
+def _build(R, NXT, PRV, counts, values, max_seeds, boards, moves, frames, scratch, pits):
     n = R[PITS]
     n2 = 2 * n
-    # A move that stays in its layer moves the mover's seeds towards the store, so a chain of
-    # them is at most one step per seed and pit; past that, something loops.
-    cap = max_seeds * n + 2
-    boards = np.zeros((cap + 1, n2 + 2), np.int64)
-    moves = np.zeros((cap + 1, MAX_MOVES), np.int64)
-    frames = np.zeros((cap + 1, FRAME_SIZE), np.int64)
-    scratch = np.zeros(n2 + 2, np.int64)
-    pits = np.zeros(n2, np.int64)
+    # Loops, not slice assignments: those compile an error message's formatting (seconds).
     for seeds in range(max_seeds + 1):
-        pits[:] = 0
+        for i in range(n2):
+            pits[i] = 0
         pits[n2 - 1] = seeds
         for _ in range(counts[n2, seeds]):
-            boards[0, :n2] = pits
-            boards[0, n2:] = 0
-            if values[index(counts, boards[0], 0, n)] == UNKNOWN:
+            for i in range(n2):
+                boards[0, i] = pits[i]
+            boards[0, n2] = 0
+            boards[0, n2 + 1] = 0
+            if values[index(counts, boards[0], SOUTH, n)] == UNKNOWN:
                 if not _solve(R, NXT, PRV, counts, values, boards, moves, frames, scratch):
                     return False
             _next_composition(pits)
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _next_composition(pits):
     """The next way to share the same seeds among the pits, in lexicographic order."""
     last = len(pits) - 1
@@ -140,7 +146,7 @@ def _next_composition(pits):
     pits[last] = tail - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _enter(R, NXT, PRV, counts, values, boards, moves, frames, scratch, depth):
     """Start on boards[depth] (South to move, stores empty): mark it, list its moves.
     Returns its value if it has no move, else UNKNOWN."""
@@ -148,16 +154,16 @@ def _enter(R, NXT, PRV, counts, values, boards, moves, frames, scratch, depth):
     n2 = 2 * n
     board = boards[depth]
     frame = frames[depth]
-    frame[AT] = index(counts, board, 0, n)
+    frame[AT] = index(counts, board, SOUTH, n)
     values[frame[AT]] = BUSY
-    frame[COUNT] = legal_moves(R, NXT, PRV, board, 0, moves[depth], scratch)
+    frame[COUNT] = legal_moves(R, NXT, PRV, board, SOUTH, moves[depth], scratch)
     frame[NEXT] = 0
     frame[BEST] = -(1 << 20)
     if frame[COUNT] > 0:
         return UNKNOWN
     for i in range(n2 + 2):
         scratch[i] = board[i]
-    no_move_end(R, scratch, 0)
+    no_move_end(R, scratch, SOUTH)
     return scratch[n2] - scratch[n2 + 1]
 
 
@@ -173,13 +179,13 @@ def _solve(R, NXT, PRV, counts, values, boards, moves, frames, scratch):
     frames, scratch = unowned(frames), unowned(scratch)
     n = R[PITS]
     n2 = 2 * n
-    depth = 0
-    done = _enter(R, NXT, PRV, counts, values, boards, moves, frames, scratch, 0)
+    depth = np.int64(0)  # not the literal 0, which would compile _enter a second time
+    done = _enter(R, NXT, PRV, counts, values, boards, moves, frames, scratch, depth)
     while True:
         frame = frames[depth]
         if done == UNKNOWN and frame[NEXT] < frame[COUNT]:
             child = boards[depth + 1]
-            following, over = play(R, NXT, PRV, boards[depth], child, 0,
+            following, over = play(R, NXT, PRV, boards[depth], child, SOUTH,
                                    moves[depth, frame[NEXT]])
             frame[NEXT] += 1
             gained = child[n2] - child[n2 + 1]
@@ -192,7 +198,7 @@ def _solve(R, NXT, PRV, counts, values, boards, moves, frames, scratch):
                 child[n2] = 0
                 child[n2 + 1] = 0
                 sign = 1 if following == 0 else -1
-                rest = values[index(counts, child, 0, n)]
+                rest = values[index(counts, child, SOUTH, n)]
                 if rest == BUSY or depth + 1 >= boards.shape[0] - 1:
                     return False
                 if rest == UNKNOWN:  # in this layer and not built yet: go down

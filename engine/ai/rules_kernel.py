@@ -22,9 +22,10 @@ from engine.ai.encoding import (
 )
 
 RELAY_HISTORY = 256  # relay laps remembered before the history array grows
+OWNERS, NO_SWEEP = -1, -2  # sweep's taker: each row to its owner; settle: no sweep at all
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def row_sum(board, lo, n):
     total = 0
     for i in range(lo, lo + n):
@@ -32,7 +33,7 @@ def row_sum(board, lo, n):
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def sow(R, NXT, PRV, src, dst, mover, pit, direction):
     """Play the sowing and captures of one move from ``src`` into ``dst``.
 
@@ -57,7 +58,7 @@ def sow(R, NXT, PRV, src, dst, mover, pit, direction):
     return last, reached, slam
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _lap(NXT, skip, dst, mover, direction, start):
     """Sow the seeds of pit ``start`` one by one; return the slot of the last seed."""
     seeds = dst[start]
@@ -72,13 +73,15 @@ def _lap(NXT, skip, dst, mover, direction, start):
     return slot
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _relay_stops(R, dst, mover, slot):
     """A lap ending on a capturing count ends the move there (as engine.sowing does)."""
     return _is_capture_count(R, dst[slot]) and (R[CAPTURE_EITHER] != 0 or slot // R[PITS] != mover)
 
 
-@njit(cache=True)
+# Not inlined (forceinline=False, else it inherits sow's): rare, and big with its allocation,
+# which needs numba's runtime (_nrt=True, else it inherits the search's _nrt=False).
+@njit(cache=True, forceinline=False, _nrt=True)
 def _relay(R, NXT, dst, mover, direction, slot):
     """Relay laps after the first: pick the last pit up and sow on, until a lap ends in an
     empty pit, a store or a capturing count, or a state of this move comes back."""
@@ -97,7 +100,9 @@ def _relay(R, NXT, dst, mover, direction, slot):
                 return slot
         if seen == history.shape[0]:
             bigger = np.empty((2 * seen, size + 1), np.int64)
-            bigger[:seen] = history[:seen]
+            for h in range(seen):  # a loop: a slice assignment compiles seconds of error text
+                for i in range(size + 1):
+                    bigger[h, i] = history[h, i]
             history = bigger
         for i in range(size):
             history[seen, i] = dst[i]
@@ -108,7 +113,7 @@ def _relay(R, NXT, dst, mover, direction, slot):
             return slot
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _empty_capture(R, src, b, mover, last):
     """The capture from an empty pit; return whether the last pit was one (the rule applies,
     even where it takes nothing because the opposite pit is empty)."""
@@ -136,12 +141,12 @@ def _empty_capture(R, src, b, mover, last):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _is_capture_count(R, count):
     return count < 62 and (R[CAPTURE_MASK] >> count) & 1 == 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _count_capture(R, PRV, b, mover, origin, direction, last):
     """Capture by count, chaining backwards; return True for a grand slam."""
     n = R[PITS]
@@ -213,7 +218,7 @@ def legal_moves(R, NXT, PRV, board, mover, moves, scratch):
     return count
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def sweep(board, n, taker):
     """Empty the pits into the stores: each row to its owner (taker < 0) or all to taker."""
     south = row_sum(board, 0, n)
@@ -227,30 +232,32 @@ def sweep(board, n, taker):
         board[2 * n + taker] += south + north
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def settle(R, board, slam_by):
     """Apply the end rules that follow a move, in place; return True if the game ended."""
     n = R[PITS]
     n2 = 2 * n
+    # Who takes the seeds left (see sweep), or NO_SWEEP; one sweep call, inlined once.
+    leftover = OWNERS if R[LEFTOVER_OWNER] != 0 else NO_SWEEP
     if slam_by >= 0:
-        sweep(board, n, slam_by)
-        return True
-    if R[MAJORITY] != 0 and (2 * board[n2] > R[TOTAL] or 2 * board[n2 + 1] > R[TOTAL]):
-        if R[LEFTOVER_OWNER] != 0:
-            sweep(board, n, -1)
-        return True
-    south_empty = row_sum(board, 0, n) == 0
-    north_empty = row_sum(board, n, n) == 0
-    if R[END] == 1 and (south_empty or north_empty):
-        if R[LEFTOVER_OWNER] != 0:
-            sweep(board, n, -1)
-        return True
-    if R[END] == 2 and south_empty and north_empty:
-        return True
-    return False
+        taker = slam_by
+    elif R[MAJORITY] != 0 and (2 * board[n2] > R[TOTAL] or 2 * board[n2 + 1] > R[TOTAL]):
+        taker = leftover
+    else:
+        south_empty = row_sum(board, 0, n) == 0
+        north_empty = row_sum(board, n, n) == 0
+        if R[END] == 1 and (south_empty or north_empty):
+            taker = leftover
+        elif R[END] == 2 and south_empty and north_empty:
+            taker = NO_SWEEP
+        else:
+            return False
+    if taker != NO_SWEEP:
+        sweep(board, n, taker)
+    return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def no_move_end(R, board, mover):
     """The player to move has no legal move: settle the board in place by the end rules."""
     n = R[PITS]
@@ -258,17 +265,15 @@ def no_move_end(R, board, mover):
     own_lo = mover * n
     if R[MUST_FEED] != 0 and row_sum(board, opp_lo, n) == 0 and row_sum(board, own_lo, n) > 0:
         policy = R[CANNOT_FEED]
-        if policy == 2:
-            sweep(board, n, -1)
-        elif policy == 0:
-            sweep(board, n, mover)
-        else:
-            sweep(board, n, 1 - mover)
+        taker = OWNERS if policy == 2 else (mover if policy == 0 else 1 - mover)
     elif R[LEFTOVER_OWNER] != 0:
-        sweep(board, n, -1)
+        taker = OWNERS
+    else:
+        return
+    sweep(board, n, taker)  # one call, inlined once
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def play(R, NXT, PRV, src, dst, mover, move):
     """One move and the end rules after it (but not the no-move end, which the next node
     finds): returns (the player to move next, whether the game ended)."""

@@ -169,7 +169,7 @@ def guess_gain(R, NXT, board, mover, move):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count, beta,
          ply):
     """Enhanced transposition cutoff: a move whose child the table already proves good
@@ -238,20 +238,29 @@ def _leaf(R, NXT, PRV, kids, per_ply, stats, board, mover, ply):
     leaves are most of the tree, and a recursive call with many arrays is slow."""
     if _count_node(stats, ply):
         return 0
-    scratch = kids[MAX_PLY, 0]
     n = R[PITS]
     if R[MUST_FEED] == 0 and R[GRAND_SLAM] != FORBIDDEN:
         # Without feeding or grand-slam rules, any seed in a row one may sow from is a move.
         stuck = row_sum(board, 0 if R[CHOOSE_ANY] != 0 else mover * n,
                         2 * n if R[CHOOSE_ANY] != 0 else n) == 0
     else:
-        stuck = legal_moves(R, NXT, PRV, board, mover, per_ply[ply, MOVES], scratch) == 0
+        stuck = legal_moves(R, NXT, PRV, board, mover, per_ply[ply, MOVES],
+                            kids[MAX_PLY, 0]) == 0
     if stuck:
-        for i in range(2 * n + 2):
-            scratch[i] = board[i]
-        no_move_end(R, scratch, mover)
-        return SCALE * margin(R, scratch, mover)
+        return _stuck_value(R, kids, board, mover)
     return evaluate(R, board, mover)
+
+
+@njit(cache=True, inline="always")
+def _stuck_value(R, kids, board, mover):
+    """The value of a board whose player to move has no move: settled in a scratch copy.
+    (The scratch view is made here, off the common path: each view costs reference-count
+    calls, even on arrays that count none.)"""
+    scratch = kids[MAX_PLY, 0]
+    for i in range(2 * R[PITS] + 2):
+        scratch[i] = board[i]
+    no_move_end(R, scratch, mover)
+    return SCALE * margin(R, scratch, mover)
 
 
 @njit(cache=True, inline="always")
@@ -329,7 +338,9 @@ def _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, board, 
     return best, best_move
 
 
-@njit(cache=True, nogil=True)  # nogil: the time limit's thread runs meanwhile
+# nogil: the time limit's thread runs meanwhile. _nrt=False: no reference counting at all (the
+# arrays belong to the caller), so views cost no calls; the functions it calls inherit it.
+@njit(cache=True, nogil=True, _nrt=False)
 def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, depth, alpha,
             beta, ply):
     """The value for ``mover`` (times SCALE) of the board the parent left in kids[ply - 1]
@@ -350,7 +361,6 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     if left <= stats[ENDGAME_SEEDS]:  # -1 without a table
         return table_value(R, counts, endgame, board, mover, mover)
     exact = stats[EXACT_MODE] == 1
-    scratch = kids[MAX_PLY, 0]
     moves = per_ply[ply, MOVES]
     order = per_ply[ply, ORDER]
     h = 0
@@ -368,12 +378,9 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
             return SCALE * (now + left)
         if SCALE * (now - left) >= beta:
             return SCALE * (now - left)
-    count = legal_moves(R, NXT, PRV, board, mover, moves, scratch)
+    count = legal_moves(R, NXT, PRV, board, mover, moves, kids[MAX_PLY, 0])
     if count == 0:
-        for i in range(size):
-            scratch[i] = board[i]
-        no_move_end(R, scratch, mover)
-        return SCALE * margin(R, scratch, mover)
+        return _stuck_value(R, kids, board, mover)
     if (depth <= 0 and not exact) or ply >= MAX_PLY - 1:
         if exact:
             stats[TRUNCATED] = 1
@@ -456,15 +463,14 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
                 value = _leaf(R, NXT, PRV, kids, per_ply, stats, child, mover, ply + 1)
             else:
                 value = -_leaf(R, NXT, PRV, kids, per_ply, stats, child, 1 - mover, ply + 1)
-        elif j == 0 or beta - a <= 1:
-            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
-                           following, depth, a, beta, ply)
         else:
             # Principal variation search: prove the later moves worse with a null window,
-            # and search again with the full window only when one turns out better.
+            # and search again with the full window only when one turns out better. (Two
+            # calls of _child, not one per case: every recursive call site costs compiling.)
+            top = beta if j == 0 or beta - a <= 1 else a + 1
             value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
-                           following, depth, a, a + 1, ply)
-            if a < value < beta and not stats[ABORTED]:
+                           following, depth, a, top, ply)
+            if top != beta and a < value < beta and not stats[ABORTED]:
                 value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
                                following, depth, a, beta, ply)
         if stats[ABORTED]:
