@@ -28,7 +28,9 @@ SPINNER = "|/-\\"
 class Waiting:
     """The state of one wait; ``update(news)`` changes what the line says after the time."""
 
-    def __init__(self, what: str, stream: TextIO, estimate: float | None, log_every: float):
+    def __init__(self, what: str, stream: TextIO, estimate: float | None, log_every: float,
+                 poll=None):
+        self.poll = poll  # poll() -> news, asked before each line is drawn
         self.what = what
         self.stream = stream
         self.estimate = estimate
@@ -47,6 +49,8 @@ class Waiting:
         return f"{self.what}{about}"
 
     def _line(self, tick: int) -> str:
+        if self.poll is not None:
+            self.news = self.poll()
         elapsed = time.monotonic() - self.started
         news = f" {self.news}" if self.news else ""
         spin = f"{SPINNER[tick % len(SPINNER)]} " if self._live else ""
@@ -80,10 +84,10 @@ class Waiting:
 
 @contextmanager
 def waiting(what: str, stream: TextIO | None = None, estimate: float | None = None,
-            after: float = 1.0, log_every: float = 10.0):
+            after: float = 1.0, log_every: float = 10.0, poll=None):
     """Show ``what`` is being waited for, from ``after`` seconds on (nothing for a quick
-    wait), until the block ends."""
-    wait = Waiting(what, stream or sys.stderr, estimate, log_every)
+    wait), until the block ends; ``poll()``, if given, says the latest news each time."""
+    wait = Waiting(what, stream or sys.stderr, estimate, log_every, poll)
     thread = threading.Thread(target=wait._run, args=(after,), daemon=True)
     thread.start()
     ok = False

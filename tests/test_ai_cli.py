@@ -67,3 +67,28 @@ def test_bad_input_gets_a_clear_message_and_status_2(capsys):
     assert "unknown ruleset 'chess'" in capsys.readouterr().out
     assert main(["solve", "kalah:pits=1,seeds=1", "--moves", "A"]) == 2
     assert "the game is over" in capsys.readouterr().out
+
+
+def test_a_long_solve_reports_progress_and_stops_cleanly_on_ctrl_c(tmp_path):
+    """Its output is a pipe, not a terminal: progress still comes (a line at a time), and
+    Ctrl-C prints what was proved instead of a traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = dict(os.environ, MANCALA_TABLES=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "solve", "kalah", "--table", "0",
+                             "--tt-bits", "16"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    try:
+        line = proc.stderr.readline()  # the first progress line, after about a second
+        assert line.startswith("Solving kalah: ") and "nodes" in line and "table" in line
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "interrupted: value in [" in out and "best move" in out
+    assert "Traceback" not in err

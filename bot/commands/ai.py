@@ -18,7 +18,12 @@ best move C
 from __future__ import annotations
 
 import argparse
+import io
+import signal
+import socket
+import threading
 import time
+from contextlib import contextmanager
 
 from engine import to_perspective
 
@@ -33,6 +38,10 @@ def register(subparsers) -> None:
                     "under perfect play, a best move, nodes searched and time. Large boards "
                     "can take minutes; --nodes caps the work.")
     _common(solve)
+    solve.add_argument("--quiet", action="store_true",
+                       help="no progress on stderr (by default a live line on a terminal, "
+                            "else a line every 10 s: bounds, nodes, nodes/s, table fill, "
+                            "best move)")
     solve.add_argument("--nodes", type=node_count, metavar="N",
                        help=f"give up after N nodes (e.g. 5e8, at most {MAX_NODES:.0e}) and "
                             "say how far it got")
@@ -115,8 +124,9 @@ def run_solve(args: argparse.Namespace) -> int:
     position = _position(args)
     if position is None:
         return 2
-    from engine.ai import solve
-    from engine.ai.search import default_table_seeds, default_tt_bits, stores_irrelevant
+    from engine.ai.search import (
+        UNLIMITED, default_table_seeds, default_tt_bits, solve, stores_irrelevant,
+    )
 
     rules = position.rules
     table = default_table_seeds(rules) if args.table is None else args.table
@@ -130,29 +140,108 @@ def run_solve(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     compile_first()
     stored = _endgame_table(rules, table) if table else None
-    with waiting(f"Solving {rules}") as wait:
-        def progress(lower: float, upper: float, nodes: int) -> None:
-            low = "?" if lower < -1000 else f"{lower:+g}"
-            high = "?" if upper > 1000 else f"{upper:+g}"
-            wait.update(f"value between {low} and {high}, {nodes:,} nodes")
-
-        result = solve(position, node_limit=args.nodes,
-                       tt_bits=args.tt_bits or default_tt_bits(rules), table_seeds=table,
-                       table=stored.table if stored else None, progress=progress)
+    watch = SolveWatch(position, args.tt_bits or default_tt_bits(rules))
+    stream = io.StringIO() if args.quiet else None
+    with watch.on_interrupt(), waiting(f"Solving {rules}", stream, poll=watch.news):
+        result = solve(position, node_limit=args.nodes or UNLIMITED, searcher=watch.searcher,
+                       progress=watch.proved, endgame_seeds=table,
+                       endgame_table=stored.table if stored else None)
     seconds = time.perf_counter() - started
     print(_header(args, position))
     side = position.to_move.capitalize()
     if result.complete:
         print(f"value {result.value:+g} for {side} (proven)")
+    elif watch.interrupted:
+        print(f"interrupted: {watch.bounds()} for {side} proven so far; last estimate "
+              f"{result.value:+g}")
     else:
-        print(f"not proven within {args.nodes:,} nodes; last estimate {result.value:+g} "
-              f"for {side}")
+        within = f" within {args.nodes:,} nodes" if args.nodes else ""
+        print(f"not proven{within} ({watch.bounds()} for {side} proven); last estimate "
+              f"{result.value:+g}")
     print(f"best move {to_perspective(result.move, args.perspective)}")
     print(f"{result.nodes:,} nodes in {seconds:.2f} s"
           + (f" (with a table of the boards with at most {table} seeds left)" if table else ""))
     if stored:
         print(f"the table: {stored.note}")
     return 0
+
+
+class SolveWatch:
+    """What a running solve has proved, read live for its progress line, and Ctrl-C made a
+    clean stop: the kernel checks a stop flag at every node, where Python's own interrupt
+    would wait for the kernel to return."""
+
+    def __init__(self, position, tt_bits: int):
+        from engine.ai.search import Searcher
+
+        self.rules = position.rules
+        self.searcher = Searcher(position.rules, tt_bits)
+        self.lower = self.upper = None
+        self.interrupted = False
+        self._last = (time.monotonic(), 0)
+
+    def proved(self, lower: float, upper: float, nodes: int) -> None:
+        self.lower, self.upper = lower, upper
+
+    def bounds(self) -> str:
+        low = "-inf" if self.lower is None or self.lower < -1000 else f"{self.lower:+g}"
+        high = "+inf" if self.upper is None or self.upper > 1000 else f"{self.upper:+g}"
+        return f"value in [{low}, {high}]"
+
+    def news(self) -> str:
+        """Bounds, nodes, nodes/s since the last line, table fill and the best root move."""
+        from engine.ai.encoding import decode_move
+        from engine.ai.search_kernel import NODES, ROOT_MOVE, TT_EMPTY
+
+        stats, tt = self.searcher.stats, self.searcher.ws[2]
+        now, nodes = time.monotonic(), int(stats[NODES])
+        rate = (nodes - self._last[1]) / max(now - self._last[0], 1e-9)
+        self._last = (now, nodes)
+        sample = tt[:: max(1, len(tt) // 65536), 0]  # a sample: the whole table is 1 GB
+        fill = float((sample != TT_EMPTY).mean())
+        move = int(stats[ROOT_MOVE])
+        best = f", best move {decode_move(self.rules, move)}" if move >= 0 else ""
+        return (f"{self.bounds()}, {nodes:,} nodes, {rate / 1e6:.1f} M nodes/s, table "
+                f"{fill:.0%} full{best}")
+
+    @contextmanager
+    def on_interrupt(self):
+        """While the block runs, Ctrl-C stops the search at its next node. Python runs a
+        signal handler only when the kernel returns, so a thread hears the signal through
+        the wakeup file descriptor instead, and holds the kernel's stop flag up (each phase of
+        a solve clears it as it starts) until the solve is over."""
+        from engine.ai.search_kernel import STOP
+
+        done = threading.Event()
+        reader, writer = socket.socketpair()
+        writer.setblocking(False)
+
+        def watch() -> None:
+            reader.recv(1)  # a byte per signal, or one at the end from the finally below
+            if done.is_set():
+                return
+            self.interrupted = True
+            while not done.wait(0.02):
+                self.searcher.stats[STOP] = 1
+
+        try:
+            previous = signal.signal(signal.SIGINT, lambda signum, frame: None)
+            old_fd = signal.set_wakeup_fd(writer.fileno())
+        except ValueError:  # not the main thread: Ctrl-C cannot reach us anyway
+            yield
+            return
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            done.set()
+            signal.set_wakeup_fd(old_fd)
+            signal.signal(signal.SIGINT, previous)
+            writer.send(b"\0")  # let the watcher go if no signal came
+            watcher.join()
+            reader.close()
+            writer.close()
 
 
 # Smaller tables build in well under a second: not worth a file.
@@ -199,9 +288,8 @@ def compile_first() -> None:
     on the command line cannot play at reduced strength, as a game can."""
     from bot import kernel_cache
 
-    if not kernel_cache.is_ready():
-        with waiting("Compiling the AI's search (once on this machine)", estimate=30,
-                     after=0):
+    if not kernel_cache.is_ready():  # loading a cached kernel shows nothing: it is quick
+        with waiting("Compiling the AI's search (once on this machine)", estimate=30):
             kernel_cache.compile_now()
 
 
