@@ -5,7 +5,9 @@
 Each run makes an empty NUMBA_CACHE_DIR under /tmp and starts two processes on it: the cold
 one compiles everything a user can trigger (``warm_up()``: the search and the solver; an
 endgame table build; the rules functions ``engine.ai.selfcheck`` calls), the warm one does
-the same from the cache. Prints one line per run, then a table of medians: seconds per phase,
+the same from the cache (``warm_up()`` already builds a table of no seeds, so the endgame
+phase finds the build compiled; the rules functions are for tests and bench/kernel_diff.py).
+Prints one line per run, then a table of medians: seconds per phase,
 cold and warm, and seconds per compiled function (its own time, callees excluded, from
 numba's ``numba:compile`` events; a function compiled for several signatures counts them all),
 split into type inference (with numba's inlining) and lowering (with LLVM's optimization).
