@@ -1,7 +1,8 @@
 """Translate a Ruleset into the small integer arrays the compiled kernel reads.
 
-The kernel (``engine.ai.kernel``) is a second implementation of the rules in ``engine.sowing``
-and ``engine.position``, written for speed. It sees a ruleset only as the arrays built here, so
+The kernel (``engine.ai.rules_kernel``, with ``search_kernel`` and ``endgame`` on top) is a
+second implementation of the rules in ``engine.sowing`` and ``engine.position``, written for
+speed. It sees a ruleset only as the arrays built here, so
 every parameter in ``engine.ruleset.PARAMETERS`` that changes play has a slot below.
 
 >>> from engine import Ruleset

@@ -32,7 +32,7 @@ from numba import njit
 
 from engine.ai.encoding import PITS
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
-from engine.ai.views import unowned
+from engine.ai.unowned_views import unowned
 
 UNKNOWN = -128  # not built yet
 BUSY = -127  # being built: met again further down the walk means a cycle
@@ -173,7 +173,7 @@ def _solve(R, NXT, PRV, counts, values, boards, moves, frames, scratch):
 
     A depth-first walk with an explicit stack (numba's cache cannot hold a recursive
     function called from another). Returns False if a board comes back (a cycle)."""
-    # Views of these arrays count no references: see engine.ai.views.
+    # Views of these arrays count no references: see engine.ai.unowned_views.
     R, NXT, PRV, counts = unowned(R), unowned(NXT), unowned(PRV), unowned(counts)
     values, boards, moves = unowned(values), unowned(boards), unowned(moves)
     frames, scratch = unowned(frames), unowned(scratch)

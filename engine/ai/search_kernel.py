@@ -30,7 +30,7 @@ from engine.ai.encoding import (
 )
 from engine.ai.endgame import index
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
-from engine.ai.views import unowned
+from engine.ai.unowned_views import unowned
 
 SCALE = 4  # search units per seed of margin
 INF = 1 << 20
@@ -346,7 +346,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     """The value for ``mover`` (times SCALE) of the board the parent left in kids[ply - 1]
     (the root's in kids[ROOT_ROW]), fail-soft within (alpha, beta). The board is not an
     argument because every array argument makes the recursive call slower."""
-    # Views of these arrays count no references: see engine.ai.views.
+    # Views of these arrays count no references: see engine.ai.unowned_views.
     R, NXT, PRV, Z, kids = unowned(R), unowned(NXT), unowned(PRV), unowned(Z), unowned(kids)
     per_ply, tt = unowned(per_ply), unowned(tt)
     counts, endgame = unowned(counts), unowned(endgame)
