@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 
 from bot.service import errors
@@ -20,18 +21,17 @@ log = logging.getLogger(__name__)
 HINT_SECONDS = 2.0  # how long the AI thinks about a hint
 
 
+@dataclass(eq=False)
 class AITurns:
     """The AI's moves and hints, computed by ``pool`` and played through ``play``."""
 
-    def __init__(self, tasks: Tasks, players: Players, games: Games, announcer: Announcer,
-                 play: Play, pool: AIPool):
-        self._tasks = tasks
-        self._players = players
-        self._games = games
-        self._announcer = announcer
-        self._play = play
-        self.pool = pool
-        self._thinking: set[int] = set()  # games with an AI turn task running
+    _tasks: Tasks
+    _players: Players
+    _games: Games
+    _announcer: Announcer
+    _play: Play
+    pool: AIPool
+    _thinking: set[int] = field(default_factory=set, init=False)  # games with an AI turn task
 
     async def hint(self, game_id: int, by: Player, *,
                    thinking: Callable[[], Awaitable] | None = None) -> Hint:

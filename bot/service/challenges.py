@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Callable
 
 from engine import Game, Ruleset, excerpt
-from storage import ChannelTaken
+from storage import ChannelTaken, Storage
 
 from bot.service import errors
 from bot.service.announcer import Announcer
@@ -21,17 +22,16 @@ from bot.service.surface_defaults import defaults_for
 from bot.service.types import SIDES, Challenge, Channel, GameOptions, GameView, Player
 
 
+@dataclass(eq=False)
 class Challenges:
     """Challenging, answering challenges, and starting games."""
 
-    def __init__(self, store, clock, tasks: Tasks, players: Players, games: Games,
-                 announcer: Announcer):
-        self._store = store
-        self._clock = clock
-        self._tasks = tasks
-        self._players = players
-        self._games = games
-        self._announcer = announcer
+    _store: Storage
+    _clock: Callable[[], float]
+    _tasks: Tasks
+    _players: Players
+    _games: Games
+    _announcer: Announcer
 
     def _resolve_options(self, options: GameOptions | None,
                          players: tuple[Player, ...]) -> GameOptions:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
 from engine import Outcome, Termination
+from storage import Storage
 
 from bot.service.announcer import Announcer
 from bot.service.games import Games
@@ -33,16 +35,15 @@ def clock_fields(options: GameOptions, mover: Player | None, now: float) -> dict
         forfeit_at=now + options.forfeit_after if human and options.forfeit_after else None)
 
 
+@dataclass(eq=False)
 class Deadlines:
     """The service's part that acts when time passes."""
 
-    def __init__(self, store, clock, games: Games, announcer: Announcer,
-                 challenges: Challenges):
-        self._store = store
-        self._clock = clock
-        self._games = games
-        self._announcer = announcer
-        self._challenges = challenges
+    _store: Storage
+    _clock: Callable[[], float]
+    _games: Games
+    _announcer: Announcer
+    _challenges: Challenges
 
     async def tick(self) -> None:
         """Act on the clock now: expire old challenges, remind players who have not moved for

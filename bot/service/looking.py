@@ -3,6 +3,10 @@ game's record, ratings and leaderboards. Nothing here changes anything."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from storage import Storage
+
 from bot.service import errors
 from bot.service.ai import known_levels
 from bot.service.games import Games, parse_rules
@@ -11,13 +15,13 @@ from bot.service.ratings import START
 from bot.service.types import SIDES, Channel, GameView, Player, Rating
 
 
+@dataclass(eq=False)
 class Looking:
     """Read-only questions about games and ratings."""
 
-    def __init__(self, store, players: Players, games: Games):
-        self._store = store
-        self._players = players
-        self._games = games
+    _store: Storage
+    _players: Players
+    _games: Games
 
     async def active_game(self, channel: Channel) -> GameView | None:
         """The active game in a channel, or None."""

@@ -11,9 +11,11 @@ where the game is (the default), a direct message, or nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from engine import excerpt
+from storage import Storage
 
 from bot.service import errors
 from bot.service.players import Players
@@ -33,12 +35,12 @@ class Ping(NamedTuple):
 NOBODY = Ping()
 
 
+@dataclass(eq=False)
 class Pings:
-    def __init__(self, store, clock: Callable[[], float], players: Players):
-        self._store = store
-        self._clock = clock
-        self._players = players
-        self._last: dict[tuple[int, Player], float] = {}  # (game, player) -> when pinged
+    _store: Storage
+    _clock: Callable[[], float]
+    _players: Players
+    _last: dict = field(default_factory=dict, init=False)  # (game, player) -> when pinged
 
     async def set_mode(self, player: Player, mode: str) -> None:
         """How ``player`` wants to hear it is their move. Raises BadRequest."""

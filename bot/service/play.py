@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 from engine import Game, IllegalMove as EngineIllegalMove, Outcome, Termination, excerpt
 from engine.inputs import whole_number
 
@@ -30,16 +33,15 @@ def _as_ply(value) -> int | None:
                                 f"'{excerpt(value)}'") from None
 
 
+@dataclass(eq=False)
 class Play:
     """Moves, resignation and offers in a game."""
 
-    def __init__(self, clock, tasks: Tasks, players: Players, games: Games,
-                 announcer: Announcer):
-        self._clock = clock
-        self._tasks = tasks
-        self._players = players
-        self._games = games
-        self._announcer = announcer
+    _clock: Callable[[], float]
+    _tasks: Tasks
+    _players: Players
+    _games: Games
+    _announcer: Announcer
 
     async def move(self, game_id: int, by: Player, move: str,
                    expected_ply: int | None = None) -> GameView:
