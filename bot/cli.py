@@ -14,6 +14,7 @@ import pkgutil
 import sys
 
 import bot.commands
+from bot.config import EX_CONFIG, ConfigError
 
 
 class Parser(argparse.ArgumentParser):
@@ -44,15 +45,22 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         from bot.config import load_env
         load_env()
-        if not os.environ.get("DISCORD_TOKEN", "").strip():
-            from bot.commands.play import play_default
-            return play_default()  # no bot to run: play in the terminal
-        from bot.commands.discord import run_bot
-        return run_bot(argparse.Namespace(env=".env"))
+        try:
+            if not os.environ.get("DISCORD_TOKEN", "").strip():
+                from bot.commands.play import play_default
+                return play_default()  # no bot to run: play in the terminal
+            from bot.commands.discord import run_bot
+            return run_bot(argparse.Namespace(env=".env"))
+        except ConfigError as err:
+            print(f"mancala: {err}", file=sys.stderr)
+            return EX_CONFIG
     try:
         return args.func(args) or 0
     except KeyboardInterrupt:
         return 130
+    except ConfigError as err:  # one line, and a status that stops a restart loop
+        print(f"mancala: {err}", file=sys.stderr)
+        return EX_CONFIG
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ PosixPath('/srv/tables')
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Mapping
@@ -86,3 +87,41 @@ def tables_dir(environ: Mapping[str, str] | None = None, platform: str | None = 
     if explicit:
         return Path(explicit).expanduser()
     return _user_dir("cache", environ, platform) / "tables"
+
+
+EX_CONFIG = 78  # sysexits: a configuration error; service managers do not restart on it
+
+
+class ConfigError(Exception):
+    """A setting that cannot work; ``mancala`` prints it as one line and exits EX_CONFIG."""
+
+
+def check_database(path: str | os.PathLike) -> Path:
+    """``path`` if it can be the games database: a file (not a directory) in a folder that
+    exists or can be made, writable, and SQLite if it is there already. ConfigError says what
+    is wrong and what to set, before anything opens it.
+
+    >>> check_database("/")
+    Traceback (most recent call last):
+    ...
+    bot.config.ConfigError: MANCALA_DB is /, a directory; give a file in it, like /mancala.sqlite3
+    """
+    path = Path(path).expanduser()
+    if path.is_dir():
+        raise ConfigError(f"MANCALA_DB is {path}, a directory; give a file in it, like "
+                          f"{path / DB_FILE}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "ab"):
+            pass
+    except OSError as err:
+        raise ConfigError(f"MANCALA_DB is {path}, which cannot be written "
+                          f"({err.strerror or err}); give a file in a folder this user may "
+                          "write") from None
+    if path.stat().st_size:
+        with open(path, "rb") as handle:
+            if handle.read(16) != b"SQLite format 3\x00":
+                raise ConfigError(f"MANCALA_DB is {path}, which is not a SQLite database; give "
+                                  "the games database, or a new file name")
+    return path
+

@@ -19,7 +19,7 @@ def test_without_a_token_it_explains_what_to_set_and_exits_non_zero(tmp_path, mo
                                                                      capsys):
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)  # no .env here
-    assert main(["bot"]) == 2
+    assert main(["bot"]) == 78
     err = capsys.readouterr().err
     assert "set DISCORD_TOKEN in .env" in err
     assert "https://discord.com/developers/applications" in err
@@ -29,7 +29,7 @@ def test_without_a_token_it_explains_what_to_set_and_exits_non_zero(tmp_path, mo
 def test_a_token_line_that_is_empty_counts_as_no_token(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     (tmp_path / "bot.env").write_text("DISCORD_TOKEN=\nDISCORD_GUILD=123\n")
-    assert main(["bot", "--env", str(tmp_path / "bot.env")]) == 2
+    assert main(["bot", "--env", str(tmp_path / "bot.env")]) == 78
     assert "No Discord token" in capsys.readouterr().err
 
 
@@ -38,5 +38,5 @@ def test_a_guild_that_is_not_an_id_is_refused_before_connecting(tmp_path, monkey
     monkeypatch.delenv("DISCORD_GUILD", raising=False)
     (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nDISCORD_GUILD=my server\n")
     monkeypatch.chdir(tmp_path)
-    assert main(["bot"]) == 2
+    assert main(["bot"]) == 78
     assert "DISCORD_GUILD must be a server id" in capsys.readouterr().err

@@ -12,7 +12,11 @@ import argparse
 import os
 import sys
 
-NO_TOKEN_EXIT = 2
+from engine import excerpt
+
+from bot.config import EX_CONFIG, check_database
+
+NO_TOKEN_EXIT = EX_CONFIG  # a setting is missing: restarting cannot fix it
 
 
 def token_help() -> str:
@@ -59,8 +63,9 @@ def run_bot(args: argparse.Namespace) -> int:
         print(token_help(), file=sys.stderr)
         return NO_TOKEN_EXIT
     guild = os.environ.get("DISCORD_GUILD", "").strip()
-    if guild and not guild.isdigit():
-        print(f"DISCORD_GUILD must be a server id (digits only), not {guild!r}; in Discord, "
+    if guild and not (guild.isascii() and guild.isdigit()):
+        print(f"DISCORD_GUILD must be a server id (digits only), not '{excerpt(guild)}'; in "
+              "Discord, "
               "enable Developer Mode, right-click the server and choose Copy Server ID.",
               file=sys.stderr)
         return NO_TOKEN_EXIT
@@ -68,6 +73,7 @@ def run_bot(args: argparse.Namespace) -> int:
     from bot.discord.client import run
 
     settings = Settings.from_environ(os.environ)
+    check_database(settings.database)  # ConfigError: one clear line, EX_CONFIG
     mail_settings = None
     if os.environ.get("MANCALA_MAIL_ADDRESS", "").strip():
         # One process for both surfaces: mixed Discord/email games are announced both ways.

@@ -38,7 +38,7 @@ def run_mail(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
-    from bot.config import load_env
+    from bot.config import EX_CONFIG, check_database, load_env
     from bot.mail import runner
     from bot.mail.settings import MailSettings, SettingsError
 
@@ -49,7 +49,9 @@ def run_mail(args: argparse.Namespace) -> int:
         settings = MailSettings.from_environ(os.environ)
     except SettingsError as err:
         print(err, file=sys.stderr)
-        return runner.EX_TEMPFAIL if args.pipe else 2
+        return runner.EX_TEMPFAIL if args.pipe else EX_CONFIG
+    if not args.no_games:
+        check_database(settings.database)  # ConfigError: one line, EX_CONFIG
     if args.pipe:
         raw = sys.stdin.buffer.read(settings.max_bytes + 1)
         while sys.stdin.buffer.read(1 << 16):  # drain an oversized message: the mail server
@@ -61,7 +63,7 @@ def run_mail(args: argparse.Namespace) -> int:
         asyncio.run(runner.serve(settings, with_games=not args.no_games))
     except SettingsError as err:
         print(err, file=sys.stderr)
-        return 2
+        return EX_CONFIG
     except OSError as err:  # the port is taken, or not ours to listen on
         print(f"cannot listen on {settings.listen[0]}:{settings.listen[1]}: {err}",
               file=sys.stderr)

@@ -45,11 +45,12 @@ def register(subparsers) -> None:
 def run_play(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bot.config import database_path, load_env
+    from bot.config import check_database, database_path, load_env
     from bot.terminal import play
 
     load_env(args.env)
-    return asyncio.run(play(args.rules, args.vs, args.db or database_path()))
+    database = check_database(args.db or database_path())  # ConfigError: one clear line
+    return asyncio.run(play(args.rules, args.vs, database))
 
 
 def opponent(value: str) -> str:

@@ -1,0 +1,66 @@
+"""``mancala backup FILE`` and ``mancala restore FILE``: the games database, kept safe.
+
+    mancala backup /srv/backups/mancala-$(date +%F).sqlite3   # while the bot runs
+    mancala restore /srv/backups/mancala-2026-11-24.sqlite3  # with the bot stopped
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers) -> None:
+    backup = subparsers.add_parser(
+        "backup", help="copy the games database, consistently, even while the bot runs",
+        description="Copy the games database (MANCALA_DB, else the data directory's) to FILE "
+                    "with SQLite's online backup API: a consistent copy, even while the bot "
+                    "writes. FILE must not exist yet.")
+    backup.add_argument("file", metavar="FILE")
+    backup.add_argument("--env", default=".env", metavar="FILE",
+                        help="the settings file to read (default: .env)")
+    backup.set_defaults(func=run_backup)
+    restore = subparsers.add_parser(
+        "restore", help="put a backup back, after checking it (stop the bot first)",
+        description="Check FILE (a SQLite games database, intact, of a schema this program "
+                    "knows), keep the current database beside itself, and put FILE in its "
+                    "place. Stop the bot first.")
+    restore.add_argument("file", metavar="FILE")
+    restore.add_argument("--env", default=".env", metavar="FILE",
+                         help="the settings file to read (default: .env)")
+    restore.set_defaults(func=run_restore)
+
+
+def _database(args: argparse.Namespace):
+    from bot.config import database_path, load_env
+
+    load_env(args.env)
+    return database_path()
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    from storage import StorageError
+    from storage.backup import backup
+
+    try:
+        made = backup(_database(args), args.file)
+    except (StorageError, OSError) as err:
+        print(f"mancala backup: {err}", file=sys.stderr)
+        return 1
+    print(f"Backed up to {made}.")
+    return 0
+
+
+def run_restore(args: argparse.Namespace) -> int:
+    from storage import StorageError
+    from storage.backup import restore
+
+    database = _database(args)
+    try:
+        kept = restore(args.file, database)
+    except (StorageError, OSError) as err:
+        print(f"mancala restore: {err}", file=sys.stderr)
+        return 1
+    print(f"Restored {args.file} to {database}."
+          + (f" The database it replaced is kept as {kept}." if kept else ""))
+    return 0
