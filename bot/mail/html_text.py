@@ -81,11 +81,29 @@ class _TextCollector(HTMLParser):
         if self.lines[-1].strip():
             self.lines.append("")
 
+    def parse_marked_section(self, i: int, report: int = 1) -> int:
+        """Skip ``<![...]>`` whole: Outlook's conditional comments (``<![if !mso]>``), CDATA
+        and broken markup, where html.parser's own code asserts on what it does not know."""
+        end = self.rawdata.find("]>", i + 3)
+        if end >= 0:
+            return end + 2
+        close = self.rawdata.find(">", i + 3)
+        return close + 1 if close >= 0 else -1  # -1: wait for the rest of the input
+
 
 def html_to_text(html: str) -> str:
-    """The visible, unquoted text of an HTML body, one line per block or ``<br>``."""
+    """The visible, unquoted text of an HTML body, one line per block or ``<br>``. Markup the
+    parser cannot follow falls back to the text between the tags: a mail is never refused
+    for its HTML.
+
+    >>> html_to_text("<p>4 4<![if !supportLists]> <![endif]>5</p><![foo[ x ]]>")
+    '4 4 5'
+    """
     collector = _TextCollector()
-    collector.feed(html)
-    collector.close()
+    try:
+        collector.feed(html)
+        collector.close()
+    except Exception:  # noqa: BLE001 - html.parser asserts on some broken markup
+        return re.sub(r"[ \t]+", " ", re.sub(r"<[^>]*>?", " ", html)).strip()
     lines = [line.replace("\u00a0", " ").rstrip() for line in collector.lines]
     return "\n".join(lines).strip()
