@@ -64,6 +64,8 @@ class MailBot:
         if _same_mailbox(mail.from_address, self.settings.bot_address):
             log.info("not answering mail from my own address (a forwarding loop?)")
             return []
+        if mail.refusal:
+            return [build_reply(mail, f"Sorry, {mail.refusal}.", self.settings.bot_address)]
         if self.correspondence is not None and self.correspondence.wants(mail):
             return await self.correspondence.handle(mail)
         return [build_reply(mail, await self.position_game(mail), self.settings.bot_address)]

@@ -33,7 +33,7 @@ def move_number_from(mail: IncomingMail, game_id: int) -> int | None:
     >>> move_number_from(mail, 12), move_number_from(mail, 13)
     (7, None)
     """
-    found = _MOVE_IN_ID.search(mail.message.get("In-Reply-To", "") or "")
+    found = _MOVE_IN_ID.search(mail.in_reply_to or "")
     if found and int(found.group(1)) == game_id:
         return int(found.group(2))
     return None

@@ -15,15 +15,25 @@ what the sender wrote in this mail.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from email import policy
+from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses
 
 from bot.mail.html_text import html_to_text
+from engine.errors import excerpt
 
 DEFAULT_MAX_BYTES = 1_048_576  # a phone's signature image fits; a mailbomb does not
+# The standard library's parser recurses once per multipart or message/rfc822 level, so a
+# mail of a few thousand nested parts raises RecursionError. Real mail nests a handful.
+MAX_CONTAINERS = 100
+SUBJECT_CHARS = 200  # what we read of a subject (and repeat in the reply's)
+NAME_CHARS = 64  # a display name, as stored and shown to the opponent
+_CONTAINER = re.compile(rb"^content-type:[ \t]*(?:\r?\n[ \t]+)?(?:multipart|message)/",
+                        re.I | re.M)
 
 
 class MailTooLarge(ValueError):
@@ -32,7 +42,12 @@ class MailTooLarge(ValueError):
 
 @dataclass
 class IncomingMail:
-    """What the bot needs from one received message."""
+    """What the bot needs from one received message.
+
+    Every field is checked at this boundary: addresses are usable SMTP mailboxes, message ids
+    are well formed, names and the subject are one line of printable text, bounded. Nothing
+    read here can put a line break into a header the bot writes.
+    """
 
     message: EmailMessage
     sender: str  # where replies go: Reply-To, else From (an address, lowercased domain)
@@ -44,6 +59,8 @@ class IncomingMail:
     automatic: str | None  # why this must not be answered (bounce, auto-reply), else None
     recipients: list[str] = field(default_factory=list)  # envelope and header recipients
     from_name: str = ""  # the display name in From ("Ann Example"), if any
+    in_reply_to: str | None = None
+    refusal: str | None = None  # why the body was not read (too complex), else None
 
 
 def read_mail(raw: bytes, envelope_sender: str | None = None,
@@ -52,70 +69,131 @@ def read_mail(raw: bytes, envelope_sender: str | None = None,
     """Parse one message. ``envelope_sender`` is SMTP's MAIL FROM ('' for a bounce)."""
     if len(raw) > max_bytes:
         raise MailTooLarge(f"the message is {len(raw)} bytes; the limit is {max_bytes}")
-    message = BytesParser(policy=policy.default).parsebytes(raw)
-    from_address = _first_address(message, "From")
-    sender = _first_address(message, "Reply-To") or from_address
-    recipients = [r.lower() for r in envelope_recipients]
+    containers = len(_CONTAINER.findall(raw))
+    refusal = None
+    if containers > MAX_CONTAINERS:  # bound the nesting before the parser recurses into it
+        refusal = (f"your mail has {containers} nested parts, and at most {MAX_CONTAINERS} "
+                   f"are read; please send the move as plain text")
+    message = BytesParser(policy=policy.default).parsebytes(raw, headersonly=bool(refusal))
+    names = _addresses(message, "From")
+    from_address = names[0][1] if names else ""
+    reply_to = _addresses(message, "Reply-To")
+    sender = reply_to[0][1] if reply_to else from_address  # a usable address, or none
+    recipients = [a for a in map(mailbox, envelope_recipients) if a]
     for name in ("To", "Cc", "Delivered-To", "X-Original-To"):
-        recipients += [a for a in _addresses(message, name) if a not in recipients]
+        recipients += [a for _, a in _addresses(message, name) if a not in recipients]
     return IncomingMail(
         message=message,
         sender=sender,
         from_address=from_address,
-        subject=" ".join(_header(message, "Subject").split()),
-        message_id=_header(message, "Message-ID").strip() or None,
-        references=_header(message, "References").split(),
-        text=newest_text(body_text(message)),
+        subject=excerpt(_header(message, "Subject"), SUBJECT_CHARS) if "Subject" in message
+        else "",
+        message_id=_first_id(_header(message, "Message-ID", decode=False)),
+        references=_message_ids(_header(message, "References", decode=False)),
+        text="" if refusal else newest_text(body_text(message)),
         automatic=automatic_reason(message, envelope_sender, from_address),
         recipients=recipients,
-        from_name=_display_name(message),
+        from_name=excerpt(names[0][0], NAME_CHARS) if names else "",
+        in_reply_to=_first_id(_header(message, "In-Reply-To", decode=False)),
+        refusal=refusal,
     )
 
 
-def _header(message: EmailMessage, name: str) -> str:
-    # policy.default parses headers lazily and a malformed one can raise deep inside the
-    # stdlib's parser; a header we cannot read is treated as absent rather than crash.
-    if name not in message:  # cheap: parsing a header (policy.default) is the costly part
-        return ""
+def _raw_values(message: EmailMessage, name: str) -> list[str]:
+    """The header's values as sent, unfolded, with raw 8-bit bytes decoded as text.
+
+    Headers are read raw rather than through ``policy.default``'s parser: that parser raises
+    on some malformed values, keeps undecodable bytes as surrogates, and refuses CR or LF
+    that an encoded word decodes to, all of which real mail carries.
+    """
+    wanted = name.lower()
+    return [_as_text(re.sub(r"\r?\n(?=[ \t])", "", value))
+            for key, value in message.raw_items() if key.lower() == wanted]
+
+
+def _as_text(value: str) -> str:
+    """Raw 8-bit header bytes (surrogate escapes) as UTF-8 if they are, else Windows-1252,
+    which older clients send and which reads Latin-1 text as its writer meant it."""
+    if value.isascii():
+        return value
+    data = value.encode("utf-8", "surrogateescape")
     try:
-        value = message.get(name)
-    except Exception:  # noqa: BLE001 - any parser failure means "unreadable header"
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _decode_words(value: str) -> str:
+    """RFC 2047 encoded words (=?utf-8?b?...?=) decoded; a broken one is left as it is."""
+    if "=?" not in value:
+        return value
+    try:
+        return str(make_header(decode_header(value)))
+    except Exception:  # noqa: BLE001 - bad base64, unknown charset: keep the text as sent
+        return value
+
+
+def _header(message: EmailMessage, name: str, decode: bool = True) -> str:
+    """The first value of a header as text ('' when absent), encoded words decoded."""
+    if name not in message:  # cheap: no parsing for the common absent header
         return ""
-    return str(value) if value is not None else ""
+    values = _raw_values(message, name)
+    if not values:
+        return ""
+    return _decode_words(values[0]) if decode else values[0]
 
 
-def _addresses(message: EmailMessage, name: str) -> list[str]:
+def _addresses(message: EmailMessage, name: str) -> list[tuple[str, str]]:
+    """(display name, address) for each usable mailbox in the header; others are dropped."""
     if name not in message:
         return []
-    try:
-        found = [a.addr_spec for value in message.get_all(name) or []
-                 for a in getattr(value, "addresses", ())]
-    except Exception:  # noqa: BLE001 - see _header
-        found = []
-    if not found:  # a header the strict parser rejects: the lenient parser may still read it
-        try:
-            found = [addr for _, addr in getaddresses([str(v) for v in message.get_all(name)])]
-        except Exception:  # noqa: BLE001 - see _header
-            return []
-    return [_normal_address(addr) for addr in found if "@" in addr]
+    found = []
+    for display, address in getaddresses(_raw_values(message, name)):
+        address = mailbox(address)
+        if address:
+            found.append((_decode_words(display), address))
+    return found
 
 
-def _display_name(message: EmailMessage) -> str:
-    try:
-        addresses = message["From"].addresses if "From" in message else ()
-        return " ".join(addresses[0].display_name.split()) if addresses else ""
-    except Exception:  # noqa: BLE001 - see _header
+_LOCAL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~\u0080-\U0010ffff-]+"
+                    r"(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~\u0080-\U0010ffff-]+)*")
+_DOMAIN = re.compile(r"([A-Za-z0-9\u0080-\U0010ffff]([A-Za-z0-9\u0080-\U0010ffff-]{0,61}"
+                     r"[A-Za-z0-9\u0080-\U0010ffff])?\.)+[A-Za-z0-9\u0080-\U0010ffff-]{2,63}")
+
+
+def mailbox(address: str) -> str:
+    """``address`` as a mailbox the bot can send to (domain lowercased), else ''.
+
+    Refused: control characters, spaces, quotes, an empty ``<>``, a local part over 64 or an
+    address over 254 characters (RFC 5321), a domain without a dot. Such an address cannot be
+    answered, so a mail from it is not answered.
+
+    >>> mailbox("<Ann@Example.ORG>"), mailbox('"ann <ann@example.org>'), mailbox("a\\x01@x.org")
+    ('ann@example.org', '', '')
+    """
+    address = address.strip()[:300]
+    if address.startswith("<") and address.endswith(">"):
+        address = address[1:-1]
+    local, at, domain = address.rpartition("@")
+    if (not at or len(address) > 254 or len(local) > 64 or not _LOCAL.fullmatch(local)
+            or not _DOMAIN.fullmatch(domain)
+            or any(unicodedata.category(c)[0] in "CZ" for c in address)):
         return ""
+    return address.lower()  # local parts are case-blind in practice (we compare, never route)
 
 
-def _first_address(message: EmailMessage, name: str) -> str:
-    found = _addresses(message, name)
-    return found[0] if found else ""
+_MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII, no spaces, no < or >
 
 
-def _normal_address(address: str) -> str:
-    """Domains are case-insensitive; local parts in practice too (we compare, never route)."""
-    return address.strip().strip("<>").lower()
+def _first_id(value: str) -> str | None:
+    found = _message_ids(value, 1)
+    return found[0] if found else None
+
+
+def _message_ids(value: str, limit: int = 50) -> list[str]:
+    """The well-formed ids in a Message-ID, In-Reply-To or References value (at most
+    ``limit``); anything else in it is ignored, so it can never reach a reply's headers."""
+    return _MESSAGE_ID.findall(value[:20_000].encode("ascii", "ignore").decode())[:limit]
 
 
 # --- which mail must never be answered (RFC 3834 and what real servers send) ---
@@ -178,16 +256,21 @@ def body_text(message: EmailMessage) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
 
 
+_CHARSET = re.compile(r"[A-Za-z0-9._:+-]{1,40}")
+
+
 def _decoded(part: EmailMessage, charset: str | None) -> str:
     """The part's text: transfer encoding undone, then its charset; an unknown or lying
     charset falls back to UTF-8, then Latin-1 (which reads any byte)."""
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return ""
+    if charset and not _CHARSET.fullmatch(charset):
+        charset = None  # NULs, spaces, a novel: not a charset name Python should look up
     for name in (charset or "us-ascii", "utf-8"):
         try:
             return payload.decode(name)
-        except (LookupError, UnicodeError):
+        except (LookupError, UnicodeError, ValueError):  # ValueError: e.g. 'idna' on a dot
             continue
     return payload.decode("latin-1")
 

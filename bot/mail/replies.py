@@ -67,8 +67,14 @@ def new_message(to: str, subject: str, body: str, bot_address: str,
 def _set(message: EmailMessage, name: str, value: str) -> None:
     """Set a header. A short ASCII value on one line is stored as it is: parsing every header
     we write (what ``message[name] = value`` does) was a third of the cost of a reply. Any
-    other value goes through the parser, which encodes it and refuses line breaks."""
-    if value.isascii() and len(value) < 500 and "\r" not in value and "\n" not in value:
+    other value goes through the parser, which encodes it.
+
+    Control characters become spaces whatever the value's source: the reader checks what it
+    takes from a mail, and this is the last line against header injection.
+    """
+    if not value.isprintable():
+        value = "".join(c if c.isprintable() else " " for c in value)
+    if value.isascii() and len(value) < 500:
         message.set_raw(name, value)
     else:
         message[name] = value
