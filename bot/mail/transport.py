@@ -65,6 +65,19 @@ class Relay:
                     if 500 <= err.code < 600:
                         raise PermanentMailError(f"the relay refused the mail: {err}") from err
                     raise TransientMailError(f"the relay said: {err}") from err
+                except aiosmtplib.SMTPRecipientsRefused as err:
+                    # every recipient refused, each with its own code: permanent only when
+                    # all are (a 300-character address stays refused however often we try)
+                    await _close(client)
+                    if all(500 <= r.code < 600 for r in err.recipients):
+                        raise PermanentMailError(f"the relay refused the recipient: "
+                                                 f"{err.recipients[0]}") from err
+                    raise TransientMailError(f"the relay said: {err.recipients[0]}") from err
+                except (aiosmtplib.SMTPNotSupported, ValueError, UnicodeError) as err:
+                    # an address this relay cannot take (no SMTPUTF8 for a non-ASCII one,
+                    # a character SMTP forbids): trying again cannot help
+                    await _close(client)
+                    raise PermanentMailError(f"the relay cannot take this mail: {err}") from err
                 except aiosmtplib.SMTPServerDisconnected as err:
                     await _close(client)
                     client = None
