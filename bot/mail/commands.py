@@ -14,6 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.mail.reading import mailbox
+from engine.errors import excerpt
+
 VERBS = ("challenge", "accept", "decline", "cancel", "move", "resign", "draw", "end", "undo",
          "board", "games", "help")
 DEFAULT_RULES = "wari"  # the game of 003, where play by mail began
@@ -87,7 +90,7 @@ def parse_command(text: str) -> Command | None:
     if verb == "challenge":
         return _challenge(rest)
     if verb == "move":  # "move" with something that is not a pit
-        raise CommandError(f"'{line[:60]}': a move is a pit letter, like 'C' or 'Move 7: C'")
+        raise CommandError(f"'{excerpt(line)}': a move is a pit letter, like 'C' or 'Move 7: C'")
     return Command(verb)
 
 
@@ -104,11 +107,16 @@ def _challenge(rest: str) -> Command:
         raise CommandError("challenge whom? Write 'challenge ann@example.org wari', "
                            "'challenge discord:USER_ID' or 'challenge ai'")
     opponent = words[0].strip("<>").lower()
-    if "@" not in opponent and not re.match(r"^(ai(:\w+)?|discord:\d+)$", opponent):
-        raise CommandError(f"'{words[0][:60]}' is not an opponent: write an email address, "
+    if "@" in opponent:
+        opponent = mailbox(opponent)
+        if not opponent:
+            raise CommandError(f"'{excerpt(words[0])}' is not an email address this bot can "
+                               "write to: write it as ann@example.org")
+    elif not re.fullmatch(r"ai(:\w{1,20})?|discord:\d{1,20}", opponent):
+        raise CommandError(f"'{excerpt(words[0])}' is not an opponent: write an email address, "
                            "discord:USER_ID, ai or ai:LEVEL")
     if len(words) > 2:
-        raise CommandError(f"'{' '.join(words[2:])[:60]}' is not understood; write "
+        raise CommandError(f"'{excerpt(' '.join(words[2:]))}' is not understood; write "
                            "'challenge ADDRESS RULES as SIDE'")
     return Command("challenge", opponent=opponent,
                    rules=words[1] if len(words) > 1 else DEFAULT_RULES, side=side)

@@ -25,6 +25,7 @@ from bot.service import (
     GameView, MoveMade, Notifier, OfferAnswered, OfferMade, Player, Reminder, ServiceError,
 )
 from engine import from_perspective, to_perspective
+from engine.errors import excerpt
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +187,7 @@ class Correspondence:
         await self._remember_name(player, mail)
         if command is None:
             return [await self.mailer.game_mail(
-                game, player, f"I could not read '{first_line(mail.text)[:60]}' as a move "
+                game, player, f"I could not read '{excerpt(first_line(mail.text))}' as a move "
                 "or command.\n\n" + HELP, mail)]
         try:
             game, headline = await self._act(mail, command, game, player, side)

@@ -25,6 +25,7 @@ from engine import (
     IllegalMove, Position, PositionError, Ruleset, RulesetError, from_perspective,
     parse_position, render, to_perspective,
 )
+from engine.errors import excerpt
 
 SIDES = ("south", "north")
 
@@ -75,7 +76,7 @@ class MailFormatError(ValueError):
     def __init__(self, problem: str, line: str | None = None):
         super().__init__(problem)
         self.problem = problem
-        self.line = line
+        self.line = excerpt(line, 80) if line else None  # quoted back: short and printable
 
     def explain(self, levels) -> str:
         quoted = f"\n\nThe line in question:\n> {self.line}" if self.line else ""
@@ -148,7 +149,7 @@ def parse_position_mail(text: str, levels, default_level: str | None = None,
     moves = [m for m in re.split(r"[\s,;]+", move_text) if m]
     for move in moves:
         if not _MOVE_TOKEN.match(move):
-            raise MailFormatError(f"'{move[:10]}' is not a move; a move is a pit letter "
+            raise MailFormatError(f"'{excerpt(move, 10)}' is not a move; a move is a pit letter "
                                   f"{rules.letters[0]}-{rules.letters[-1]}", move_line)
 
     if not board_rows:
@@ -219,7 +220,7 @@ def apply_sender_moves(mail: PositionMail) -> tuple[Position, list[str]]:
         if position.is_over():
             raise MailFormatError(f"the game ended before your move {move}")
         if position.to_move != mail.side:
-            raise MailFormatError(f"after {' '.join(mail.moves[:len(played)])} it is my turn, "
+            raise MailFormatError(f"after {excerpt(' '.join(mail.moves[:len(played)]))} it is my turn, "
                                   f"not yours: {move} cannot be played")
         try:
             position = position.play(from_perspective(move, mail.side))

@@ -15,6 +15,7 @@ from bot.mail.opponent import AIOpponent
 from bot.mail.reading import MailTooLarge
 from bot.mail.settings import MailSettings, SettingsError
 from bot.mail.transport import Relay, TransientMailError, start_server
+from engine.errors import excerpt
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ async def open_surface(settings: MailSettings, *, with_games: bool = True,
 
     if settings.level and settings.level not in LEVELS:
         raise SettingsError(f"MANCALA_MAIL_LEVEL is one of {', '.join(LEVELS)}, not "
-                            f"{settings.level!r}")
+                            f"'{excerpt(settings.level)}'")
     relay = Relay(settings.relay[0], settings.relay[1], user=settings.relay_user,
                   password=settings.relay_password, tls=settings.relay_tls)
     opponent = AIOpponent(ai_workers)

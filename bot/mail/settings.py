@@ -22,6 +22,7 @@ MANCALA_DB                  the games database, shared with the other surfaces (
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from typing import Mapping
 
 from bot.config import data_dir, database_path
 from bot.mail.reading import DEFAULT_MAX_BYTES
+from engine.errors import excerpt
 
 
 class SettingsError(ValueError):
@@ -56,11 +58,13 @@ class MailSettings:
 
         tls = get("MANCALA_MAIL_RELAY_TLS").lower() or "none"
         if tls not in ("none", "starttls", "tls"):
-            raise SettingsError(f"MANCALA_MAIL_RELAY_TLS is none, starttls or tls, not {tls!r}")
+            raise SettingsError("MANCALA_MAIL_RELAY_TLS is none, starttls or tls, not "
+                                f"'{excerpt(tls)}'")
         max_bytes = get("MANCALA_MAIL_MAX_BYTES") or str(DEFAULT_MAX_BYTES)
-        if not max_bytes.isdigit() or int(max_bytes) < 1024:
+        # ASCII digits, bounded, before int(): str.isdigit() passes '¹', which int() refuses
+        if not re.fullmatch(r"[0-9]{1,12}", max_bytes) or int(max_bytes) < 1024:
             raise SettingsError(f"MANCALA_MAIL_MAX_BYTES is a byte count of at least 1024, not "
-                                f"{max_bytes!r}")
+                                f"'{excerpt(max_bytes)}'")
         return cls(
             listen=_host_port("MANCALA_MAIL_LISTEN", get("MANCALA_MAIL_LISTEN"), cls.listen),
             relay=_host_port("MANCALA_MAIL_RELAY", get("MANCALA_MAIL_RELAY"), cls.relay),
@@ -92,6 +96,6 @@ def _host_port(name: str, text: str, default: tuple[str, int]) -> tuple[str, int
     if not text:
         return default
     host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
-        raise SettingsError(f"{name} is host:port (like 127.0.0.1:8025), not {text!r}")
+    if not sep or not re.fullmatch(r"[0-9]{1,5}", port) or not 0 < int(port) < 65536:
+        raise SettingsError(f"{name} is host:port (like 127.0.0.1:8025), not '{excerpt(text)}'")
     return host.strip("[]") or default[0], int(port)
