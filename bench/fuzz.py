@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import logging
 import pathlib
 import sys
 import time
@@ -24,8 +25,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 from tests import test_fuzz  # noqa: E402
 
-# target: (the test whose checks run, its share of --count: the service opens a database
-# per input and the command line runs argparse, so they get fewer)
+# target: (the test whose checks run, its share of --count: the service and the mail bot open
+# a database per input and the command line runs argparse, so they get fewer)
 TARGETS = {
     "ruleset": (test_fuzz.test_any_ruleset_text_gives_a_ruleset_or_a_clear_refusal, 30),
     "game": (test_fuzz.test_every_accepted_ruleset_ends_on_a_small_board, 10),
@@ -34,6 +35,7 @@ TARGETS = {
     "cli": (test_fuzz.test_any_command_line_answers_with_a_status_not_a_traceback, 12),
     "service": (
         test_fuzz.test_any_service_call_answers_with_a_service_error_and_keeps_the_log_whole, 3),
+    "mail": (test_fuzz.test_any_mail_is_answered_or_dropped_and_never_retried_forever, 8),
 }
 
 
@@ -74,6 +76,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=10_000, help="inputs in all")
     parser.add_argument("--only", choices=sorted(TARGETS), action="append")
     args = parser.parse_args()
+    logging.disable(logging.WARNING)  # the mail bot logs each refused reply; the counts say it
     names = args.only or list(TARGETS)
     weight = sum(TARGETS[n][1] for n in names)
     total = collections.Counter()

@@ -1,5 +1,5 @@
 """Hostile input never crashes anything and never breaks an invariant: ruleset strings, moves,
-written positions, the command line and calls into the game service.
+written positions, the command line, calls into the game service and whole raw mails.
 
 Every refusal is one of the project's documented errors (``MancalaError``, ``ServiceError``,
 argparse's status 2) with a short message free of control characters; every accepted input
@@ -30,7 +30,9 @@ from engine import (
     Game, IllegalMove, MancalaError, Position, PositionError, Ruleset, RulesetError,
     parse_position, render,
 )
-from tests.fuzz_strategies import game_ids, move_texts, position_texts, spec_texts
+from tests.fuzz_strategies import (
+    CRLF_WORD, game_ids, move_texts, position_texts, raw_mails, spec_texts,
+)
 from tests.strategies import rulesets
 
 MAX_MESSAGE = 600  # characters: the longest refusal lists every ruleset key
@@ -329,3 +331,54 @@ async def test_odd_expected_plies_are_refused_clearly(tmp_path, ply):
 def test_mancala_errors_are_value_errors():
     """Surfaces catch MancalaError; it stays a ValueError for callers that catch those."""
     assert issubclass(MancalaError, ValueError)
+
+
+# -- mail -------------------------------------------------------------------------------------
+
+async def _mail_through_pipe(raw: bytes, folder: str) -> tuple[int, str, list]:
+    """``raw`` through the mail bot in pipe mode, replies through a loopback relay."""
+    from bot.mail.runner import pipe
+    from bot.mail.settings import MailSettings
+    from tests.test_mail_support import Mailbox, free_port
+
+    relay = await Mailbox().start()
+    output = io.StringIO()
+    try:
+        settings = MailSettings(listen=("127.0.0.1", free_port()), relay=("127.0.0.1", relay.port),
+                                bot_address="mancala@bot.test", secret=b"fuzz-secret",
+                                database=f"{folder}/games.sqlite3")
+        with contextlib.redirect_stdout(output):
+            status = await pipe(settings, raw, "ann@example.org", ["mancala@bot.test"])
+        return status, output.getvalue(), list(zip(relay.messages, relay.envelopes))
+    finally:
+        await relay.stop()
+
+
+@settings(max_examples=300)
+@given(raw_mails())
+@example(b"From: Jos\xe9 <jose@example.es>\r\nSubject: x\r\n\r\nchallenge bob@example.org wari")
+@example(b"From: ann@example.org\r\nMessage-ID: " + CRLF_WORD.encode() + b"\r\n\r\nhelp")
+@example(b"From: ann@example.org\r\nContent-Type: text/plain; charset=\"utf\x00-8\"\r\n\r\nhelp")
+@example(b"From: ann@example.org\r\n" + b"".join(
+    b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (i, i) for i in range(3000)))
+@example(b"From: ann@example.org\r\nContent-Type: text/plain; charset=idna\r\n"
+         b"Content-Transfer-Encoding: quoted-printable\r\n\r\nhel=3Dlp")
+@example(b'From: "ann <ann@example.org>\r\n\r\nhelp')
+@example(b"From: " + b"a" * 300 + b"@example.org\r\n\r\nhelp")
+def test_any_mail_is_answered_or_dropped_and_never_retried_forever(raw):
+    """Whatever arrives: no unhandled error (which pipe mode turns into 'try again' for ever),
+    at most a few replies, each to a usable address, each header one clean line, each body
+    printable text."""
+    from bot.mail.reading import mailbox
+    from bot.mail.runner import EX_OK
+
+    with tempfile.TemporaryDirectory() as folder:
+        status, output, sent = asyncio.run(_mail_through_pipe(raw, folder))
+    assert status == EX_OK, output[:300]
+    assert len(sent) <= 3
+    for message, (_, recipients) in sent:
+        assert all(mailbox(r) == r.lower() for r in recipients), recipients
+        for name, value in message.items():
+            assert str(value).isprintable(), (name, str(value)[:100])
+        body = message.get_body(("plain",)).get_content()
+        assert all(c.isprintable() or c in "\r\n" for c in body), body[:300]
