@@ -16,7 +16,6 @@ Background compiles started by the cold tries are stopped before the next try.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import pathlib
 import signal

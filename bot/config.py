@@ -23,7 +23,6 @@ PosixPath('/srv/tables')
 from __future__ import annotations
 
 import os
-import sqlite3
 import sys
 from pathlib import Path
 from typing import Mapping

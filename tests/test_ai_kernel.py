@@ -6,7 +6,6 @@ A few thousand seeded random positions over every preset and random parameter mi
 
 import random
 
-import numpy as np
 import pytest
 
 from engine import Game, Position, Ruleset

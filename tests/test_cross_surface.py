@@ -18,7 +18,7 @@ import pytest
 
 from bot.discord.client import serve
 from bot.discord.discord_settings import Settings
-from bot.mail.settings import MailSettings
+from bot.mail.mail_settings import MailSettings
 from bot.service import GameService, Player
 from test_discord_fake import (  # noqa: F401  (fake_discord is a fixture)
     ALICE_ID, APP_ID, BOB_ID, CHANNEL_ID, GUILD_ID, click, fake_discord, slash,

@@ -7,7 +7,7 @@ import asyncio
 
 from bot.discord.client import serve
 from bot.discord.discord_settings import Settings
-from bot.mail.settings import MailSettings
+from bot.mail.mail_settings import MailSettings
 from test_discord_fake import GUILD_ID, fake_discord  # noqa: F401  (a fixture)
 from test_mail_support import Mailbox, free_port, mail, send_raw
 

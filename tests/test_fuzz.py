@@ -338,7 +338,7 @@ def test_mancala_errors_are_value_errors():
 async def _mail_through_pipe(raw: bytes, folder: str) -> tuple[int, str, list]:
     """``raw`` through the mail bot in pipe mode, replies through a loopback relay."""
     from bot.mail.runner import pipe
-    from bot.mail.settings import MailSettings
+    from bot.mail.mail_settings import MailSettings
     from tests.test_mail_support import Mailbox, free_port
 
     relay = await Mailbox().start()

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from bot.mail import runner
-from bot.mail.settings import MailSettings
-from bot.service import GameService, Player
+from bot.mail.mail_settings import MailSettings
+from bot.service import BadRequest, GameService, Player
 from test_mail_support import Mailbox, mail
 
 
@@ -162,6 +162,30 @@ async def test_against_the_ai_and_my_games(table):
     assert game.to_move == Player("email", "ann@example.org")
     await ann.send("games", reply_to_last=False)
     assert f"move {game.ply + 1}, your move" in ann.text()
+
+
+async def test_a_challenge_to_the_bots_own_address_is_refused_by_the_service(table):
+    """The rule lives in the service: a mailed challenge and a Discord one get the same
+    answer, and the bot never mails itself."""
+    surface, service, mailbox = table
+    ann = Player_(table, "ann@example.org")
+    await ann.send("challenge Mancala+g1-abc@Bot.test wari", reply_to_last=False)
+    assert "my own address" in ann.text()
+    assert await service.open_challenges(Player("email", "ann@example.org")) == []
+    with pytest.raises(BadRequest, match="own address"):
+        service.email_player("<MANCALA@bot.test>")
+
+
+async def test_draw_offers_by_mail_meet_in_the_service(table):
+    """Offering what the other side offered is agreeing: the service decides, mail words it."""
+    surface, service, mailbox = table
+    ann, bob = await start_game(table)
+    await ann.send("draw")
+    assert (await service.get_game(1)).offer is not None
+    await bob.send("draw")
+    assert "You accepted the draw" in bob.text()
+    game = await service.get_game(1)
+    assert game.is_over and game.offer is None
 
 
 async def test_a_discord_player_challenges_an_email_address(table):

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from bot.mail import runner
-from bot.mail.settings import MailSettings
+from bot.mail.mail_settings import MailSettings
 from engine import Ruleset, parse_position
 from test_mail_support import Mailbox, free_port, mail, send_raw
 

@@ -15,7 +15,7 @@ import pytest
 from bot.mail.html_text import html_to_text
 from bot.mail.reading import MAX_CONTAINERS, mailbox, read_mail
 from bot.mail.runner import EX_OK, EX_TEMPFAIL, pipe
-from bot.mail.settings import MailSettings, SettingsError
+from bot.mail.mail_settings import MailSettings, SettingsError
 from test_mail_support import Mailbox, free_port
 
 HEAD = b"To: mancala@bot.test\r\nSubject: move\r\nMessage-ID: <h1@example.org>\r\n"

@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.mail.bot import MailBot
-from bot.mail.commands import Command, CommandError, parse_command
+from bot.mail.mail_commands import Command, CommandError, parse_command
 from bot.mail.html_text import html_to_text
-from bot.mail.opponent import AIOpponent
+from bot.service.ai import AIPool
 from bot.mail.position_mail import MailFormatError, parse_position_mail, reply_text
 from bot.mail.reading import MailTooLarge, newest_text, read_mail
-from bot.mail.settings import MailSettings
+from bot.mail.mail_settings import MailSettings
 from engine import render, to_perspective
 from strategies import random_game_positions, rulesets
 
@@ -113,7 +113,7 @@ def test_the_bots_reply_reads_back_as_the_same_position(rules, seed, plies, side
 @given(MAIL_TEXT)
 def test_the_bot_answers_any_text_with_one_threaded_automatic_reply(body):
     bot = MailBot(MailSettings(bot_address="mancala@bot.test", secret=b"x" * 8),
-                  AIOpponent(workers=0), levels=LEVELS)
+                  AIPool(workers=0), levels=LEVELS)
     raw = ("From: ann@example.org\r\nMessage-ID: <p@x>\r\nSubject: t\r\n\r\n" + body).encode()
     replies = asyncio.run(bot.answer(raw, "ann@example.org"))
     assert len(replies) == 1 and isinstance(replies[0], EmailMessage)

@@ -11,9 +11,9 @@ import pytest
 
 from bot.mail.bot import MailBot
 from bot.mail.html_text import html_to_text
-from bot.mail.opponent import AIOpponent
+from bot.service.ai import AIPool
 from bot.mail.reading import MailTooLarge, newest_text, read_mail
-from bot.mail.settings import MailSettings
+from bot.mail.mail_settings import MailSettings
 from engine import Position, Ruleset, parse_position
 
 DATA = Path(__file__).parent / "data"
@@ -87,7 +87,7 @@ def test_quoting_styles(text, newest):
 
 @pytest.fixture
 async def bot():
-    opponent = AIOpponent()
+    opponent = AIPool()
     yield MailBot(MailSettings(bot_address="Mancala <mancala@bot.test>", secret=b"x" * 8,
                                level="first"), opponent)
     opponent.close()

@@ -77,7 +77,7 @@ def run_bot(args: argparse.Namespace) -> int:
     mail_settings = None
     if os.environ.get("MANCALA_MAIL_ADDRESS", "").strip():
         # One process for both surfaces: mixed Discord/email games are announced both ways.
-        from bot.mail.settings import MailSettings, SettingsError
+        from bot.mail.mail_settings import MailSettings, SettingsError
         try:
             mail_settings = MailSettings.from_environ(os.environ)
         except SettingsError as err:

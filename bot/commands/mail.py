@@ -1,6 +1,6 @@
 """``mancala mail``: play by email. An SMTP server by default, or one message with ``--pipe``.
 
-Settings come from ``.env`` and the environment (see ``bot.mail.settings``). With ``--pipe``
+Settings come from ``.env`` and the environment (see ``bot.mail.mail_settings``). With ``--pipe``
 a mail server (Postfix's pipe transport, procmail...) hands over one message on standard
 input; the exit status is 0 when handled, 75 (EX_TEMPFAIL) when the mail server should try
 again later, and 65 (EX_DATAERR) when the message is refused (too large).
@@ -40,7 +40,7 @@ def run_mail(args: argparse.Namespace) -> int:
 
     from bot.config import EX_CONFIG, check_database, load_env
     from bot.mail import runner
-    from bot.mail.settings import MailSettings, SettingsError
+    from bot.mail.mail_settings import MailSettings, SettingsError
 
     load_env(args.env)  # the environment wins over the file
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s",

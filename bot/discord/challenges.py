@@ -7,22 +7,18 @@ that already has a game (or a player who asks) gets the new game in a thread of 
 
 >>> game_options("opponent", "12h").side, game_options("me", "12h").forfeit_after
 ('north', 43200.0)
->>> email_player(" Ann@Example.ORG ", "Mancala <mancala@bot.example>")
-Player(surface='email', id='ann@example.org')
 """
 
 from __future__ import annotations
 
 import logging
-import re
-from email.utils import parseaddr
 
 import discord
 
 from bot.discord import formatting as fmt
 from bot.discord.actions import Actions, channel_of, mentions, or_missing, player_of, quietly
 from bot.discord.views import board_view, challenge_view
-from bot.service import Challenge, ChallengeClosed, GameOptions, Player, ServiceError
+from bot.service import BadRequest, Challenge, ChallengeClosed, GameOptions, Player, ServiceError
 from engine import Ruleset
 
 log = logging.getLogger(__name__)
@@ -115,7 +111,10 @@ class Challenges:
             mail_address = self.actions.client.mail_address
             if mail_address is None:
                 raise ValueError(EMAIL_PLAY_OFF)
-            them = email_player(email, mail_address)
+            try:
+                them = self.service.email_player(email)
+            except BadRequest as err:
+                raise ValueError(f"{str(err)[:1].upper()}{str(err)[1:]}.") from None
         elif opponent.id == self._bot_id:
             return Player.ai(level)
         elif opponent.bot:
@@ -261,33 +260,6 @@ class Challenges:
 EMAIL_PLAY_OFF = ("Email play is not enabled on this bot: its operator enables it by setting "
                   "MANCALA_MAIL_ADDRESS (the bot's own email address) and restarting it. "
                   "Challenge a member with opponent meanwhile.")
-
-# what the mail surface will deliver to: a plain address, no name, no angle brackets
-_ADDRESS = re.compile(r"^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
-                      r"@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$")
-ADDRESS_LIMIT = 254  # characters in a deliverable address (RFC 5321)
-
-
-def email_player(text: str, bot_address: str) -> Player:
-    """The email player at the address ``text``, lowercased like the mail surface does; a
-    ValueError says what is wrong. The bot's own address (``bot_address``, with or without a
-    ``+tag``) is refused: a challenge to it would be the bot mailing itself.
-
-    >>> email_player("ann@", "mancala@bot.example")
-    Traceback (most recent call last):
-    ...
-    ValueError: 'ann@' is not an email address; write one like ann@example.org.
-    """
-    address = text.strip().strip("<>").strip().lower()
-    if len(address) > ADDRESS_LIMIT or not _ADDRESS.match(address):
-        raise ValueError(f"'{text.strip()[:60]}' is not an email address; write one like "
-                         f"ann@example.org.")
-    own = parseaddr(bot_address)[1].lower()
-    local, _, domain = address.rpartition("@")
-    if f"{local.partition('+')[0]}@{domain}" == own:
-        raise ValueError("That is my own address. To play me (the AI), give opponent: me.")
-    return Player("email", address)
-
 
 def game_options(first: str, clock: str | None) -> GameOptions:
     """Game options from the command's: who moves first (South moves first; "random" leaves

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import logging
 from email.message import EmailMessage
-from email.utils import parseaddr
 
-from bot.mail.opponent import AIOpponent
 from bot.mail.position_mail import (
     MailFormatError, apply_sender_moves, parse_position_mail, reply_text,
 )
 from bot.mail.reading import IncomingMail, read_mail
 from bot.mail.replies import build_reply
-from bot.mail.settings import MailSettings
+from bot.mail.mail_settings import MailSettings
 from bot.mail.transport import PermanentMailError, Relay
+from bot.service.addresses import is_own_address
+from bot.service.ai import AIPool, default_level, known_levels
 
 log = logging.getLogger(__name__)
 
@@ -30,16 +30,14 @@ class MailBot:
     """Answers mail. ``correspondence`` (a ``Correspondence``) handles stored games; without
     it only position-and-move mails are played."""
 
-    def __init__(self, settings: MailSettings, opponent: AIOpponent, relay: Relay | None = None,
+    def __init__(self, settings: MailSettings, ai: AIPool, relay: Relay | None = None,
                  correspondence=None, levels: tuple[str, ...] | None = None):
-        from engine.ai import DEFAULT_LEVEL, LEVELS
-
         self.settings = settings
-        self.opponent = opponent
+        self.ai = ai  # the service's AIPool: one pool for every surface
         self.relay = relay
         self.correspondence = correspondence
-        self.levels = tuple(levels or LEVELS)
-        self.default_level = settings.level or (DEFAULT_LEVEL if DEFAULT_LEVEL in self.levels
+        self.levels = tuple(levels or known_levels())
+        self.default_level = settings.level or (default_level() if default_level() in self.levels
                                                 else self.levels[0])
 
     async def process(self, raw: bytes, envelope_sender: str | None,
@@ -61,7 +59,7 @@ class MailBot:
         if mail.automatic:
             log.info("not answering %s: %s", mail.from_address or "(no From)", mail.automatic)
             return []
-        if _same_mailbox(mail.from_address, self.settings.bot_address):
+        if is_own_address(mail.from_address, self.settings.bot_address):
             log.info("not answering mail from my own address (a forwarding loop?)")
             return []
         if mail.refusal:
@@ -80,18 +78,8 @@ class MailBot:
         bot_moves: list[str] = []
         while (not position.is_over() and position.to_move == request.bot_side
                and len(bot_moves) < _MAX_BOT_PLIES):
-            move = await self.opponent.choose(position, request.level)
-            position = position.play(move)
+            # seed 0: the same mail gets the same answer
+            choice = await self.ai.choose(position, request.level, seed=0)
+            position = position.play(choice.move)
             bot_moves.append(position.last_move)
         return reply_text(request, position, sender_moves, bot_moves)
-
-
-def _same_mailbox(address: str, bot_address: str) -> bool:
-    """``mancala+g1-x@host`` is ``mancala@host``: our plus addresses are our own too.
-
-    >>> _same_mailbox("mancala+g1-abc@bot.test", "Mancala <mancala@bot.test>")
-    True
-    """
-    mine = parseaddr(bot_address)[1].lower()
-    local, _, domain = address.lower().partition("@")
-    return bool(mine) and f"{local.split('+')[0]}@{domain}" == mine

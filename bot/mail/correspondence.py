@@ -14,10 +14,10 @@ import logging
 import secrets
 from email.message import EmailMessage
 
-from bot.mail.commands import HELP, Command, CommandError, first_line, parse_command
+from bot.mail.mail_commands import HELP, Command, CommandError, first_line, parse_command
 from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from
 from bot.mail.reading import IncomingMail
-from bot.mail.settings import MailSettings
+from bot.mail.mail_settings import MailSettings
 from bot.mail.tokens import Tokens, find_tags, find_unverified_ids
 from bot.mail.transport import PermanentMailError, Relay, TransientMailError
 from bot.service import (
@@ -122,6 +122,7 @@ def attach_email(service, settings: MailSettings, relay: Relay) -> EmailNotifier
                         service.display_name)
     notifier = EmailNotifier(mailer, relay)
     service.add_notifier("email", notifier)
+    service.players.mail_address = settings.bot_address  # so nobody challenges the bot itself
     return notifier
 
 
@@ -211,9 +212,11 @@ class Correspondence:
         if verb == "resign":
             return await service.resign(game.id, player), "You resigned."
         if verb in ("draw", "end", "undo"):
-            if game.offer and game.offer.by != player and game.offer.kind == verb:
-                return await service.accept_offer(game.id, player), f"You accepted the {verb}."
-            return await service.offer(game.id, player, verb), f"You offered: {verb}."
+            theirs = game.offer is not None and game.offer.by != player
+            game = await service.offer(game.id, player, verb)  # the same as theirs: agreed
+            if game.offer is None:
+                return game, (f"You accepted the {verb}." if theirs else f"Granted: {verb}.")
+            return game, f"You offered: {verb}."
         if verb == "accept":
             return await service.accept_offer(game.id, player), "You accepted the offer."
         if verb == "decline":
@@ -279,11 +282,10 @@ class Correspondence:
 
     def _opponent(self, text: str) -> Player:
         if text == "ai":
-            from engine.ai import DEFAULT_LEVEL
-            return Player.ai(DEFAULT_LEVEL)
+            return Player.ai()  # the service's default level
         if text.startswith("ai:") or text.startswith("discord:"):
             return Player.parse(text)
-        return Player("email", text)
+        return self.service.email_player(text)
 
     async def _games_list(self, player: Player) -> str:
         games = await self.service.list_games(player)

@@ -15,7 +15,6 @@ what the sender wrote in this mail.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from email import policy
 from email.header import decode_header, make_header
@@ -24,6 +23,7 @@ from email.parser import BytesParser
 from email.utils import getaddresses
 
 from bot.mail.html_text import html_to_text
+from bot.service.addresses import mailbox
 from engine.errors import excerpt
 
 DEFAULT_MAX_BYTES = 1_048_576  # a phone's signature image fits; a mailbomb does not
@@ -153,33 +153,6 @@ def _addresses(message: EmailMessage, name: str) -> list[tuple[str, str]]:
         if address:
             found.append((_decode_words(display), address))
     return found
-
-
-_LOCAL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~\u0080-\U0010ffff-]+"
-                    r"(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~\u0080-\U0010ffff-]+)*")
-_DOMAIN = re.compile(r"([A-Za-z0-9\u0080-\U0010ffff]([A-Za-z0-9\u0080-\U0010ffff-]{0,61}"
-                     r"[A-Za-z0-9\u0080-\U0010ffff])?\.)+[A-Za-z0-9\u0080-\U0010ffff-]{2,63}")
-
-
-def mailbox(address: str) -> str:
-    """``address`` as a mailbox the bot can send to (domain lowercased), else ''.
-
-    Refused: control characters, spaces, quotes, an empty ``<>``, a local part over 64 or an
-    address over 254 characters (RFC 5321), a domain without a dot. Such an address cannot be
-    answered, so a mail from it is not answered.
-
-    >>> mailbox("<Ann@Example.ORG>"), mailbox('"ann <ann@example.org>'), mailbox("a\\x01@x.org")
-    ('ann@example.org', '', '')
-    """
-    address = address.strip()[:300]
-    if address.startswith("<") and address.endswith(">"):
-        address = address[1:-1]
-    local, at, domain = address.rpartition("@")
-    if (not at or len(address) > 254 or len(local) > 64 or not _LOCAL.fullmatch(local)
-            or not _DOMAIN.fullmatch(domain)
-            or any(unicodedata.category(c)[0] in "CZ" for c in address)):
-        return ""
-    return address.lower()  # local parts are case-blind in practice (we compare, never route)
 
 
 _MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")  # printable ASCII, no spaces, no < or >

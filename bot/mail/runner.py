@@ -11,9 +11,9 @@ import signal
 from dataclasses import dataclass
 
 from bot.mail.bot import MailBot
-from bot.mail.opponent import AIOpponent
 from bot.mail.reading import MailTooLarge
-from bot.mail.settings import MailSettings, SettingsError
+from bot.mail.mail_settings import MailSettings, SettingsError
+from bot.service.ai import AIPool
 from bot.mail.transport import Relay, TransientMailError, start_server
 from engine.errors import excerpt
 
@@ -28,14 +28,15 @@ class MailSurface:
 
     bot: MailBot
     relay: Relay
-    opponent: AIOpponent
-    service: object | None = None
+    service: object | None = None  # the service this surface opened (and so closes)
+    ai: AIPool | None = None  # the pool it opened, when there is no service to share
 
     async def close(self) -> None:
         if self.service is not None:
             await self.service.close()
         await self.relay.close()
-        self.opponent.close()
+        if self.ai is not None:
+            self.ai.close()
 
 
 async def open_surface(settings: MailSettings, *, with_games: bool = True,
@@ -49,20 +50,23 @@ async def open_surface(settings: MailSettings, *, with_games: bool = True,
                             f"'{excerpt(settings.level)}'")
     relay = Relay(settings.relay[0], settings.relay[1], user=settings.relay_user,
                   password=settings.relay_password, tls=settings.relay_tls)
-    opponent = AIOpponent(ai_workers)
     correspondence = None
-    owned_service = None
+    owned_service = owned_ai = None
     if with_games:
         from bot.mail.correspondence import Correspondence, attach_email
 
         if service is None:
             from bot.service import GameService
 
-            service = owned_service = await GameService.open(settings.database)
+            service = owned_service = await GameService.open(settings.database,
+                                                             ai_workers=ai_workers)
         notifier = attach_email(service, settings, relay)
         correspondence = Correspondence(service, notifier)
-    bot = MailBot(settings, opponent, relay, correspondence)
-    return MailSurface(bot, relay, opponent, owned_service)
+        ai = service.ai  # one pool for the games' AI turns and the position mails
+    else:
+        ai = owned_ai = AIPool(ai_workers)
+    bot = MailBot(settings, ai, relay, correspondence)
+    return MailSurface(bot, relay, owned_service, owned_ai)
 
 
 @dataclass

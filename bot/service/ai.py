@@ -3,6 +3,9 @@
 The pool starts on first use ("spawn": a clean process, safe beside aiosqlite's threads).
 Levels are whatever ``engine.ai.LEVELS`` lists when asked, so new levels need no change here.
 
+Every surface shares this one pool: the games' AI turns and hints, and the mail surface's
+position-and-move mails, which have no stored game.
+
 Nobody waits for the compiler: while the compiled search is not in the cache (``kernel``, by
 default ``bot.kernel_cache``), the search levels play through the pure-Python search and one
 background process compiles; the moves and hints say so (``reduced``).
@@ -41,10 +44,18 @@ def _hint(position: Position, time_limit: float, compiled: bool):
 
 
 class AIPool:
+    """``await pool.choose(position, level, seed)``, ``await pool.hint(...)``.
+
+    ``workers=0`` searches in the calling process: for ``mancala mail --pipe``, which answers
+    one message and exits, where starting a worker would cost more than it saves. The
+    applet's strategies do not search: they answer in microseconds, less than the trip to a
+    worker, so they always run here.
+    """
+
     def __init__(self, workers: int = 1, time_limit: float | None = None, kernel=None):
         if kernel is None:
             import bot.kernel_cache as kernel
-        self.workers = max(1, workers)
+        self.workers = max(0, workers)
         self.time_limit = time_limit
         self.kernel = kernel  # is_ready(), start_background(): see bot.kernel_cache
         self._pool: ProcessPoolExecutor | None = None
@@ -64,6 +75,9 @@ class AIPool:
 
     async def choose(self, position: Position, level: str, seed: int):
         """The AI's AIMove for ``position``, computed in a worker process."""
+        from engine.ai import STRATEGIES
+        if level in STRATEGIES:
+            return _choose(position, level, None, seed, False)
         return await self._run(_choose, position, level, self.time_limit, seed, self.compiled())
 
     async def hint(self, position: Position, time_limit: float):
@@ -76,6 +90,8 @@ class AIPool:
     async def _run(self, function, *args):
         """``function(*args)`` in a worker process. A worker that died (killed, out of memory)
         is replaced once before giving up."""
+        if self.workers == 0:
+            return function(*args)
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             if self._pool is None:

@@ -59,6 +59,7 @@ class GameService:
         parts = (self.tasks, self.players, self.games, self.announcer)
         self.challenges = Challenges(store, clock, *parts)
         self.play = Play(clock, *parts)
+        self.ai = ai  # the one worker pool, shared with surfaces that play without a game
         self.ai_turns = AITurns(*parts, self.play, ai)
         self.announcer.ai_turn = self.ai_turns.schedule
         self.deadlines = Deadlines(store, clock, self.games, self.announcer, self.challenges)
@@ -85,6 +86,7 @@ class GameService:
         self.set_display_name = self.players.set_display_name
         self.set_ping_mode, self.ping_for_turn = self.pings.set_mode, self.pings.for_turn
         self.display_name = self.players.display_name
+        self.email_player = self.players.email_player
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Callable[[], float] | None = None,

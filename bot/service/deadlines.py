@@ -2,9 +2,6 @@
 ``tick()`` acts on whatever is due; ``GameService.open`` runs it every ``tick_every`` seconds.
 
 >>> from bot.service.types import GameOptions, Player
-
-if TYPE_CHECKING:  # challenges needs clock_fields from here
-    from bot.service.challenges import Challenges
 >>> clock_fields(GameOptions(reminder_after=60.0), Player("discord", "1"), now=1000.0)
 {'remind_at': 1060.0, 'forfeit_at': None}
 """
@@ -23,6 +20,9 @@ from bot.service.announcer import Announcer
 from bot.service.games import Games
 from bot.service.events import Forfeit, Reminder
 from bot.service.types import GameOptions, Player
+
+if TYPE_CHECKING:  # challenges imports clock_fields from here
+    from bot.service.challenges import Challenges
 
 log = logging.getLogger(__name__)
 

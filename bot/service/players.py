@@ -11,6 +11,7 @@ from typing import Callable, Iterable
 from engine import excerpt
 
 from bot.service import errors
+from bot.service.addresses import is_own_address, mailbox
 from bot.service.ai import known_levels
 from bot.service.types import SURFACES, Player
 
@@ -27,6 +28,23 @@ class Players:
         self._extra_surfaces = extra_surfaces  # surfaces with a notifier, beyond SURFACES
         self._ids: dict[Player, int] = {}
         self._by_id: dict[int, Player] = {}
+        self.mail_address: str | None = None  # the bot's own, once a mail surface is attached
+
+    def email_player(self, text: str) -> Player:
+        """The email player at the address ``text`` (lowercased, as mail compares them).
+        BadRequest for what the bot cannot mail, and for the bot's own address (``+tag``
+        included): a challenge to it would be the bot mailing itself.
+
+        >>> Players(None, None).email_player(" <Ann@Example.ORG>")
+        Player(surface='email', id='ann@example.org')
+        """
+        address = mailbox(str(text))
+        if not address:
+            raise errors.BadRequest(f"'{excerpt(str(text), 60)}' is not an email address; "
+                                    f"write one like ann@example.org")
+        if is_own_address(address, self.mail_address):
+            raise errors.BadRequest("that is my own address; to play me, challenge the AI")
+        return Player("email", address)
 
     def check(self, player: Player) -> None:
         """BadRequest unless ``player`` is a player of a known surface with a usable id."""
