@@ -1,31 +1,26 @@
 """Settings from ``.env`` and the environment (the environment wins).
 
-``MANCALA_DB`` is the games database; without it the file lives in the user's data directory:
-``$XDG_DATA_HOME/mancala/mancala.sqlite3``, else ``~/.local/share/mancala/mancala.sqlite3``
-(``%APPDATA%\\mancala`` on Windows, ``~/Library/Application Support/mancala`` on macOS).
+``MANCALA_DB`` is the games database; without it the file lives in the user's data directory
+as platformdirs gives it (``~/.local/share/mancala`` on Linux, honouring ``XDG_DATA_HOME``;
+``~/Library/Application Support/mancala`` on macOS; ``%APPDATA%\\mancala`` on Windows).
+``MANCALA_TABLES`` is where ``mancala solve`` keeps its endgame tables (``storage.tables``);
+without it, the user's cache directory. The compiled search's cache is ``bot.kernel_cache``.
 
 >>> database_path({"MANCALA_DB": "/tmp/games.sqlite3"})
 PosixPath('/tmp/games.sqlite3')
->>> database_path({"XDG_DATA_HOME": "/data", "HOME": "/home/ann"}, platform="linux")
-PosixPath('/data/mancala/mancala.sqlite3')
->>> database_path({"HOME": "/home/ann"}, platform="linux")
-PosixPath('/home/ann/.local/share/mancala/mancala.sqlite3')
-
-``MANCALA_TABLES`` is where ``mancala solve`` keeps its endgame tables (``storage.tables``);
-without it, the user's cache directory:
-
->>> tables_dir({"HOME": "/home/ann"}, platform="linux")
-PosixPath('/home/ann/.cache/mancala/tables')
->>> tables_dir({"MANCALA_TABLES": "/srv/tables", "HOME": "/home/ann"}, platform="linux")
-PosixPath('/srv/tables')
+>>> database_path({}) == platformdirs.user_data_path("mancala") / "mancala.sqlite3"
+True
+>>> tables_dir({"MANCALA_TABLES": "/srv/tables"}), tables_dir({}).name
+(PosixPath('/srv/tables'), 'tables')
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Mapping
+
+import platformdirs
 
 APP = "mancala"
 DB_FILE = "mancala.sqlite3"
@@ -38,54 +33,28 @@ def load_env(env_file: str | os.PathLike | None = ".env") -> None:
         load_dotenv(env_file, override=False)
 
 
-# Where each platform keeps a user's files of a kind: the Windows variable and its fallback,
-# the macOS folder, the XDG variable and its fallback (all under the home directory).
-_PLACES = {
-    "data": ("APPDATA", ("AppData", "Roaming"), ("Library", "Application Support"),
-             "XDG_DATA_HOME", (".local", "share")),
-    "cache": ("LOCALAPPDATA", ("AppData", "Local"), ("Library", "Caches"),
-              "XDG_CACHE_HOME", (".cache",)),
-}
-
-
-def _user_dir(kind: str, environ: Mapping[str, str] | None, platform: str | None) -> Path:
-    """This program's directory for the user's files of ``kind`` ("data" or "cache")."""
-    environ = os.environ if environ is None else environ
-    platform = platform or sys.platform
-    windows_variable, windows_default, macos, xdg_variable, xdg_default = _PLACES[kind]
-    home = Path(environ.get("HOME") or Path.home())
-    if platform.startswith("win"):
-        base = Path(environ.get(windows_variable) or home.joinpath(*windows_default))
-    elif platform == "darwin":
-        base = home.joinpath(*macos)
-    else:
-        xdg = environ.get(xdg_variable, "").strip()
-        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home.joinpath(*xdg_default)
-    return base / APP
-
-
-def data_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+def data_dir() -> Path:
     """The user's data directory for this program (not created here)."""
-    return _user_dir("data", environ, platform)
+    return platformdirs.user_data_path(APP)
 
 
-def database_path(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+def database_path(environ: Mapping[str, str] | None = None) -> Path:
     """``MANCALA_DB`` if set (``~`` expanded), else the data directory's database file."""
     environ = os.environ if environ is None else environ
     explicit = environ.get("MANCALA_DB", "").strip()
     if explicit:
         return Path(explicit).expanduser()
-    return data_dir(environ, platform) / DB_FILE
+    return data_dir() / DB_FILE
 
 
-def tables_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+def tables_dir(environ: Mapping[str, str] | None = None) -> Path:
     """``MANCALA_TABLES`` if set (``~`` expanded), else the user's cache directory: tables
     can always be built again, so they are a cache, not data."""
     environ = os.environ if environ is None else environ
     explicit = environ.get("MANCALA_TABLES", "").strip()
     if explicit:
         return Path(explicit).expanduser()
-    return _user_dir("cache", environ, platform) / "tables"
+    return platformdirs.user_cache_path(APP) / "tables"
 
 
 EX_CONFIG = 78  # sysexits: a configuration error; service managers do not restart on it

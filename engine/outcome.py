@@ -83,8 +83,6 @@ class Outcome(NamedTuple):
         return text + (f" at move {self.ply}" if self.ply and not self.termination.by_the_board
                        else "")
 
-    reason = words  # the older name, for display code not yet moved to ``words``
-
     @classmethod
     def from_words(cls, words: str, score: tuple[int, int], winner: str | None = None,
                    cycle: str | None = None) -> Outcome:

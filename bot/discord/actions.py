@@ -108,7 +108,7 @@ class Actions:
 
     async def tell_directly(self, player, text: str) -> None:
         """A direct message to a Discord player (best effort: their DMs may be closed)."""
-        if player.surface != "discord" or not player.id.isdigit():
+        if player.surface != "discord" or not fmt.snowflake(player.id):
             return
         try:
             dm = await self.client.create_dm(discord.Object(int(player.id)))

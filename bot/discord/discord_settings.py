@@ -27,7 +27,8 @@ class Settings:
     def from_environ(cls, env: Mapping[str, str]) -> Settings:
         guild = env.get("DISCORD_GUILD", "").strip()
         return cls(
-            guild_id=int(guild) if guild.isdigit() else None,
+            guild_id=(int(guild) if guild.isascii() and guild.isdigit() and len(guild) <= 20
+                      else None),  # ASCII digits: isdigit() alone passes superscripts
             message_content=env.get("DISCORD_MESSAGE_CONTENT", "").strip().lower() in _YES,
             database=str(database_path(env)),  # the same file the terminal plays on
             sync_commands=env.get("DISCORD_SYNC", "yes").strip().lower() in _YES,

@@ -62,9 +62,19 @@ def on_discord(player: Player) -> bool:
     return player.surface == "discord"
 
 
+def snowflake(text: str) -> int | None:
+    """``text`` as a Discord id, if it is one: 1 to 20 ASCII digits (``str.isdigit`` alone
+    passes '¹', which ``int`` refuses).
+
+    >>> snowflake("80351110224678912"), snowflake("¹"), snowflake("9" * 30)
+    (80351110224678912, None, None)
+    """
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 20 else None
+
+
 def discord_ids(*players: Player) -> list[int]:
     """The Discord user ids among ``players``: the only people a message may ping."""
-    return [int(p.id) for p in players if p.surface == "discord" and p.id.isdigit()]
+    return [int(p.id) for p in players if p.surface == "discord" and snowflake(p.id)]
 
 
 def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:

@@ -165,7 +165,7 @@ class DiscordNotifier(Notifier):
 
     async def _direct(self, recipient: Player, text: str) -> None:
         """A direct message, for a Discord player whose game lives on another surface."""
-        if recipient.surface != "discord" or not recipient.id.isdigit():
+        if recipient.surface != "discord" or not fmt.snowflake(recipient.id):
             return
         dm = await self.client.create_dm(discord.Object(int(recipient.id)))
         await dm.send(text, allowed_mentions=discord.AllowedMentions.none())

@@ -98,7 +98,7 @@ class EmailNotifier(Notifier):
 
     async def on_game_over(self, event: GameOver) -> None:
         outcome = event.game.outcome
-        reason = outcome.reason if outcome else "the game ended"
+        reason = outcome.words if outcome else "the game ended"
         await self._send(await self.mailer.game_mail(event.game, event.recipient,
                                                      f"Game over: {reason}."))
 

@@ -73,7 +73,7 @@ class MailSettings:
             relay_tls=tls,
             bot_address=get("MANCALA_MAIL_ADDRESS") or cls.bot_address,
             secret=get("MANCALA_MAIL_SECRET").encode() or None,
-            secret_file=get("MANCALA_MAIL_SECRET_FILE") or str(data_dir(env) / cls.secret_file),
+            secret_file=get("MANCALA_MAIL_SECRET_FILE") or str(data_dir() / cls.secret_file),
             max_bytes=int(max_bytes),
             level=get("MANCALA_MAIL_LEVEL").lower() or None,
             database=str(database_path(env)),  # the file the other surfaces play on
