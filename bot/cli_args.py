@@ -71,3 +71,9 @@ def text(limit: int = MAX_ARGUMENT):
         except TooLong as err:
             raise argparse.ArgumentTypeError(str(err)) from None
     return read
+
+
+def add_env_option(parser) -> None:
+    """``--env FILE``: the settings file a command reads first (the environment wins)."""
+    parser.add_argument("--env", default=".env", metavar="FILE",
+                        help="the settings file to read (default: .env)")

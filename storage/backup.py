@@ -25,14 +25,7 @@ def backup(database: str | Path, target: str | Path) -> Path:
         raise StorageError(f"there is no database at {database}")
     if target.exists():
         raise StorageError(f"{target} exists already; give a new file name")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    source = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
-    copy = sqlite3.connect(target)
-    try:
-        source.backup(copy)
-    finally:
-        copy.close()
-        source.close()
+    _copy(database, target)
     check(target)
     return target
 
@@ -72,12 +65,17 @@ def restore(backup_file: str | Path, database: str | Path) -> Path | None:
     if database.exists():
         kept = database.with_name(f"{database.name}.before-restore-{int(time.time())}")
         backup(database, kept)
-    database.parent.mkdir(parents=True, exist_ok=True)
-    source = sqlite3.connect(f"file:{backup_file}?mode=ro", uri=True)
-    target = sqlite3.connect(database)
+    _copy(backup_file, database)
+    return kept
+
+
+def _copy(source_path: str | Path, target_path: Path) -> None:
+    """SQLite's online backup of ``source_path`` (opened read-only) into ``target_path``."""
+    target_path.parent.mkdir(parents=True, exist_ok=True)
+    source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True)
+    target = sqlite3.connect(target_path)
     try:
         source.backup(target)
     finally:
         target.close()
         source.close()
-    return kept

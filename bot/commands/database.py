@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from bot.cli_args import add_env_option
 
 
 def register(subparsers) -> None:
@@ -17,8 +18,7 @@ def register(subparsers) -> None:
                     "with SQLite's online backup API: a consistent copy, even while the bot "
                     "writes. FILE must not exist yet.")
     backup.add_argument("file", metavar="FILE")
-    backup.add_argument("--env", default=".env", metavar="FILE",
-                        help="the settings file to read (default: .env)")
+    add_env_option(backup)
     backup.set_defaults(func=run_backup)
     restore = subparsers.add_parser(
         "restore", help="put a backup back, after checking it (stop the bot first)",
@@ -26,8 +26,7 @@ def register(subparsers) -> None:
                     "knows), keep the current database beside itself, and put FILE in its "
                     "place. Stop the bot first.")
     restore.add_argument("file", metavar="FILE")
-    restore.add_argument("--env", default=".env", metavar="FILE",
-                         help="the settings file to read (default: .env)")
+    add_env_option(restore)
     restore.set_defaults(func=run_restore)
 
 

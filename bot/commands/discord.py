@@ -15,6 +15,7 @@ import sys
 from engine import excerpt
 
 from bot.config import EX_CONFIG, check_database
+from bot.cli_args import add_env_option
 
 NO_TOKEN_EXIT = EX_CONFIG  # a setting is missing: restarting cannot fix it
 
@@ -49,8 +50,7 @@ def register(subparsers) -> None:
                     "DISCORD_MESSAGE_CONTENT=yes (optional: typed moves in game channels), "
                     "MANCALA_DB (optional: the games database file, shared with "
                     "mancala play).")
-    parser.add_argument("--env", default=".env", metavar="FILE",
-                        help="the settings file to read (default: .env)")
+    add_env_option(parser)
     parser.set_defaults(func=run_bot)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from bot.cli_args import add_env_option
 
 
 def register(subparsers) -> None:
@@ -29,8 +30,7 @@ def register(subparsers) -> None:
                         help="with --pipe: the envelope recipient (Postfix: ${recipient})")
     parser.add_argument("--no-games", action="store_true",
                         help="only position-and-move mails against the AI (no game database)")
-    parser.add_argument("--env", default=".env", metavar="FILE",
-                        help="the settings file to read (default: .env)")
+    add_env_option(parser)
     parser.set_defaults(func=run_mail)
 
 

@@ -16,7 +16,7 @@ import argparse
 
 from engine import excerpt
 
-from bot.cli_args import text
+from bot.cli_args import add_env_option, text
 
 
 def register(subparsers) -> None:
@@ -37,8 +37,7 @@ def register(subparsers) -> None:
                              "keyboard")
     parser.add_argument("--db", metavar="FILE",
                         help="the games database (default: MANCALA_DB or the data directory)")
-    parser.add_argument("--env", default=".env", metavar="FILE",
-                        help="the settings file to read (default: .env)")
+    add_env_option(parser)
     parser.set_defaults(func=run_play)
 
 

@@ -3,8 +3,10 @@
 Every surface that takes an address (a Discord challenge by email, a mail's From, a mailed
 challenge) asks here, so the rules are the same everywhere.
 
->>> mailbox(" <Ann@Example.ORG>"), is_own_address("mancala+g1-x@bot.test", "Mancala <mancala@bot.test>")
-('ann@example.org', True)
+>>> mailbox(" <Ann@Example.ORG>")
+'ann@example.org'
+>>> is_own_address("mancala+g1-x@bot.test", "Mancala <mancala@bot.test>")
+True
 """
 
 from __future__ import annotations
