@@ -47,8 +47,8 @@ class Termination(enum.Enum):
 _WORDS = {
     Termination.ROW_EMPTY: "a row is empty",
     Termination.ALL_EMPTY: "every pit is empty",
-    Termination.NO_MOVE: "{by} has no move",
-    Termination.CANNOT_FEED: "{by} cannot feed",
+    Termination.NO_MOVE: "{By} has no move",
+    Termination.CANNOT_FEED: "{By} cannot feed",
     Termination.MAJORITY: "more than half the seeds",
     Termination.GRAND_SLAM: "grand slam",
     Termination.REPETITION: "a position repeated",

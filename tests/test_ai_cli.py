@@ -1,6 +1,7 @@
 """``mancala solve`` and ``mancala hint`` through the real CLI entry point."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +93,30 @@ def test_a_long_solve_reports_progress_and_stops_cleanly_on_ctrl_c(tmp_path):
     assert proc.returncode == 0, err
     assert "interrupted: value in [" in out and "best move" in out
     assert "Traceback" not in err
+
+
+PUZZLE = Path(__file__).parent / "data" / "al_manqala_004_puzzle.txt"
+
+
+def test_the_al_manqala_puzzle_is_answered_with_its_proof_line(capsys):
+    """004's endgame problem (our reconstruction: docs/rules.md): South needs four beads.
+    Protecting the single bead in B loses at once, since South can then not feed North;
+    only C wins, and the proof line plays the game out to South's win."""
+    assert main(["solve", "al-manqala", "--position", str(PUZZLE), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "for South (proven)" in out and "value +" in out
+    assert "best move C\n" in out
+    line = next(text for text in out.splitlines() if text.startswith("line "))
+    assert line.startswith("line C ") and line.endswith("South wins.")
+    assert main(["solve", "al-manqala", "--position", str(PUZZLE), "--moves", "B",
+                 "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "for North (proven)" in out and "value +" in out
+    assert "line g: Game over (South cannot feed)" in out and out.rstrip().endswith("North wins.")
+
+
+def test_the_proof_line_can_be_left_out(capsys):
+    assert main(["solve", "kalah:pits=3,seeds=2", "--no-line", "--quiet"]) == 0
+    assert "line " not in capsys.readouterr().out
+    assert main(["solve", "kalah:pits=3,seeds=2", "--quiet"]) == 0
+    assert "\nline " in capsys.readouterr().out

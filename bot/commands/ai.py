@@ -38,6 +38,8 @@ def register(subparsers) -> None:
                     "under perfect play, a best move, nodes searched and time. Large boards "
                     "can take minutes; --nodes caps the work.")
     _common(solve)
+    solve.add_argument("--no-line", action="store_true",
+                       help="do not write out the line of best play after a proven value")
     solve.add_argument("--quiet", action="store_true",
                        help="no progress on stderr (by default a live line on a terminal, "
                             "else a line every 10 s: bounds, nodes, nodes/s, table fill, "
@@ -163,7 +165,25 @@ def run_solve(args: argparse.Namespace) -> int:
           + (f" (with a table of the boards with at most {table} seeds left)" if table else ""))
     if stored:
         print(f"the table: {stored.note}")
+    if result.complete and not args.no_line:
+        print(_proof_line(position, result.move, args, table, stored, stream))
     return 0
+
+
+def _proof_line(position, best: str, args, table: int, stored, stream) -> str:
+    """The proof's line of best play, each move proven (see engine.ai.proof_line), and how
+    the game ends on it; where a step costs more than its budget the line stops there."""
+    from engine import Game, result_lines
+    from engine.ai import proof_line
+
+    with waiting("Writing out the line of best play", stream):
+        line, complete = proof_line(position, best, table_seeds=table,
+                                    table=stored.table if stored else None)
+    moves = " ".join(to_perspective(m, args.perspective) for m in line)
+    if not complete:
+        return f"line {moves} ... (the rest costs more than a step's budget to prove)"
+    end = Game.from_moves(position.rules, line, position=position).position
+    return f"line {moves}: {' '.join(result_lines(end.outcome()))}"
 
 
 class SolveWatch:

@@ -181,6 +181,36 @@ def solve(position: Position, node_limit: int | None = None, tt_bits: int = 22,
                  endgame_table=table, progress=progress)
 
 
+LINE_STEP_NODES = 2_000_000  # what each further step of a proof line may cost (about 1 s)
+LINE_TT_BITS = 18  # a step's table: enough for its budget, and quick to allocate each step
+
+
+def proof_line(position: Position, first_move: str, node_limit: int = LINE_STEP_NODES,
+               max_plies: int = 200, table_seeds: int = 0, table: tuple | None = None
+               ) -> tuple[list[str], bool]:
+    """The line of best play after ``position``'s proven best move ``first_move``: each next
+    move proven by the solver within ``node_limit`` nodes. Returns the moves and whether the
+    line reaches the end of the game (False where a step could not be proven within the
+    budget, which leaves the line shorter but every move in it proven best).
+
+    >>> from engine import Game, Ruleset
+    >>> pos = Game.from_moves(Ruleset.parse("kalah:pits=2,seeds=1"), "").position
+    >>> line, complete = proof_line(pos, solve(pos).move)
+    >>> complete, pos.rules.total_seeds == sum(Game.from_moves(pos.rules, line).position.stores)
+    (True, True)
+    """
+    line = [first_move]
+    position = position.play(first_move)
+    while not position.is_over() and len(line) < max_plies:
+        result = solve(position, node_limit, tt_bits=LINE_TT_BITS, table_seeds=table_seeds,
+                       table=table)
+        if not result.complete:
+            return line, False
+        line.append(result.move)
+        position = position.play(result.move)
+    return line, position.is_over()
+
+
 HINT_SOLVE_NODES = 800_000  # what the solver may spend proving a hint (about 0.3 s)
 
 
