@@ -91,5 +91,27 @@ def check_database(path: str | os.PathLike) -> Path:
             if handle.read(16) != b"SQLite format 3\x00":
                 raise ConfigError(f"MANCALA_DB is {path}, which is not a SQLite database; give "
                                   "the games database, or a new file name")
+        _check_schema(path)
     return path
+
+
+def _check_schema(path: Path) -> None:
+    """ConfigError for a database written by a newer version of this program: opening it
+    would risk its data, so it is refused before anything touches it."""
+    import sqlite3
+
+    from storage.migrations import LATEST
+
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            version = db.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return  # no schema yet (a new file), or locked: opening it says more
+    if version is not None and version > LATEST:
+        raise ConfigError(f"MANCALA_DB is {path}, written by a newer version of this program "
+                          f"(schema {version}; this one knows up to {LATEST}); upgrade the "
+                          "program, or restore a backup made for this version")
 

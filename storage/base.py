@@ -106,6 +106,10 @@ class Storage(ABC):
     async def games_awaiting_ai(self) -> list[dict]:
         """Active games where an AI player is to move."""
 
+    @abstractmethod
+    async def count_games(self, status: str | None = None) -> int:
+        """How many games there are (with ``status``: 'active' or 'over', if given)."""
+
     # -- ratings
     @abstractmethod
     async def rating(self, player_id: int, rules: str) -> dict | None: ...

@@ -401,8 +401,11 @@ class SQLiteStorage(Storage):
             "ON p.id = CASE g.mover WHEN 0 THEN g.south_id ELSE g.north_id END "
             "WHERE g.status = 'active' AND p.surface = 'ai'")
 
-    async def count_games(self) -> int:
-        row = await self._one("SELECT count(*) AS n FROM games")
+    async def count_games(self, status: str | None = None) -> int:
+        if status is None:
+            row = await self._one("SELECT count(*) AS n FROM games")
+        else:
+            row = await self._one("SELECT count(*) AS n FROM games WHERE status = ?", (status,))
         return row["n"]
 
     # -- ratings ------------------------------------------------------------------------------

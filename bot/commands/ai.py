@@ -12,6 +12,7 @@ ruleset kalah:pits=3,seeds=2 after B: South to move
 value +4 for South (proven)
 best move C
 ... nodes in ... s (with a table of the boards with at most 5 seeds left)
+line C ...: Game over (a row is empty). South ..., North ...: South wins.
 0
 """
 

@@ -72,8 +72,12 @@ def run_bot(args: argparse.Namespace) -> int:
     from bot.discord.discord_settings import Settings
     from bot.discord.client import run
 
+    from bot import logs, metrics
+
     settings = Settings.from_environ(os.environ)
     check_database(settings.database)  # ConfigError: one clear line, EX_CONFIG
+    logs.setup()  # LOG_LEVEL; ConfigError when it is not a level
+    metrics.serve()  # when METRICS_PORT is set
     mail_settings = None
     if os.environ.get("MANCALA_MAIL_ADDRESS", "").strip():
         # One process for both surfaces: mixed Discord/email games are announced both ways.

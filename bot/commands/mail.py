@@ -36,15 +36,14 @@ def register(subparsers) -> None:
 
 def run_mail(args: argparse.Namespace) -> int:
     import asyncio
-    import logging
 
+    from bot import logs, metrics
     from bot.config import EX_CONFIG, check_database, load_env
     from bot.mail import runner
     from bot.mail.mail_settings import MailSettings, SettingsError
 
     load_env(args.env)  # the environment wins over the file
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s",
-                        stream=sys.stderr)
+    logs.setup()  # ConfigError for a bad LOG_LEVEL: one line, EX_CONFIG
     try:
         settings = MailSettings.from_environ(os.environ)
     except SettingsError as err:
@@ -59,6 +58,7 @@ def run_mail(args: argparse.Namespace) -> int:
         status = asyncio.run(runner.pipe(settings, raw, args.sender, args.recipient,
                                          with_games=not args.no_games))
         return status
+    metrics.serve()  # when METRICS_PORT is set
     try:
         asyncio.run(runner.serve(settings, with_games=not args.no_games))
     except SettingsError as err:

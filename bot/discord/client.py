@@ -20,6 +20,7 @@ import sys
 import discord
 from discord import app_commands
 
+from bot.health import heartbeat_forever, heartbeat_path, service_status
 from bot.discord.actions import Actions
 from bot.discord.challenges import Challenges
 from bot.discord.command_group import MancalaGroup
@@ -99,7 +100,19 @@ async def serve(token: str, settings: Settings, mail_settings=None) -> int:
             mail = await start_mail_surface(service, mail_settings)
         mail_address = mail_settings.bot_address if mail is not None else None
         async with MancalaBot(service, settings, mail_address) as bot:
-            await bot.start(token)
+            async def status() -> dict:
+                surfaces = {"discord": discord_state(bot)}
+                if mail is not None:
+                    surfaces["mail"] = "listening"
+                return {"surfaces": surfaces, **await service_status(service)}
+
+            beat = asyncio.create_task(heartbeat_forever(heartbeat_path(settings.database),
+                                                         status))
+            try:
+                await bot.start(token)
+            finally:
+                beat.cancel()
+                await asyncio.gather(beat, return_exceptions=True)
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN; copy it again from the "
               "Developer Portal (Bot > Reset Token).", file=sys.stderr)
@@ -116,9 +129,20 @@ async def serve(token: str, settings: Settings, mail_settings=None) -> int:
     return 0
 
 
+def discord_state(bot: discord.Client) -> str:
+    """"connecting" until Discord's READY, then "connected", or "disconnected" while the
+    gateway is lost (discord.py reconnects by itself; a long outage fails the health check)."""
+    if bot.is_closed():
+        return "disconnected"
+    if not bot.is_ready():
+        return "connecting"
+    return "connected" if bot.latency == bot.latency and bot.latency != float("inf") \
+        else "disconnected"
+
+
 def run(token: str, settings: Settings, mail_settings=None) -> int:
-    """``mancala bot``: serve until interrupted (Ctrl-C or SIGTERM from systemd)."""
-    discord.utils.setup_logging()
+    """``mancala bot``: serve until interrupted (Ctrl-C or SIGTERM from systemd). The caller
+    set up logging (bot.logs) and the metrics endpoint (bot.metrics)."""
 
     async def until_stopped() -> int:
         # SIGTERM cancels the bot like Ctrl-C does, so the database is closed cleanly

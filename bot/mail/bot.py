@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from email.message import EmailMessage
 
+from bot import metrics
 from bot.mail.position_mail import (
     MailFormatError, apply_sender_moves, parse_position_mail, reply_text,
 )
@@ -43,9 +44,11 @@ class MailBot:
     async def process(self, raw: bytes, envelope_sender: str | None,
                       recipients: list[str]) -> None:
         """Answer one message and send the replies (the SMTP server's and --pipe's entry)."""
+        metrics.MAIL.labels(direction="in").inc()
         for reply in await self.answer(raw, envelope_sender, recipients):
             try:
                 await self.relay.send(reply)
+                metrics.MAIL.labels(direction="out").inc()
             except PermanentMailError as err:  # the sender's address is dead: nobody to tell
                 log.warning("reply to %s refused for good: %s", reply["To"], err)
 

@@ -14,6 +14,7 @@ import logging
 import secrets
 from email.message import EmailMessage
 
+from bot import metrics
 from bot.mail.mail_commands import HELP, Command, CommandError, first_line, parse_command
 from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from
 from bot.mail.reading import IncomingMail
@@ -48,6 +49,7 @@ class EmailNotifier(Notifier):
         for delay in (*self.retry_delays, None):
             try:
                 await self.relay.send(message)
+                metrics.MAIL.labels(direction="out").inc()
                 return
             except PermanentMailError as err:
                 log.warning("mail to %s refused for good: %s", message["To"], err)

@@ -10,6 +10,7 @@ import logging
 import signal
 from dataclasses import dataclass
 
+from bot.health import heartbeat_forever, heartbeat_path, service_status
 from bot.mail.bot import MailBot
 from bot.mail.reading import MailTooLarge
 from bot.mail.mail_settings import MailSettings, SettingsError
@@ -108,11 +109,19 @@ async def serve(settings: MailSettings, stop: asyncio.Event | None = None,
         await surface.close()
         raise
     log.info("mancala mail: listening on %s:%s, replies via %s:%s", host, port, *settings.relay)
+
+    async def status() -> dict:
+        games = await service_status(surface.service) if surface.service is not None else {}
+        return {"surfaces": {"mail": "listening"}, **games}
+
+    beat = asyncio.create_task(heartbeat_forever(heartbeat_path(settings.database), status))
     if ready is not None:
         ready.set()
     try:
         await stop.wait()
     finally:
+        beat.cancel()
+        await asyncio.gather(beat, return_exceptions=True)
         server.close()
         await server.wait_closed()
         await surface.close()

@@ -8,6 +8,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 
+from bot import metrics
 from bot.service import errors
 from bot.service.ai import AIPool
 from bot.service.announcer import Announcer
@@ -85,6 +86,7 @@ class AITurns:
                     return
                 ply = seen.ply
                 choice = await self.pool.choose(seen.position, ai.id, seed=game_id * 1000 + ply)
+                metrics.AI_THINK.labels(level=ai.id).observe(choice.seconds)
                 try:
                     async with self._games.locked(game_id):
                         live = await self._games.load(game_id)

@@ -81,6 +81,7 @@ class GameService:
         self.hint, self.tick = self.ai_turns.hint, self.deadlines.tick
         self.get_game = self.games.get
         self.active_game, self.board = looking.active_game, looking.board
+        self.open_game_count = looking.open_game_count
         self.list_games, self.export = looking.list_games, looking.export
         self.rating, self.leaderboard = looking.rating, looking.leaderboard
         self.set_display_name = self.players.set_display_name

@@ -11,6 +11,8 @@ it choose a tone (for example, an ephemeral reply for ``NotYourTurn``).
 
 from __future__ import annotations
 
+from bot import metrics
+
 
 class ServiceError(Exception):
     """Base of every error the service raises on a user's request; ``str(err)`` is the message."""
@@ -18,6 +20,7 @@ class ServiceError(Exception):
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
+        metrics.ERRORS.labels(kind=type(self).__name__).inc()  # every refusal, counted once here
 
 
 class NotFound(ServiceError):

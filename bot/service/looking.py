@@ -23,6 +23,10 @@ class Looking:
     _players: Players
     _games: Games
 
+    async def open_game_count(self) -> int:
+        """How many games are in progress, on every surface."""
+        return await self._store.count_games("active")
+
     async def active_game(self, channel: Channel) -> GameView | None:
         """The active game in a channel, or None."""
         row = await self._store.active_game_in(channel.surface, channel.id)

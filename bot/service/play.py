@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import logging
+
 from dataclasses import dataclass
 from typing import Callable
 
 from engine import Game, IllegalMove as EngineIllegalMove, Outcome, Termination, excerpt
 from engine.inputs import whole_number
 
+from bot import metrics
 from bot.service import errors
 from bot.service.announcer import Announcer
 from bot.service.games import MAX_ID, Games, other_side
@@ -32,6 +35,8 @@ def _as_ply(value) -> int | None:
         raise errors.BadRequest(f"the expected move number must be a whole number, not "
                                 f"'{excerpt(value)}'") from None
 
+
+log = logging.getLogger(__name__)
 
 @dataclass(eq=False)
 class Play:
@@ -117,6 +122,10 @@ class Play:
         except BaseException:
             self._games.live.drop(live.row["id"])  # the engine moved but the file did not
             raise
+        metrics.MOVES.labels(surface=by.surface).inc()
+        log.info("move %s played (move %d)%s", record["move"], len(game.moves),
+                 ": game over" if game.is_over() else "",
+                 extra={"game": live.row["id"], "surface": by.surface, "player": by.id})
         return await self._games.view(live)
 
     async def resign(self, game_id: int, by: Player) -> GameView:

@@ -1,0 +1,59 @@
+"""``mancala health``: is the bot well? One line per check; exit 0 when all pass, else 1.
+
+Used by the container's HEALTHCHECK and by the systemd unit (``--before-start`` in
+ExecStartPre: the settings and the database, before the bot runs). See bot.health.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from bot.cli_args import add_env_option
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "health", help="check the database, the running bot, the mail relay and the AI",
+        description="Check that the games database opens and is intact, that a bot (mancala "
+                    "bot or mancala mail) is running with its surfaces up, that the mail relay "
+                    "answers (when MANCALA_MAIL_ADDRESS is set), and the AI's state. One line "
+                    "per check; exit status 0 when all pass, 1 otherwise, 78 for a bad "
+                    "setting.")
+    parser.add_argument("--before-start", action="store_true",
+                        help="check the settings and the database only (before the bot runs)")
+    add_env_option(parser)
+    parser.set_defaults(func=run_health)
+
+
+def run_health(args: argparse.Namespace) -> int:
+    from bot import health, logs, metrics
+    from bot.config import check_database, database_path, load_env
+
+    load_env(args.env)
+    logs.level()  # a bad LOG_LEVEL or METRICS_PORT is a ConfigError: 78, one line
+    metrics.endpoint()
+    database = database_path()
+    if args.before_start and not database.exists():
+        check_database(database)  # can it be made? ConfigError (78) says why not
+        checks = [health.Check("database", True, f"{database} is created on first start")]
+    else:
+        checks = [health.check_database(database)]
+    if not args.before_start:
+        checks.append(health.check_bot(health.heartbeat_path(database)))
+        if any(os.environ.get(name, "").strip()
+               for name in ("MANCALA_MAIL_ADDRESS", "MANCALA_MAIL_RELAY")):
+            from bot.mail.mail_settings import MailSettings, SettingsError
+
+            try:
+                relay = MailSettings.from_environ(os.environ).relay
+            except SettingsError as err:
+                checks.append(health.Check("mail relay", False, str(err)))
+            else:
+                checks.append(health.check_relay(*relay))
+        checks.append(health.check_ai())
+    for check in checks:
+        print(check.line())
+    sys.stdout.flush()
+    return 0 if all(check.ok for check in checks) else 1

@@ -1,0 +1,189 @@
+"""Is the bot well? A running bot says so in a heartbeat file; ``mancala health`` reads it.
+
+The running process (``mancala bot``, ``mancala mail``) writes ``<database>.health.json``
+every ``BEAT`` seconds: when, its pid, each surface's state ("connected", "listening"...),
+the AI's state and the number of games in progress. Under systemd it also tells the service
+manager it is ready and alive (``sd_notify``: READY=1, then WATCHDOG=1 each beat), so a bot
+that hangs is restarted. A file, not a port: it needs no setting, works inside a container's
+HEALTHCHECK and from another process on the same volume, and cannot be reached from outside.
+
+``mancala health`` checks, one line each, and exits 0 when all pass, 1 otherwise:
+- the database opens read-only, is intact, and has a schema this program knows;
+- a bot is running: its heartbeat is younger than ``STALE`` seconds, and its surfaces are up
+  (``--before-start`` skips this, for a check before the bot starts);
+- the mail relay answers EHLO, when mail is configured;
+- the AI: its compiled search ready, compiling, or cold (said, never a failure).
+
+>>> Check("database", True, "ok").line()
+'ok    database: ok'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import socket
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Awaitable, Callable
+
+log = logging.getLogger(__name__)
+
+BEAT = 30.0  # seconds between heartbeats
+STALE = 3 * BEAT + 10  # a heartbeat older than this: the bot is gone or hung
+DOWN = ("disconnected", "stopped", "failed")  # surface states that make the bot unhealthy
+
+
+def heartbeat_path(database: str | os.PathLike) -> Path:
+    """Where the bot using ``database`` writes its heartbeat: beside the database."""
+    database = Path(database)
+    return database.with_name(database.name + ".health.json")
+
+
+# -- the running bot's side ------------------------------------------------------------------
+
+def sd_notify(message: str) -> bool:
+    """Tell systemd ``message`` (READY=1, WATCHDOG=1...) when it runs us with Type=notify;
+    a no-op elsewhere. The protocol is one datagram to $NOTIFY_SOCKET: no library needed."""
+    address = os.environ.get("NOTIFY_SOCKET", "")
+    if not address:
+        return False
+    if address.startswith("@"):  # an abstract socket
+        address = "\0" + address[1:]
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.connect(address)
+            sock.sendall(message.encode())
+        return True
+    except OSError as err:
+        log.warning("could not notify systemd: %s", err)
+        return False
+
+
+def write_heartbeat(path: Path, status: dict) -> None:
+    """Write ``status`` with the time and pid, atomically (a reader never sees half)."""
+    record = {"time": time.time(), "pid": os.getpid(), **status}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(record, sort_keys=True))
+    os.replace(temporary, path)
+
+
+async def heartbeat_forever(path: Path, status: Callable[[], Awaitable[dict]],
+                            every: float = BEAT) -> None:
+    """Write the heartbeat every ``every`` seconds until cancelled, then remove it (a bot
+    that stopped cleanly is not running, rather than stale)."""
+    sd_notify("READY=1")
+    try:
+        while True:
+            try:
+                write_heartbeat(path, await status())
+                sd_notify("WATCHDOG=1")
+            except Exception:  # noqa: BLE001 - a failed beat is logged, the next one retries
+                log.exception("could not write the heartbeat %s", path)
+            await asyncio.sleep(every)
+    finally:
+        sd_notify("STOPPING=1")
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+async def service_status(service) -> dict:
+    """The service's part of a heartbeat: the AI's state and the games in progress; it also
+    sets the open-games gauge of the metrics."""
+    from bot import metrics
+
+    open_games = await service.open_game_count()
+    metrics.OPEN_GAMES.set(open_games)
+    return {"ai": service.ai.status(), "open_games": open_games}
+
+
+# -- ``mancala health`` ----------------------------------------------------------------------
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+    def line(self) -> str:
+        return f"{'ok' if self.ok else 'FAIL':<5} {self.name}: {self.detail}"
+
+
+def check_database(path: Path) -> Check:
+    """Opens read-only (never creating or migrating it), passes SQLite's quick check, and
+    has a schema version this program knows."""
+    from storage.migrations import LATEST
+
+    if not path.is_file():
+        return Check("database", False, f"there is no database at {path}")
+    if path.stat().st_size == 0:
+        return Check("database", False, f"{path} is empty: no bot has started on it yet")
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            verdict = db.execute("PRAGMA quick_check").fetchone()[0]
+            version = db.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+            active = db.execute("SELECT count(*) FROM games WHERE status = 'active'")\
+                .fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error as err:
+        return Check("database", False, f"{path} cannot be read: {err}")
+    if verdict != "ok":
+        return Check("database", False, f"{path} is damaged: {verdict}")
+    if version is None or version > LATEST:
+        return Check("database", False, f"{path} has schema version {version}; this program "
+                                        f"knows 1 to {LATEST}")
+    return Check("database", True, f"{path} (schema {version}, {active} games in progress)")
+
+
+def check_bot(path: Path, now: float | None = None) -> Check:
+    """The heartbeat is fresh and every surface in it is up."""
+    now = time.time() if now is None else now
+    try:
+        beat = json.loads(path.read_text())
+        age = now - float(beat["time"])
+    except FileNotFoundError:
+        return Check("bot", False, "not running (no heartbeat; start it with mancala bot or "
+                                   "mancala mail)")
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        return Check("bot", False, f"unreadable heartbeat {path}: {err}")
+    if age > STALE:
+        return Check("bot", False, f"no heartbeat for {age:.0f} s (pid {beat.get('pid')}): "
+                                   f"stopped or hung")
+    surfaces = beat.get("surfaces", {})
+    down = [f"{name} {state}" for name, state in surfaces.items() if state in DOWN]
+    states = ", ".join(f"{name} {state}" for name, state in surfaces.items()) or "no surface"
+    detail = (f"pid {beat.get('pid')}, beat {age:.0f} s ago: {states}; "
+              f"{beat.get('open_games', '?')} games in progress")
+    return Check("bot", not down, detail)
+
+
+def check_relay(host: str, port: int, timeout: float = 5.0) -> Check:
+    """The relay answers EHLO (nothing is sent)."""
+    import smtplib
+
+    try:
+        with smtplib.SMTP(host, port, timeout=timeout) as smtp:
+            code, _ = smtp.ehlo()
+    except (OSError, smtplib.SMTPException) as err:
+        return Check("mail relay", False, f"{host}:{port} does not answer: {err}")
+    return Check("mail relay", 200 <= code < 300, f"{host}:{port} answers EHLO ({code})")
+
+
+def check_ai() -> Check:
+    import bot.kernel_cache as kernel
+
+    if kernel.is_ready():
+        return Check("AI", True, "compiled search ready")
+    if kernel.is_compiling():
+        return Check("AI", True, "compiling in the background; levels play at reduced "
+                                 "strength meanwhile")
+    return Check("AI", True, "not compiled yet: the first search level compiles it in the "
+                             "background (or run mancala warm-up)")
