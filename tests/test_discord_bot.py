@@ -465,7 +465,8 @@ async def test_history_gives_the_record_and_the_final_board_attaches_it(table, f
         if board.body.get("type") == 7:  # the clicked board was updated: the new one follows
             board = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
     assert "Game over" in board.content
-    (attachment,) = board.body["attachments"]
+    picture, attachment = board.body["attachments"]  # the board's picture, then the record
+    assert picture["filename"] == "board.png" and "Game over" in picture["description"]
     assert attachment["filename"].startswith("mancala-game-") and attachment["description"]
     record = board.files[attachment["filename"]].decode()
     assert record.split("\n\n", 1)[1].split() == moves  # the moves, as played
@@ -510,3 +511,19 @@ async def test_pings_go_to_the_player_to_move_once_a_while_and_as_they_chose(tab
     assert dm.body["recipient_id"] in (BOB_ID, str(BOB_ID))
     told = await fake_discord.wait_for("POST", "/channels/")
     assert "Your move in game" in told.content
+
+
+async def test_a_board_is_a_picture_with_alt_text_beside_the_text_board(table, fake_discord):
+    board = await table.game_between_alice_and_bob("wari")
+    assert "```" in board.content and "A  B  C  D  E  F" in board.content  # the 003 board
+    (picture,) = board.body["attachments"]
+    assert picture["filename"] == "board.png"
+    assert picture["description"].startswith("Wari board. ")
+    assert "South, pits A to F: 4, 4, 4, 4, 4, 4." in picture["description"]
+    (embed,) = board.body["embeds"]
+    assert embed["image"]["url"] == "attachment://board.png"
+    assert board.files["board.png"][:8] == b"\x89PNG\r\n\x1a\n"
+    moved = await table.click(ALICE_ID, board.message, "C")
+    if moved.body.get("type") == 7:  # the clicked board lost its buttons: the new one follows
+        moved = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    assert "Last move: C." in moved.body["attachments"][0]["description"]

@@ -10,12 +10,14 @@ Player(surface='discord', id='42')
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import time
 
 import discord
 
+from bot.board_picture import describe_board, draw_board
 from bot.discord import formatting as fmt
 from bot.discord.views import board_view
 from bot.service import (
@@ -23,6 +25,8 @@ from bot.service import (
 )
 from engine import Ruleset, RulesetError
 
+FOLLOWUP_WAIT = 10.0  # seconds an AI reply waits for the board it answers to be posted
+BOARD_COLOUR = discord.Colour.from_rgb(122, 84, 52)  # the picture's wood, beside it
 log = logging.getLogger(__name__)
 
 FOLLOWUP_LIFETIME = 14 * 60  # seconds; an interaction token lasts 15 minutes
@@ -52,7 +56,9 @@ class Actions:
         # game id -> (channel id, message id, ply) of the board with live buttons
         self.last_board: dict[int, tuple[int, int, int]] = {}
         # the latest interaction of a game against the AI: its reply is posted as a follow-up
-        self.ai_followup: dict[int, tuple[discord.Interaction, float]] = {}
+        # game id -> the interaction whose follow-up carries the AI's reply, since when, and
+        # set once its own board is posted (an AI that answers at once waits for that)
+        self.ai_followup: dict[int, tuple[discord.Interaction, float, asyncio.Event]] = {}
 
     # -- replies ------------------------------------------------------------------------------
 
@@ -70,6 +76,16 @@ class Actions:
         """Post the board with its buttons; a click on a board first strips that board.
         ``turn``: a move or a new game gave the player to move the turn (they may be pinged;
         a board someone only looks at pings nobody)."""
+        posted = asyncio.Event()
+        if (game.south.is_ai or game.north.is_ai) and not game.is_over:
+            self.ai_followup[game.id] = (interaction, time.monotonic(), posted)
+        try:
+            await self._post_board(interaction, game, note, from_board, turn)
+        finally:
+            posted.set()
+
+    async def _post_board(self, interaction: discord.Interaction, game: GameView, note: str,
+                          from_board: bool, turn: bool) -> None:
         kwargs = await self.board_extras(game, turn, player_of(interaction.user))
         text = fmt.board_message(game, note)
         if from_board and not interaction.response.is_done():
@@ -84,8 +100,6 @@ class Actions:
         if clicked is not None and self.last_board.get(game.id, (0, None, 0))[1] == clicked:
             del self.last_board[game.id]  # the clicked board lost its buttons above
         await self.replace_board(game, interaction.channel_id, message)
-        if (game.south.is_ai or game.north.is_ai) and not game.is_over:
-            self.ai_followup[game.id] = (interaction, time.monotonic())
 
     async def board_extras(self, game: GameView, turn: bool = False,
                            actor: Player | None = None) -> dict:
@@ -102,9 +116,23 @@ class Actions:
         view = board_view(game)
         if view is not None:
             extras["view"] = view
+        picture, embed = await self.board_picture(game)
+        extras["embed"] = embed
+        extras["files"] = [picture]
         if game.is_over:
-            extras["file"] = await self.record_file(game.id)
+            extras["files"].append(await self.record_file(game.id))
         return extras
+
+    async def board_picture(self, game: GameView) -> tuple[discord.File, discord.Embed]:
+        """The board as a PNG with its alt text (the words a screen reader says), shown in an
+        embed under the message's text board."""
+        names = {side: await self.service.display_name(game.player(side))
+                 for side in ("south", "north")}
+        png = draw_board(game.position)
+        picture = discord.File(io.BytesIO(png), filename="board.png",
+                               description=describe_board(game.position, names)[:1000])
+        embed = discord.Embed(colour=BOARD_COLOUR).set_image(url="attachment://board.png")
+        return picture, embed
 
     async def tell_directly(self, player, text: str) -> None:
         """A direct message to a Discord player (best effort: their DMs may be closed)."""
@@ -155,10 +183,15 @@ class Actions:
             self.last_board.pop(game_id, None)
             self.ai_followup.pop(game_id, None)
 
-    def pending_followup(self, game_id: int) -> discord.Interaction | None:
-        """The interaction whose follow-up should carry the AI's reply, if still usable."""
-        interaction, since = self.ai_followup.get(game_id, (None, 0.0))
+    async def pending_followup(self, game_id: int) -> discord.Interaction | None:
+        """The interaction whose follow-up should carry the AI's reply, if still usable, once
+        the board it answers is posted."""
+        interaction, since, posted = self.ai_followup.get(game_id, (None, 0.0, None))
         if interaction is None or time.monotonic() - since > FOLLOWUP_LIFETIME:
+            return None
+        try:
+            await asyncio.wait_for(posted.wait(), FOLLOWUP_WAIT)
+        except asyncio.TimeoutError:
             return None
         return interaction
 

@@ -113,7 +113,7 @@ class DiscordNotifier(Notifier):
         if game.channel.surface != "discord":
             return await self._direct(event.recipient, text)
         actions = self.client.actions
-        interaction = actions.pending_followup(game.id)
+        interaction = await actions.pending_followup(game.id)
         kwargs = await actions.board_extras(game, turn)
         if interaction is not None and interaction.channel_id == int(game.channel.id):
             message = await interaction.followup.send(text, wait=True, **kwargs)
@@ -147,21 +147,25 @@ class DiscordNotifier(Notifier):
         if not self._first_time(("challenge", challenge.id, challenge.status)):
             return
         text = fmt.challenge_message(challenge, Ruleset.presets())
+        extras = {}
         if event.game is not None:
             text += "\n" + fmt.board_message(event.game)
+            picture, embed = await self.client.actions.board_picture(event.game)
+            extras = {"view": board_view(event.game), "file": picture, "embed": embed}
         await self._send(event.recipient, challenge.channel, fmt.fit(text),
-                         mentions(challenge.challenger, challenge.opponent),
-                         board_view(event.game) if event.game else None)
+                         mentions(challenge.challenger, challenge.opponent), **extras)
 
     # -- delivery -----------------------------------------------------------------------------
 
     async def _send(self, recipient: Player, channel, text: str,
-                    allowed: discord.AllowedMentions, view: discord.ui.View | None = None):
+                    allowed: discord.AllowedMentions, **extras):
+        """``text`` in ``channel`` (with ``extras``: a view, a file, an embed), or by direct
+        message to a Discord player whose game lives on another surface."""
         if channel.surface != "discord":
             return await self._direct(recipient, text)
         target = self.client.get_partial_messageable(int(channel.id))
         await target.send(text, allowed_mentions=allowed,
-                          **({"view": view} if view is not None else {}))
+                          **{key: value for key, value in extras.items() if value is not None})
 
     async def _direct(self, recipient: Player, text: str) -> None:
         """A direct message, for a Discord player whose game lives on another surface."""

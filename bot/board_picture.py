@@ -1,0 +1,168 @@
+"""The board as a picture (PNG, drawn with Pillow) and in words (alt text for screen readers).
+
+Both are pure functions of a position: the same position gives the same bytes, on any
+surface. The picture follows the 003 board the players know: South's pits A, B, C... along
+the bottom from the left, North's a, b, c... along the top from the right, North's store on
+the left and South's on the right (captured counts, where the ruleset has no stores). The
+last move's pit is ringed, the side to move is marked, and every pit carries its letter.
+
+It has its own opaque background with dark seeds-and-numbers on light wells, so it reads the
+same in Discord's dark and light themes, and its numbers are at least 26 px high at the
+width a phone shows (about 400 px for the widest board).
+
+>>> from engine import Game, Ruleset
+>>> pos = Game.from_moves(Ruleset.parse("kalah"), "C").position
+>>> draw_board(pos)[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
+>>> describe_board(pos)[:60]
+'Kalah board. South to move again. North, pits a to f: 4, 4, '
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine import Position, result_lines
+
+CELL = 76  # a pit's square, in pixels
+GAP = 8
+MARGIN = 18
+TITLE = 40  # the band above the board for the title line
+LETTERS = 28  # the bands above and below the rows for the pit letters
+
+BACKGROUND = (38, 30, 24)  # an opaque dark wood: the same on light and dark themes
+BOARD = (122, 84, 52)
+WELL = (240, 225, 196)
+STORE = (232, 214, 180)
+INK = (34, 24, 16)  # numbers in the wells
+LABEL = (245, 236, 220)  # letters and the title on the wood
+HIGHLIGHT = (255, 190, 40)  # the last move's pit
+TURN = (120, 220, 120)  # the side to move
+
+
+@lru_cache(maxsize=8)
+def _font(size: int) -> ImageFont.ImageFont:
+    # Pillow's own font (built in since 10.1): nothing to install, the same everywhere
+    return ImageFont.load_default(size=size)
+
+
+def _pit_letters(pits: int) -> tuple[str, str]:
+    south = "ABCDEFGHIJKL"[:pits]
+    return south, south.lower()
+
+
+def _moved_pit(position: Position) -> int | None:
+    """The index in ``position.pits`` of the pit the last move sowed, if known."""
+    move = (position.last_move or "").rstrip("<>")
+    south, north = _pit_letters(position.rules.pits)
+    if len(move) == 1 and move in south:
+        return south.index(move)
+    if len(move) == 1 and move in north:
+        return position.rules.pits + north.index(move)
+    return None
+
+
+def draw_board(position: Position) -> bytes:
+    """The PNG of ``position``: any ruleset's board (2 to 12 pits a side, counts of any size
+    that fits a well: 3 digits at full size, more in a smaller font)."""
+    n = position.rules.pits
+    width = 2 * MARGIN + (n + 2) * CELL + (n + 1) * GAP
+    height = TITLE + 2 * LETTERS + 2 * CELL + GAP + 2 * MARGIN
+    image = Image.new("RGB", (width, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    top = MARGIN + TITLE + LETTERS
+    left = MARGIN
+    draw.rounded_rectangle((left - 6, top - 6, width - MARGIN + 6, top + 2 * CELL + GAP + 6),
+                           radius=28, fill=BOARD)
+    draw.text((MARGIN, MARGIN), _title(position), font=_font(24), fill=LABEL)
+
+    south_letters, north_letters = _pit_letters(n)
+    moved = _moved_pit(position)
+    pits = position.pits
+    for i in range(n):
+        x = left + (i + 1) * (CELL + GAP)
+        # North's pit i sits above South's pit n-1-i: sowing runs counter-clockwise
+        for index, y, letter, label_y in (
+                (n + (n - 1 - i), top, north_letters[n - 1 - i], top - LETTERS),
+                (i, top + CELL + GAP, south_letters[i], top + 2 * CELL + GAP + 2)):
+            box = (x, y, x + CELL, y + CELL)
+            if index == moved:
+                draw.ellipse((x - 5, y - 5, x + CELL + 5, y + CELL + 5), fill=HIGHLIGHT)
+            draw.ellipse(box, fill=WELL)
+            _centred(draw, box, str(pits[index]), INK)
+            _centred(draw, (x, label_y, x + CELL, label_y + LETTERS), letter, LABEL, 22)
+
+    store_height = 2 * CELL + GAP
+    south_store, north_store = position.stores
+    for x, count, side in ((left, north_store, "north"),
+                           (left + (n + 1) * (CELL + GAP), south_store, "south")):
+        box = (x, top, x + CELL, top + store_height)
+        draw.rounded_rectangle(box, radius=CELL // 2, fill=STORE)
+        _centred(draw, box, str(count), INK)
+        label_y = top - LETTERS if side == "north" else top + store_height + 2
+        _centred(draw, (x, label_y, x + CELL, label_y + LETTERS), side.title(), LABEL, 18)
+
+    if not position.is_over():  # a bar along the row of the side to move
+        y = top - 4 if position.to_move == "north" else top + store_height + 1
+        x0, x1 = left + CELL + GAP, left + (n + 1) * (CELL + GAP) - GAP
+        draw.rectangle((x0, y, x1, y + 3), fill=TURN)
+
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False, compress_level=6)
+    return out.getvalue()
+
+
+def _centred(draw: ImageDraw.ImageDraw, box, text: str, fill, size: int | None = None) -> None:
+    width = box[2] - box[0]
+    size = size or (34 if len(text) <= 2 else 28 if len(text) == 3 else max(12, 84 // len(text)))
+    font = _font(size)
+    while size > 10 and draw.textlength(text, font=font) > width - 8:
+        size -= 2
+        font = _font(size)
+    draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, font=font, fill=fill,
+              anchor="mm")
+
+
+def _title(position: Position) -> str:
+    rules = str(position.rules)
+    if len(rules) > 40:
+        rules = rules[:39] + "…"
+    if position.is_over():
+        return f"{rules}: {result_lines(position.outcome())[1]}"
+    return f"{rules}: {position.to_move.title()} to move"
+
+
+def describe_board(position: Position, names: dict[str, str] | None = None) -> str:
+    """The board in plain words, for screen readers (an image's alt text): whose turn, every
+    pit's count with its letter, the stores, the last move.
+
+    ``names`` may name the sides ({"south": "Ann"}).
+    """
+    n = position.rules.pits
+    south_letters, north_letters = _pit_letters(n)
+    pits = position.pits
+    parts = [f"{str(position.rules).split(':')[0].title()} board."]
+    if position.is_over():
+        parts.append(" ".join(result_lines(position.outcome(), names)))
+    else:
+        side = position.to_move
+        who = (names or {}).get(side, side.title())
+        again = " again" if position.last_move and _last_mover(position) == side else ""
+        parts.append(f"{who} to move{again}.")
+    parts.append(f"North, pits {north_letters[0]} to {north_letters[-1]}: "
+                 + ", ".join(str(pits[n + i]) for i in range(n)) + ".")
+    parts.append(f"South, pits {south_letters[0]} to {south_letters[-1]}: "
+                 + ", ".join(str(pits[i]) for i in range(n)) + ".")
+    kind = "store" if position.rules.stores else "captured"
+    parts.append(f"{kind.title()}: South {position.stores[0]}, North {position.stores[1]}.")
+    if position.last_move:
+        parts.append(f"Last move: {position.last_move}.")
+    return " ".join(parts)
+
+
+def _last_mover(position: Position) -> str:
+    move = (position.last_move or "").rstrip("<>")
+    return "south" if move[:1].isupper() else "north"

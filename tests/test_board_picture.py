@@ -1,0 +1,75 @@
+"""The board picture and its alt text: every ruleset's boards along random games, extreme
+boards, the highlighted last move, and the words a screen reader says."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from PIL import Image
+
+from bot import board_picture as picture
+from engine import Game, Ruleset
+from engine.position import Position
+from test_discord_limits import RULESETS, positions_along_random_games
+
+
+def pit_centre(n: int, index: int) -> tuple[int, int]:
+    """Where the picture puts pit ``index`` (0..2n-1) of an ``n``-pit board."""
+    top = picture.MARGIN + picture.TITLE + picture.LETTERS
+    if index < n:  # South, left to right, on the lower row
+        column, y = index, top + picture.CELL + picture.GAP
+    else:  # North, right to left, on the upper row
+        column, y = n - 1 - (index - n), top
+    x = picture.MARGIN + (column + 1) * (picture.CELL + picture.GAP)
+    return x + picture.CELL // 2, y + picture.CELL // 2
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_every_rulesets_boards_draw_and_read_aloud(rules):
+    for position, ply in positions_along_random_games(rules, games=1):
+        png = picture.draw_board(position)
+        image = Image.open(io.BytesIO(png))
+        assert image.format == "PNG" and image.width <= 1100 and image.height < 400
+        text = picture.describe_board(position)
+        assert len(text) <= 1000  # Discord's attachment description holds 1,024
+        n = position.rules.pits
+        north = re.search(r"North, pits \w to \w: ([\d, ]+)\.", text).group(1)
+        south = re.search(r"South, pits \w to \w: ([\d, ]+)\.", text).group(1)
+        assert [int(c) for c in north.split(", ")] == list(position.pits[n:])
+        assert [int(c) for c in south.split(", ")] == list(position.pits[:n])
+        assert f"South {position.stores[0]}, North {position.stores[1]}" in text
+        if position.is_over():
+            assert "Game over" in text
+        else:
+            assert f"{position.to_move.title()} to move" in text
+
+
+def test_the_last_move_is_ringed_and_nothing_else():
+    position = Game.from_moves(Ruleset.parse("kalah"), "C F").position  # F ended it
+    image = Image.open(io.BytesIO(picture.draw_board(position))).convert("RGB")
+    for index in range(12):
+        x, y = pit_centre(6, index)
+        ring = image.getpixel((x, y - picture.CELL // 2 - 3))  # just outside the well
+        assert (ring == picture.HIGHLIGHT) == (index == 5), index  # F is South's sixth
+        assert image.getpixel((x - 30, y)) == picture.WELL  # inside the well, off the digits
+
+
+def test_big_counts_small_and_large_boards_fit():
+    for spec, board in (("kalah:pits=8,seeds=6", (150, 0, 3, 1000, 5, 6, 7, 8) * 2 + (99, 1234)),
+                        ("kalah:pits=1,seeds=1", (12345, 0, 7, 0))):
+        rules = Ruleset.parse(spec)
+        position = Position(rules, board, 1, "a")  # as written, not settled by the rules
+        image = Image.open(io.BytesIO(picture.draw_board(position)))
+        assert image.width == 2 * picture.MARGIN + (rules.pits + 2) * picture.CELL \
+            + (rules.pits + 1) * picture.GAP
+        text = picture.describe_board(position)
+        assert all(str(count) in text for count in board)
+
+
+def test_the_same_position_gives_the_same_bytes_and_names_can_be_given():
+    position = Game.from_moves(Ruleset.parse("wari"), "A b").position
+    assert picture.draw_board(position) == picture.draw_board(position)
+    text = picture.describe_board(position, {"south": "Ann", "north": "Bob"})
+    assert text.startswith("Wari board. Ann to move.") and text.endswith("Last move: b.")
