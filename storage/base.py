@@ -106,6 +106,15 @@ class Storage(ABC):
     async def games_awaiting_ai(self) -> list[dict]:
         """Active games where an AI player is to move."""
 
+    # -- servers (a Discord server's settings)
+    @abstractmethod
+    async def server_settings(self, surface: str, server_id: str) -> str | None:
+        """The JSON of a server's settings, or None if it never set any."""
+
+    @abstractmethod
+    async def set_server_settings(self, surface: str, server_id: str, settings: str,
+                                  now: float) -> None: ...
+
     @abstractmethod
     async def count_games(self, status: str | None = None) -> int:
         """How many games there are (with ``status``: 'active' or 'over', if given)."""

@@ -133,6 +133,17 @@ WHERE status = 'over';
 ALTER TABLE players ADD COLUMN ping TEXT NOT NULL DEFAULT 'mention'
     CHECK (ping IN ('mention', 'dm', 'off'));
 """),
+    # What a server's admins set for their server (bot.service.servers): one JSON object of
+    # the settings they changed, so a new setting needs no migration.
+    (4, """
+CREATE TABLE server_settings (
+    surface TEXT NOT NULL,
+    server_id TEXT NOT NULL,
+    settings TEXT NOT NULL DEFAULT '{}',
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (surface, server_id)
+) WITHOUT ROWID;
+"""),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -196,6 +196,22 @@ class SQLiteStorage(Storage):
         async with self._transaction() as w:
             await w.execute("UPDATE players SET ping = ? WHERE id = ?", (ping, player_id))
 
+    # -- servers ------------------------------------------------------------------------------
+
+    async def server_settings(self, surface: str, server_id: str) -> str | None:
+        row = await self._one("SELECT settings FROM server_settings WHERE surface = ? AND "
+                              "server_id = ?", (surface, server_id))
+        return row["settings"] if row else None
+
+    async def set_server_settings(self, surface: str, server_id: str, settings: str,
+                                  now: float) -> None:
+        async with self._transaction() as w:
+            await w.execute(
+                "INSERT INTO server_settings (surface, server_id, settings, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (surface, server_id) DO UPDATE SET "
+                "settings = excluded.settings, updated_at = excluded.updated_at",
+                (surface, server_id, settings, now))
+
     # -- challenges ---------------------------------------------------------------------------
 
     async def create_challenge(self, row: dict) -> int:

@@ -7,6 +7,7 @@ discord.py's CommandTree, autocomplete and persistent-view dispatch as in produc
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 import discord
@@ -527,3 +528,56 @@ async def test_a_board_is_a_picture_with_alt_text_beside_the_text_board(table, f
     if moved.body.get("type") == 7:  # the clicked board lost its buttons: the new one follows
         moved = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
     assert "Last move: C." in moved.body["attachments"][0]["description"]
+
+
+async def test_server_settings_need_manage_server_to_change_and_anyone_may_look(table):
+    no_manage = discord.Permissions.all()
+    no_manage.manage_guild = False
+    refused = await table.send(slash(BOB_ID, "settings", permissions=no_manage.value,
+                                     ruleset="wari"))
+    assert refused.ephemeral and "Manage Server" in refused.content
+    look = await table.send(slash(BOB_ID, "settings", permissions=no_manage.value))
+    assert look.ephemeral and "- ruleset: kalah" in look.content  # nothing was changed
+    bad = await table.command(ALICE_ID, "settings", ruleset="chess")
+    assert bad.ephemeral and "chess" in bad.content and "Saved" not in bad.content
+    saved = await table.command(ALICE_ID, "settings", ruleset="wari", text_board=False,
+                                pings="off", clock="2d")
+    assert saved.content.startswith("Saved.") and "- ruleset: wari" in saved.content
+    assert "- text board: off" in saved.content and "48 hours per move" in saved.content
+    assert len(saved.content) <= 2000
+
+
+async def test_a_servers_settings_shape_its_games(table, fake_discord):
+    await table.command(ALICE_ID, "settings", ruleset="oware", text_board=False, pings="off")
+    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID))
+    assert "`oware`" in card.content  # no ruleset given: the server's
+    await table.click(BOB_ID, card.message, "Accept")
+    board = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    assert "```" not in board.content  # the text board is off: the picture shows it
+    assert board.body["attachments"][0]["filename"] == "board.png"
+    assert mentioned_users(board) == set()  # pings off: nobody is mentioned
+    asked = await table.send(slash(ALICE_ID, "board", text=True))
+    assert "```" in asked.content and "A  B  C  D  E  F" in asked.content  # one request
+    await table.command(ALICE_ID, "settings", text_board=True, pings="mention")
+    again = await table.command(BOB_ID, "board")
+    assert "```" in again.content
+
+
+async def test_a_games_own_thread_is_archived_a_while_after_the_game_ends(table, fake_discord):
+    table.client.actions.archive_after = 0.05  # ten minutes in production
+    reply = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
+                                ruleset="kalah:pits=2,seeds=1", thread=True)
+    thread = (await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/threads")).message
+    card = await fake_discord.wait_for("POST", f"/channels/{thread['id']}/messages")
+    await table.click(BOB_ID, card.message, "Accept")
+    await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    assert not fake_discord.threads[thread["id"]]["thread_metadata"]["archived"]
+    await table.send(slash(BOB_ID, "resign", channel_id=int(thread["id"])))
+    for _ in range(100):  # archived about 0.05 s after the final board
+        if fake_discord.threads[thread["id"]]["thread_metadata"]["archived"]:
+            break
+        await asyncio.sleep(0.05)
+    (archive,) = [r for r in fake_discord.requests
+                  if r.method == "PATCH" and r.path == f"/channels/{thread['id']}"]
+    assert archive.body == {"archived": True}
+    assert reply.content  # the challenger was answered in the channel

@@ -122,6 +122,7 @@ class FakeDiscord:
     _arrived: asyncio.Condition = field(default_factory=asyncio.Condition)
     _taken: set = field(default_factory=set)  # indices of requests wait_for returned
     messages: dict[str, dict] = field(default_factory=dict)  # message id -> payload
+    threads: dict[str, dict] = field(default_factory=dict)  # thread id -> payload
     # the channel of each interaction sent, by its id and by its token: replies land there
     channel_of: dict[str, int] = field(default_factory=dict)
 
@@ -225,6 +226,15 @@ class FakeDiscord:
                 "archive_timestamp": TIMESTAMP}, message_count=0, member_count=1,
                 rate_limit_per_user=0)
             req.message = thread  # what Discord made of the request: here a channel
+            self.threads[thread["id"]] = thread
+            return _json(thread)
+        if parts[0] == "channels" and len(parts) == 2 and parts[1] in self.threads:
+            thread = self.threads[parts[1]]
+            if req.method == "PATCH":  # archive, lock, rename
+                thread["thread_metadata"].update({k: v for k, v in (req.body or {}).items()
+                                                  if k in ("archived", "locked")})
+                thread["name"] = (req.body or {}).get("name", thread["name"])
+            req.message = thread
             return _json(thread)
         return _json({"message": f"fake Discord has no {req.method} {req.path}",
                                   "code": 0}, status=404)
@@ -299,7 +309,8 @@ def _json(payload: Any, status: int = 200) -> web.Response:
 # -- gateway payloads ------------------------------------------------------------------------
 
 def interaction_payload(kind: int, user_id: int, data: dict, channel_id: int = CHANNEL_ID,
-                        message: dict | None = None) -> dict:
+                        message: dict | None = None, permissions: int | None = None) -> dict:
+    """``permissions``: the member's in the channel (default: all)."""
     payload = {"id": snowflake(), "application_id": str(APP_ID), "type": kind,
                "token": f"token-{snowflake()}", "version": 1, "guild_id": str(GUILD_ID),
                "channel_id": str(channel_id), "channel": channel_payload(channel_id),
@@ -309,11 +320,13 @@ def interaction_payload(kind: int, user_id: int, data: dict, channel_id: int = C
                "context": 0, "attachment_size_limit": 10 * 1024 * 1024}
     if message is not None:
         payload["message"] = message
+    if permissions is not None:
+        payload["member"]["permissions"] = str(permissions)
     return payload
 
 
 def slash(user_id: int, subcommand: str, channel_id: int = CHANNEL_ID,
-          focused: str | None = None, **options: Any) -> dict:
+          focused: str | None = None, permissions: int | None = None, **options: Any) -> dict:
     """``/mancala subcommand option=value``; users are given as ``discord.Object``.
 
     With ``focused`` naming an option, it is an autocomplete request for that option.
@@ -324,7 +337,9 @@ def slash(user_id: int, subcommand: str, channel_id: int = CHANNEL_ID,
         if isinstance(value, discord.Object):
             resolved_users[str(value.id)] = user_payload(value.id)
             opts.append({"name": name, "type": 6, "value": str(value.id)})
-        elif isinstance(value, int) and not isinstance(value, bool):
+        elif isinstance(value, bool):
+            opts.append({"name": name, "type": 5, "value": value})
+        elif isinstance(value, int):
             opts.append({"name": name, "type": 4, "value": value})
         else:
             opts.append({"name": name, "type": 3, "value": value})
@@ -334,7 +349,8 @@ def slash(user_id: int, subcommand: str, channel_id: int = CHANNEL_ID,
             "options": [{"name": subcommand, "type": 1, "options": opts}]}
     if resolved_users:
         data["resolved"] = {"users": resolved_users}
-    return interaction_payload(4 if focused else 2, user_id, data, channel_id)
+    return interaction_payload(4 if focused else 2, user_id, data, channel_id,
+                               permissions=permissions)
 
 
 def click(user_id: int, custom_id: str, message: dict, channel_id: int = CHANNEL_ID,

@@ -46,7 +46,7 @@ def test_there_is_one_group_named_mancala_with_every_command_of_the_issue():
     names = {option["name"] for option in group["options"]}
     assert names == {"challenge", "accept", "decline", "cancel", "help", "move", "board",
                      "resign", "draw", "undo", "games", "history", "pings", "rules",
-                     "leaderboard", "hint"}
+                     "leaderboard", "hint", "settings"}
 
 
 def test_names_descriptions_and_counts_fit_discords_limits():

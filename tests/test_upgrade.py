@@ -14,7 +14,7 @@ import pytest
 from bot.service import Channel, GameService, ManualClock, Player
 from storage.migrations import LATEST, MIGRATIONS
 
-TABLES = ("players", "challenges", "games", "moves", "ratings")
+TABLES = ("players", "challenges", "games", "moves", "ratings")  # each version has these
 
 
 async def reference_database(path) -> None:

@@ -23,6 +23,7 @@ from bot.discord.views import board_view
 from bot.service import (
     Channel, GameView, NotFound, Player, ServiceError,
 )
+from bot.service.surface_defaults import FINISHED_PLACE_KEPT
 from engine import Ruleset, RulesetError
 
 FOLLOWUP_WAIT = 10.0  # seconds an AI reply waits for the board it answers to be posted
@@ -55,6 +56,13 @@ class Actions:
         # the last board message of each game, so a new board can strip the old one's buttons
         # game id -> (channel id, message id, ply) of the board with live buttons
         self.last_board: dict[int, tuple[int, int, int]] = {}
+        # channel (or thread) id -> its server's id, learnt from interactions: a board posted
+        # later for an event (a move by mail, the AI) follows the server's settings too
+        self.server_of: dict[int, int] = {}
+        # threads made for one game each: archived a while after it ends
+        self.game_threads: set[int] = set()
+        self.archive_after = FINISHED_PLACE_KEPT
+        self._archiving: set[asyncio.Task] = set()
         # the latest interaction of a game against the AI: its reply is posted as a follow-up
         # game id -> the interaction whose follow-up carries the AI's reply, since when, and
         # set once its own board is posted (an AI that answers at once waits for that)
@@ -71,8 +79,28 @@ class Actions:
         else:
             await interaction.response.send_message(text, ephemeral=True, allowed_mentions=none)
 
+    def learn_server(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id and interaction.channel_id:
+            self.server_of[interaction.channel_id] = interaction.guild_id
+
+    async def place(self, channel_id: int | str | None):
+        """The settings of the server a channel is on (the defaults where it is unknown)."""
+        server = self.server_of.get(int(channel_id)) if channel_id else None
+        return await self.service.server_settings("discord", str(server or 0))
+
+    async def board_post(self, game: GameView, note: str = "", turn: bool = False,
+                         actor: Player | None = None, text_board: bool | None = None
+                         ) -> tuple[str, dict]:
+        """A board message's text and extras, as the game's server wants them; ``text_board``
+        overrides the server's choice for one request."""
+        place = await self.place(game.channel.id if game.channel.surface == "discord" else None)
+        show_text = place.text_board if text_board is None else text_board
+        return (fmt.board_message(game, note, show_text),
+                await self.board_extras(game, turn, actor, place))
+
     async def show_board(self, interaction: discord.Interaction, game: GameView, note: str = "",
-                         from_board: bool = False, turn: bool = False) -> None:
+                         from_board: bool = False, turn: bool = False,
+                         text_board: bool | None = None) -> None:
         """Post the board with its buttons; a click on a board first strips that board.
         ``turn``: a move or a new game gave the player to move the turn (they may be pinged;
         a board someone only looks at pings nobody)."""
@@ -80,14 +108,15 @@ class Actions:
         if (game.south.is_ai or game.north.is_ai) and not game.is_over:
             self.ai_followup[game.id] = (interaction, time.monotonic(), posted)
         try:
-            await self._post_board(interaction, game, note, from_board, turn)
+            await self._post_board(interaction, game, note, from_board, turn, text_board)
         finally:
             posted.set()
 
     async def _post_board(self, interaction: discord.Interaction, game: GameView, note: str,
-                          from_board: bool, turn: bool) -> None:
-        kwargs = await self.board_extras(game, turn, player_of(interaction.user))
-        text = fmt.board_message(game, note)
+                          from_board: bool, turn: bool, text_board: bool | None) -> None:
+        self.learn_server(interaction)
+        text, kwargs = await self.board_post(game, note, turn, player_of(interaction.user),
+                                             text_board)
         if from_board and not interaction.response.is_done():
             await interaction.response.edit_message(view=None)
             message = await interaction.followup.send(text, wait=True, **kwargs)
@@ -102,11 +131,11 @@ class Actions:
         await self.replace_board(game, interaction.channel_id, message)
 
     async def board_extras(self, game: GameView, turn: bool = False,
-                           actor: Player | None = None) -> dict:
+                           actor: Player | None = None, place=None) -> dict:
         """What goes with a board message: who may be pinged (the service says whom, and
-        whom to tell by direct message instead), the buttons, and on the final board the
-        game's record as a file."""
-        ping = await self.service.ping_for_turn(game, actor) if turn else None
+        whom to tell by direct message instead, under the server's settings ``place``), the
+        buttons, the picture, and on the final board the game's record as a file."""
+        ping = await self.service.ping_for_turn(game, actor, place) if turn else None
         if ping is not None and ping.direct is not None:
             await self.tell_directly(ping.direct, f"Your move in game {game.id} "
                                                   f"(`{game.rules}`): <#{game.channel.id}>.")
@@ -182,6 +211,23 @@ class Actions:
         if game.is_over:  # nothing will be pressed or followed up any more
             self.last_board.pop(game_id, None)
             self.ai_followup.pop(game_id, None)
+            if channel_id in self.game_threads:
+                self.game_threads.discard(channel_id)
+                self._archiving.add(asyncio.create_task(self.archive_later(channel_id)))
+
+    async def archive_later(self, thread_id: int) -> None:
+        """Archive a finished game's thread after ``archive_after`` seconds (it reopens by
+        itself if anyone writes in it)."""
+        try:
+            await asyncio.sleep(self.archive_after)
+            thread = self.client.get_channel(thread_id) or await self.client.fetch_channel(
+                thread_id)
+            if isinstance(thread, discord.Thread) and not thread.archived:
+                await thread.edit(archived=True)
+        except discord.HTTPException as err:
+            log.info("could not archive thread %s: %s", thread_id, err)
+        finally:
+            self._archiving.discard(asyncio.current_task())
 
     async def pending_followup(self, game_id: int) -> discord.Interaction | None:
         """The interaction whose follow-up should carry the AI's reply, if still usable, once
@@ -219,10 +265,36 @@ class Actions:
             return await self.error(interaction, str(err))
         await self.show_board(interaction, game, from_board=from_board, turn=True)
 
-    async def board(self, interaction: discord.Interaction) -> None:
+    async def server_settings(self, interaction: discord.Interaction, **given) -> None:
+        """Show this server's settings; change the ones given (Manage Server only)."""
+        if interaction.guild_id is None:
+            return await self.error(interaction, "Settings belong to a server; use this "
+                                                 "command in one.")
+        self.learn_server(interaction)
+        changes = {name: value for name, value in given.items() if value is not None}
+        if changes and not interaction.permissions.manage_guild:
+            return await self.error(interaction, "Changing this server's settings needs the "
+                                                 "Manage Server permission; anyone may look.")
+        try:
+            if "clock" in changes:
+                changes["clock"] = fmt.parse_duration(changes["clock"])
+            if changes:
+                settings = await self.service.set_server_settings(
+                    "discord", str(interaction.guild_id), **changes)
+            else:
+                settings = await self.service.server_settings("discord",
+                                                              str(interaction.guild_id))
+        except (ValueError, ServiceError) as err:
+            return await self.error(interaction, str(err))
+        head = "Saved. This server's settings:" if changes else "This server's settings:"
+        await interaction.response.send_message(
+            fmt.fit("\n".join([head, *(f"- {line}" for line in settings.describe())])),
+            ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    async def board(self, interaction: discord.Interaction, text: bool | None = None) -> None:
         game = await self.game_here(interaction)
         if game is not None:
-            await self.show_board(interaction, game)
+            await self.show_board(interaction, game, text_board=text)
 
     async def resign(self, interaction: discord.Interaction) -> None:
         game = await self.game_here(interaction)
@@ -285,7 +357,10 @@ class Actions:
                                         ephemeral=True)
 
     def close(self) -> None:
-        """Nothing to release: the service owns the AI's worker processes."""
+        """Stop pending thread archivings (Discord archives idle threads itself after a day);
+        the service owns the AI's worker processes."""
+        for task in list(self._archiving):
+            task.cancel()
 
     # -- looking ------------------------------------------------------------------------------
 
@@ -353,9 +428,10 @@ class Actions:
             await message.reply(fmt.fit(str(err)), delete_after=20,
                                 allowed_mentions=discord.AllowedMentions.none())
             return
-        sent = await message.channel.send(fmt.board_message(game),
-                                          view=or_missing(board_view(game)),
-                                          allowed_mentions=mentions(game.south, game.north))
+        if message.guild is not None:
+            self.server_of[message.channel.id] = message.guild.id
+        text, extras = await self.board_post(game, turn=True, actor=player_of(message.author))
+        sent = await message.channel.send(text, **extras)
         await self.replace_board(game, message.channel.id, sent)
 
 

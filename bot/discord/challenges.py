@@ -12,12 +12,13 @@ that already has a game (or a player who asks) gets the new game in a thread of 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import discord
 
 from bot.discord import formatting as fmt
 from bot.discord.actions import Actions, channel_of, mentions, or_missing, player_of, quietly
-from bot.discord.views import board_view, challenge_view
+from bot.discord.views import challenge_view
 from bot.service import BadRequest, Challenge, ChallengeClosed, GameOptions, Player, ServiceError
 from engine import Ruleset
 
@@ -53,18 +54,24 @@ class Challenges:
             log.debug("could not close the card of challenge %s: %s", challenge.id, err)
 
     async def challenge(self, interaction: discord.Interaction,
-                        opponent: discord.abc.User | None, ruleset: str,
+                        opponent: discord.abc.User | None, ruleset: str | None,
                         level: str | None = None, first: str = "me",
-                        clock: str | None = None, thread: bool = False,
+                        clock: str | None = None, thread: bool | None = None,
                         email: str | None = None) -> None:
         """``opponent`` (a member, or the bot for the AI) or ``email`` (an address) is the
         player challenged; exactly one of them."""
         me = player_of(interaction.user)
+        self.actions.learn_server(interaction)
+        place = await self.actions.place(interaction.channel_id)  # what the server set
+        ruleset = ruleset or place.ruleset
+        thread = place.threads if thread is None else thread
         try:
-            them = self._opponent(opponent, email, level)
+            them = self._opponent(opponent, email, level or place.level)
             options = game_options(first, clock)
         except ValueError as err:
             return await self.actions.error(interaction, str(err))
+        if clock is None and place.clock is not None:
+            options = replace(options, forfeit_after=place.clock)
         them_name = opponent.display_name if opponent is not None else \
             fmt.masked_address(them.id)
         here = channel_of(interaction.channel_id)
@@ -82,6 +89,8 @@ class Challenges:
                     interaction, f"I could not open a thread here ({err.text}); ask a "
                                  f"moderator for the Create Public Threads permission.")
             here = channel_of(thread_channel.id)
+            self.actions.server_of[thread_channel.id] = interaction.guild_id
+            self.actions.game_threads.add(thread_channel.id)
         try:
             await self.service.set_display_name(me, interaction.user.display_name)
             if opponent is not None and not them.is_ai:
@@ -140,9 +149,10 @@ class Challenges:
                 return await self.actions.show_board(interaction, game)
             await interaction.response.send_message(
                 f"{fmt.game_title(game)}: playing in {thread.mention}.", allowed_mentions=allowed)
-            message = await thread.send(fmt.board_message(game),
-                                        view=or_missing(board_view(game)),
-                                        allowed_mentions=allowed)
+            self.actions.server_of[thread.id] = interaction.guild_id
+            text, extras = await self.actions.board_post(game, turn=True,
+                                                         actor=player_of(interaction.user))
+            message = await thread.send(text, **extras)
             return await self.actions.replace_board(game, thread.id, message)
         text = fmt.challenge_message(challenge, Ruleset.presets())
         view = challenge_view(challenge)
@@ -216,9 +226,9 @@ class Challenges:
             await self.close_card(await self.service.get_challenge(challenge_id))
         if game.channel.id != str(interaction.channel_id):
             channel = self.actions.client.get_partial_messageable(int(game.channel.id))
-            message = await channel.send(fmt.board_message(game),
-                                         **await self.actions.board_extras(
-                                             game, True, player_of(interaction.user)))
+            text, extras = await self.actions.board_post(game, turn=True,
+                                                         actor=player_of(interaction.user))
+            message = await channel.send(text, **extras)
             await self.actions.replace_board(game, int(game.channel.id), message)
             if not from_card:
                 await interaction.response.send_message(

@@ -43,12 +43,12 @@ class MancalaGroup(app_commands.Group):
     )
     @app_commands.choices(first=FIRST_CHOICES)
     async def challenge(self, interaction: discord.Interaction,
-                        ruleset: app_commands.Range[str, 1, 100],
                         opponent: discord.User | None = None,
+                        ruleset: app_commands.Range[str, 1, 100] | None = None,
                         email: app_commands.Range[str, 3, 254] | None = None,
                         level: str | None = None, first: str = "me", clock: str | None = None,
-                        thread: bool = False) -> None:
-        # Discord lists required options first: ruleset, then whom (opponent or email)
+                        thread: bool | None = None) -> None:
+        # left out, the ruleset, level, clock and thread are this server's (/mancala settings)
         await interaction.client.challenges.challenge(interaction, opponent, ruleset, level,
                                                       first, clock, thread, email)
 
@@ -93,8 +93,39 @@ class MancalaGroup(app_commands.Group):
         return await move_choices(interaction.client.service, interaction, current)
 
     @app_commands.command(description="Show this channel's game")
-    async def board(self, interaction: discord.Interaction) -> None:
-        await _actions(interaction).board(interaction)
+    @app_commands.describe(text="the text board too (or not), whatever this server's setting")
+    async def board(self, interaction: discord.Interaction, text: bool | None = None) -> None:
+        await _actions(interaction).board(interaction, text)
+
+    @app_commands.command(description="This server's game settings (Manage Server to change)")
+    @app_commands.describe(
+        ruleset="the ruleset of a challenge that names none",
+        level="the AI's level when a challenge names none",
+        clock="time per move before forfeiting, like 12h or 3d, or off",
+        pings="mention the player to move on the board, or never",
+        threads="give every game a thread of its own",
+        text_board="show the text board beside the picture")
+    @app_commands.choices(pings=[app_commands.Choice(name="mention the player to move",
+                                                     value="mention"),
+                                 app_commands.Choice(name="never mention", value="off")])
+    async def settings(self, interaction: discord.Interaction,
+                       ruleset: app_commands.Range[str, 1, 100] | None = None,
+                       level: str | None = None,
+                       clock: app_commands.Range[str, 1, 20] | None = None,
+                       pings: str | None = None, threads: bool | None = None,
+                       text_board: bool | None = None) -> None:
+        await _actions(interaction).server_settings(
+            interaction, ruleset=ruleset, level=level, clock=clock, pings=pings,
+            threads=threads, text_board=text_board)
+
+    @settings.autocomplete("ruleset")
+    async def _settings_ruleset_autocomplete(self, interaction: discord.Interaction,
+                                             current: str):
+        return ruleset_choices(current)
+
+    @settings.autocomplete("level")
+    async def _settings_level_autocomplete(self, interaction: discord.Interaction, current: str):
+        return level_choices(current)
 
     @app_commands.command(description="Resign this channel's game")
     async def resign(self, interaction: discord.Interaction) -> None:

@@ -113,12 +113,15 @@ def turn_line(game: GameView) -> str:
     return f"{last}{who(game.to_move)} to move ({side.title()}): {moves}.{clock}"
 
 
-def board_message(game: GameView, note: str = "") -> str:
-    """The message under which the pit buttons sit: title, board, turn."""
+def board_message(game: GameView, note: str = "", text_board: bool = True) -> str:
+    """The message under which the pit buttons sit: title, the 003 text board (unless the
+    server turned it off: the picture beside it shows the board too), turn."""
     parts = [game_title(game)]
     if note:
         parts.append(note)
-    parts += [code_block(game.board("south")), turn_line(game)]
+    if text_board:
+        parts.append(code_block(game.board("south")))
+    parts.append(turn_line(game))
     if game.offer and not game.is_over:
         parts.append(offer_line(game))
     return fit("\n".join(parts))
@@ -227,6 +230,9 @@ def help_text(typed_moves: bool) -> str:
         "`/mancala accept`, `/mancala decline` and `/mancala cancel` answer or withdraw "
         "challenges; `/mancala games` lists yours; `/mancala rules NAME` explains a ruleset; "
         "`/mancala leaderboard` ranks the players.",
+        "Boards come as a picture with the text board beside it; `/mancala board text: False` "
+        "leaves the text out once. Server admins choose the defaults (ruleset, AI level, "
+        "clock, pings, threads, the text board) with `/mancala settings`.",
     ]))
 
 

@@ -20,7 +20,7 @@ import discord
 
 from bot.discord import formatting as fmt
 from bot.discord.actions import mentions
-from bot.discord.views import board_view, challenge_view
+from bot.discord.views import challenge_view
 from bot.service import (
     ChallengeAnswered, ChallengeReceived, Event, Forfeit, GameOver, MoveMade, Notifier,
     OfferAnswered, OfferMade, Player, Reminder,
@@ -109,12 +109,11 @@ class DiscordNotifier(Notifier):
         game = event.game
         if game.is_over:  # this board shows the result: the GameOver that follows adds nothing
             self._first_time(("over", game.id))
-        text = fmt.board_message(game, note)
         if game.channel.surface != "discord":
-            return await self._direct(event.recipient, text)
+            return await self._direct(event.recipient, fmt.board_message(game, note))
         actions = self.client.actions
         interaction = await actions.pending_followup(game.id)
-        kwargs = await actions.board_extras(game, turn)
+        text, kwargs = await actions.board_post(game, note, turn)
         if interaction is not None and interaction.channel_id == int(game.channel.id):
             message = await interaction.followup.send(text, wait=True, **kwargs)
         else:
@@ -148,10 +147,12 @@ class DiscordNotifier(Notifier):
             return
         text = fmt.challenge_message(challenge, Ruleset.presets())
         extras = {}
-        if event.game is not None:
+        if event.game is not None and event.game.channel.surface == "discord":
+            board, extras = await self.client.actions.board_post(event.game)
+            extras.pop("allowed_mentions")  # this answer tells both players, below
+            text += "\n" + board
+        elif event.game is not None:
             text += "\n" + fmt.board_message(event.game)
-            picture, embed = await self.client.actions.board_picture(event.game)
-            extras = {"view": board_view(event.game), "file": picture, "embed": embed}
         await self._send(event.recipient, challenge.channel, fmt.fit(text),
                          mentions(challenge.challenger, challenge.opponent), **extras)
 

@@ -25,6 +25,7 @@ from bot.service.events import Notifier
 from bot.service.games import Games
 from bot.service.looking import Looking
 from bot.service.pings import Pings
+from bot.service.servers import Servers
 from bot.service.play import Play
 from bot.service.players import Players
 from bot.service.tasks import Tasks
@@ -65,6 +66,7 @@ class GameService:
         self.deadlines = Deadlines(store, clock, self.games, self.announcer, self.challenges)
         self.looking = Looking(store, self.players, self.games)
         self.pings = Pings(store, clock, self.players)
+        self.servers = Servers(store, clock)
         self._ticker: asyncio.Task | None = None
 
         # The verbs surfaces use, each answered by the part that owns it.
@@ -86,6 +88,7 @@ class GameService:
         self.rating, self.leaderboard = looking.rating, looking.leaderboard
         self.set_display_name = self.players.set_display_name
         self.set_ping_mode, self.ping_for_turn = self.pings.set_mode, self.pings.for_turn
+        self.server_settings, self.set_server_settings = self.servers.get, self.servers.update
         self.display_name = self.players.display_name
         self.email_player = self.players.email_player
 

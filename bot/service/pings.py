@@ -19,6 +19,7 @@ from storage import Storage
 
 from bot.service import errors
 from bot.service.players import Players
+from bot.service.servers import ServerSettings
 from bot.service.types import GameView, Player
 
 PING_MODES = ("mention", "dm", "off")
@@ -53,9 +54,12 @@ class Pings:
         row = await self._store.player(await self._players.pid(player))
         return (row or {}).get("ping") or "mention"
 
-    async def for_turn(self, game: GameView, actor: Player | None = None) -> Ping:
+    async def for_turn(self, game: GameView, actor: Player | None = None,
+                       place: ServerSettings | None = None) -> Ping:
         """Whom to ping now that a move or a new game gives ``game.to_move`` the turn
-        (``actor``, who caused it, is answered directly and never pinged)."""
+        (``actor``, who caused it, is answered directly and never pinged). ``place``: the
+        settings of the server the game is on, whose ``pings="off"`` silences mentions (a
+        player's own choice of direct messages still holds)."""
         player = game.to_move
         if game.is_over or player is None or player.is_ai or game.south == game.north \
                 or player == actor:
@@ -65,7 +69,7 @@ class Pings:
         if now - self._last.get(key, float("-inf")) < COOLDOWN:
             return NOBODY
         mode = await self.mode(player)
-        if mode == "off":
+        if mode == "off" or (mode == "mention" and place is not None and place.pings == "off"):
             return NOBODY
         self._last[key] = now
         return Ping(direct=player) if mode == "dm" else Ping(mention=player)

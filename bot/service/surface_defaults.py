@@ -29,6 +29,10 @@ SURFACE_DEFAULTS: dict[str, SurfaceDefaults] = {
 }
 FALLBACK = SurfaceDefaults(1 * DAY, 7 * DAY, 7 * DAY)  # a surface added later
 
+# A finished game's own place (a Discord thread made for it) stays open this long for the
+# players' last words and a rematch, then is archived.
+FINISHED_PLACE_KEPT = 600.0
+
 
 def defaults_for(surface: str) -> SurfaceDefaults:
     return SURFACE_DEFAULTS.get(surface, FALLBACK)

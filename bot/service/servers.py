@@ -1,0 +1,119 @@
+"""What a server's admins set for games on their server (a Discord server; any surface with
+places that have admins could use it).
+
+==============  ==========================================================  ================
+setting         what it does                                                default
+==============  ==========================================================  ================
+ruleset         the ruleset of a challenge that names none                  kalah
+level           the AI's level when a challenge names none                  the product's
+clock           time per move before forfeiting (seconds; 0: no clock;      the surface's
+                None: the surface's default)
+pings           "mention": the player to move is mentioned on the board;    mention
+                "off": never (a player's own "dm" choice still holds)
+threads         every game gets a thread of its own                         no
+text_board      the 003 text board beside the picture                       yes
+==============  ==========================================================  ================
+
+>>> ServerSettings().describe()[:2]
+['ruleset: kalah', 'level: (the default: medium)']
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Callable
+
+from engine import Ruleset, RulesetError, excerpt
+from storage import Storage
+
+from bot.service import errors
+from bot.service.ai import default_level, known_levels
+
+SERVER_PINGS = ("mention", "off")
+CLOCK_RANGE = (60.0, 30 * 86400.0)  # a minute to thirty days per move
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    ruleset: str = "kalah"
+    level: str | None = None
+    clock: float | None = None
+    pings: str = "mention"
+    threads: bool = False
+    text_board: bool = True
+
+    def describe(self) -> list[str]:
+        """One line per setting, for a settings command's answer."""
+        clock = ("the default" if self.clock is None else "off" if self.clock == 0
+                 else f"{self.clock / 3600:g} hours per move")
+        return [f"ruleset: {self.ruleset}",
+                f"level: {self.level or f'(the default: {default_level()})'}",
+                f"clock: {clock}",
+                f"pings: {self.pings}",
+                f"threads: {'every game in its own thread' if self.threads else 'when asked'}",
+                f"text board: {'shown beside the picture' if self.text_board else 'off'}"]
+
+
+def _checked(name: str, value):
+    """``value`` as setting ``name`` takes it; BadRequest/BadRules say what is accepted."""
+    if name == "ruleset":
+        try:
+            return str(Ruleset.parse(str(value)))
+        except RulesetError as err:
+            raise errors.BadRules(str(err)) from None
+    if name == "level":
+        if value is None or value in known_levels():
+            return value
+        raise errors.BadRequest(f"level is one of {', '.join(known_levels())}; not "
+                                f"'{excerpt(str(value))}'")
+    if name == "clock":
+        if value is None or value == 0:  # the surface's default, or no clock at all
+            return None if value is None else 0.0
+        if not isinstance(value, (int, float)) or not CLOCK_RANGE[0] <= value <= CLOCK_RANGE[1]:
+            raise errors.BadRequest("the clock is a minute to thirty days per move, or off")
+        return float(value)
+    if name == "pings":
+        if value in SERVER_PINGS:
+            return value
+        raise errors.BadRequest(f"pings is one of {', '.join(SERVER_PINGS)}; not "
+                                f"'{excerpt(str(value))}'")
+    if name in ("threads", "text_board"):
+        if isinstance(value, bool):
+            return value
+        raise errors.BadRequest(f"{name.replace('_', ' ')} is yes or no")
+    raise errors.BadRequest(f"there is no server setting '{excerpt(str(name))}'; the settings "
+                            f"are {', '.join(f.name for f in fields(ServerSettings))}")
+
+
+@dataclass(eq=False)
+class Servers:
+    """Each server's settings, read through and written in the store."""
+
+    _store: Storage
+    _clock: Callable[[], float]
+
+    async def get(self, surface: str, server_id: str) -> ServerSettings:
+        """The server's settings (the defaults where it set nothing). Stored settings that
+        no longer check (a level since removed) fall back to their defaults."""
+        stored = await self._store.server_settings(surface, str(server_id))
+        settings = ServerSettings()
+        for name, value in (json.loads(stored) if stored else {}).items():
+            try:
+                settings = replace(settings, **{name: _checked(name, value)})
+            except (errors.ServiceError, TypeError):
+                continue
+        return settings
+
+    async def update(self, surface: str, server_id: str, **changes) -> ServerSettings:
+        """Change some settings (each checked first: nothing is stored unless all are good).
+        Raises BadRequest or BadRules."""
+        settings = await self.get(surface, server_id)
+        checked = {name: _checked(name, value) for name, value in changes.items()}
+        settings = replace(settings, **checked)
+        defaults = asdict(ServerSettings())
+        changed = {k: v for k, v in asdict(settings).items() if v != defaults[k]}
+        await self._store.set_server_settings(surface, str(server_id),
+                                              json.dumps(changed, sort_keys=True),
+                                              self._clock())
+        return settings
