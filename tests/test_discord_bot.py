@@ -21,7 +21,7 @@ from engine.ruleset import PARAMETERS
 from test_discord_limits import check_command_limits
 from test_discord_fake import (  # noqa: F401  (fake_discord is a fixture)
     ALICE_ID, APP_ID, BOB_ID, BOT_ID, CAROL_ID, CHANNEL_ID, GUILD_ID, click, fake_discord,
-    guild_payload, slash, typed_message,
+    guild_payload, in_dm, slash, typed_message,
 )
 
 
@@ -581,3 +581,24 @@ async def test_a_games_own_thread_is_archived_a_while_after_the_game_ends(table,
                   if r.method == "PATCH" and r.path == f"/channels/{thread['id']}"]
     assert archive.body == {"archived": True}
     assert reply.content  # the challenger was answered in the channel
+
+
+async def test_a_player_plays_the_ai_in_a_dm_with_the_bot(table, fake_discord):
+    dm = 977000000000000001
+    started = await table.send(in_dm(slash(ALICE_ID, "challenge", level=LEVEL), dm))
+    assert "thinking" not in started.content and f"<@{ALICE_ID}> to move (South)" in \
+        started.content  # South (she) moves first; no opponent needed here: it is me
+    assert started.body["data"]["attachments"][0]["filename"] == "board.png"
+    game = await table.client.service.active_game(Channel("discord", str(dm)))
+    assert game.north == Player.ai(LEVEL)
+    moved = await table.click(ALICE_ID, started.message, "A")
+    if moved.body.get("type") == 7:
+        moved = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    await table.client.service.idle()
+    game = await table.client.service.get_game(game.id)
+    assert game.moves[0] == "A" and len(game.moves) >= 2  # the AI answered
+    person = await table.send(in_dm(slash(ALICE_ID, "challenge",
+                                           opponent=discord.Object(BOB_ID)), dm))
+    assert person.ephemeral and "Challenge people in a server" in person.content
+    settings = await table.send(in_dm(slash(ALICE_ID, "settings"), dm))
+    assert settings.ephemeral and "belong to a server" in settings.content

@@ -325,6 +325,19 @@ def interaction_payload(kind: int, user_id: int, data: dict, channel_id: int = C
     return payload
 
 
+def in_dm(payload: dict, dm_channel_id: int) -> dict:
+    """``payload`` as sent from the user's DM with the bot: no server, no member, a DM
+    channel."""
+    user = payload.pop("member")["user"]
+    for key in ("guild_id", "guild_locale"):
+        payload.pop(key, None)
+    payload.update(user=user, channel_id=str(dm_channel_id), context=1,
+                   authorizing_integration_owners={"1": user["id"]},
+                   channel={"id": str(dm_channel_id), "type": 1, "recipients": [user],
+                            "last_message_id": None})
+    return payload
+
+
 def slash(user_id: int, subcommand: str, channel_id: int = CHANNEL_ID,
           focused: str | None = None, permissions: int | None = None, **options: Any) -> dict:
     """``/mancala subcommand option=value``; users are given as ``discord.Object``.

@@ -66,7 +66,8 @@ class Challenges:
         ruleset = ruleset or place.ruleset
         thread = place.threads if thread is None else thread
         try:
-            them = self._opponent(opponent, email, level or place.level)
+            them = self._opponent(opponent, email, level or place.level,
+                                  in_dm=interaction.guild_id is None)
             options = game_options(first, clock)
         except ValueError as err:
             return await self.actions.error(interaction, str(err))
@@ -109,8 +110,13 @@ class Challenges:
                 allowed_mentions=discord.AllowedMentions.none())
 
     def _opponent(self, opponent: discord.abc.User | None, email: str | None,
-                  level: str | None) -> Player:
+                  level: str | None, in_dm: bool = False) -> Player:
         """The player challenged; ValueError says what is wrong with the options."""
+        if in_dm and opponent is None and email is None:
+            return Player.ai(level)  # in a DM with the bot, a game is a game against it
+        if in_dm and (email is not None or opponent.id != self._bot_id):
+            raise ValueError("Here, in our DM, you play me (the AI). Challenge people in a "
+                             "server's channel.")
         if opponent is None and email is None:
             raise ValueError("Whom do you challenge? Give opponent (a member, or me to play "
                              "the AI) or email (an address, to play someone by mail).")

@@ -27,8 +27,9 @@ class MancalaGroup(app_commands.Group):
     """Mancala games: challenge someone (or me, for the AI), then play with buttons."""
 
     def __init__(self):
+        # also in a DM with the bot: a player can play the AI there, alone
         super().__init__(name="mancala", description="Play mancala: Kalah, Wari, Oware and more",
-                         guild_only=True)
+                         guild_only=False)
 
     @app_commands.command(description="Challenge someone to a game (challenge me to play "
                                       "the AI)")
