@@ -116,6 +116,10 @@ class Storage(ABC):
                                   now: float) -> None: ...
 
     @abstractmethod
+    async def add_server_player(self, surface: str, server_id: str, player_id: int) -> None:
+        """Note that a player plays on a server (once; again is a no-op)."""
+
+    @abstractmethod
     async def count_games(self, status: str | None = None) -> int:
         """How many games there are (with ``status``: 'active' or 'over', if given)."""
 
@@ -124,7 +128,8 @@ class Storage(ABC):
     async def rating(self, player_id: int, rules: str) -> dict | None: ...
 
     @abstractmethod
-    async def leaderboard(self, rules: str, limit: int) -> list[dict]:
+    async def leaderboard(self, rules: str, limit: int,
+                          server: tuple[str, str] | None = None) -> list[dict]:
         """Rating rows joined with the player's surface, external_id and display_name."""
 
     @abstractmethod

@@ -134,7 +134,8 @@ ALTER TABLE players ADD COLUMN ping TEXT NOT NULL DEFAULT 'mention'
     CHECK (ping IN ('mention', 'dm', 'off'));
 """),
     # What a server's admins set for their server (bot.service.servers): one JSON object of
-    # the settings they changed, so a new setting needs no migration.
+    # the settings they changed, so a new setting needs no migration; and who plays there,
+    # for the server's own leaderboard.
     (4, """
 CREATE TABLE server_settings (
     surface TEXT NOT NULL,
@@ -142,6 +143,12 @@ CREATE TABLE server_settings (
     settings TEXT NOT NULL DEFAULT '{}',
     updated_at REAL NOT NULL,
     PRIMARY KEY (surface, server_id)
+) WITHOUT ROWID;
+CREATE TABLE server_players (
+    surface TEXT NOT NULL,
+    server_id TEXT NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players (id),
+    PRIMARY KEY (surface, server_id, player_id)
 ) WITHOUT ROWID;
 """),
 ]

@@ -212,6 +212,11 @@ class SQLiteStorage(Storage):
                 "settings = excluded.settings, updated_at = excluded.updated_at",
                 (surface, server_id, settings, now))
 
+    async def add_server_player(self, surface: str, server_id: str, player_id: int) -> None:
+        async with self._transaction() as w:
+            await w.execute("INSERT OR IGNORE INTO server_players (surface, server_id, "
+                            "player_id) VALUES (?, ?, ?)", (surface, server_id, player_id))
+
     # -- challenges ---------------------------------------------------------------------------
 
     async def create_challenge(self, row: dict) -> int:
@@ -430,8 +435,15 @@ class SQLiteStorage(Storage):
         return await self._one("SELECT * FROM ratings WHERE player_id = ? AND rules = ?",
                                (player_id, rules))
 
-    async def leaderboard(self, rules: str, limit: int) -> list[dict]:
+    async def leaderboard(self, rules: str, limit: int,
+                          server: tuple[str, str] | None = None) -> list[dict]:
+        if server is None:
+            return await self._all(
+                "SELECT r.*, p.surface, p.external_id, p.display_name FROM ratings r "
+                "JOIN players p ON p.id = r.player_id WHERE r.rules = ? "
+                "ORDER BY r.rating DESC, r.games DESC LIMIT ?", (rules, limit))
         return await self._all(
             "SELECT r.*, p.surface, p.external_id, p.display_name FROM ratings r "
-            "JOIN players p ON p.id = r.player_id WHERE r.rules = ? "
-            "ORDER BY r.rating DESC, r.games DESC LIMIT ?", (rules, limit))
+            "JOIN players p ON p.id = r.player_id JOIN server_players s ON s.player_id = p.id "
+            "WHERE r.rules = ? AND s.surface = ? AND s.server_id = ? "
+            "ORDER BY r.rating DESC, r.games DESC LIMIT ?", (rules, *server, limit))

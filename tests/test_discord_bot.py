@@ -602,3 +602,21 @@ async def test_a_player_plays_the_ai_in_a_dm_with_the_bot(table, fake_discord):
     assert person.ephemeral and "Challenge people in a server" in person.content
     settings = await table.send(in_dm(slash(ALICE_ID, "settings"), dm))
     assert settings.ephemeral and "belong to a server" in settings.content
+
+
+async def test_the_leaderboard_is_this_servers_with_everyones_on_request(table):
+    board = await table.game_between_alice_and_bob("kalah:pits=2,seeds=1")
+    await table.command(ALICE_ID, "resign")  # a rated game: Bob won
+    service = table.client.service
+    stranger = Player("discord", "555")  # rated elsewhere: never seen on this server
+    game = await service.start_game(stranger, Player("discord", "556"),
+                                    "kalah:pits=2,seeds=1", Channel("discord", "42"))
+    await service.resign(game.id, Player("discord", "556"))
+    here = await table.command(CAROL_ID, "leaderboard", ruleset="kalah:pits=2,seeds=1")
+    assert "this server" in here.content
+    assert f"<@{BOB_ID}>" in here.content and f"<@{ALICE_ID}>" in here.content
+    assert "<@555>" not in here.content
+    everywhere = await table.command(CAROL_ID, "leaderboard", ruleset="kalah:pits=2,seeds=1",
+                                     everywhere=True)
+    assert "everywhere" in everywhere.content and "<@555>" in everywhere.content
+    assert board.content

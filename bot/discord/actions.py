@@ -79,9 +79,13 @@ class Actions:
         else:
             await interaction.response.send_message(text, ephemeral=True, allowed_mentions=none)
 
-    def learn_server(self, interaction: discord.Interaction) -> None:
+    async def learn_server(self, interaction: discord.Interaction) -> None:
+        """Which server a channel is on, and that the user plays there (the service keeps
+        the server's own leaderboard)."""
         if interaction.guild_id and interaction.channel_id:
             self.server_of[interaction.channel_id] = interaction.guild_id
+            await self.service.note_server_player("discord", str(interaction.guild_id),
+                                                  player_of(interaction.user))
 
     async def place(self, channel_id: int | str | None):
         """The settings of the server a channel is on (the defaults where it is unknown)."""
@@ -114,7 +118,7 @@ class Actions:
 
     async def _post_board(self, interaction: discord.Interaction, game: GameView, note: str,
                           from_board: bool, turn: bool, text_board: bool | None) -> None:
-        self.learn_server(interaction)
+        await self.learn_server(interaction)
         text, kwargs = await self.board_post(game, note, turn, player_of(interaction.user),
                                              text_board)
         if from_board and not interaction.response.is_done():
@@ -270,7 +274,7 @@ class Actions:
         if interaction.guild_id is None:
             return await self.error(interaction, "Settings belong to a server; use this "
                                                  "command in one.")
-        self.learn_server(interaction)
+        await self.learn_server(interaction)
         changes = {name: value for name, value in given.items() if value is not None}
         if changes and not interaction.permissions.manage_guild:
             return await self.error(interaction, "Changing this server's settings needs the "
@@ -400,14 +404,21 @@ class Actions:
         typed = self.client.settings.message_content  # typed moves need that intent
         await interaction.response.send_message(fmt.help_text(typed), ephemeral=True)
 
-    async def leaderboard(self, interaction: discord.Interaction, ruleset: str | None) -> None:
-        rules = ruleset or "kalah"
+    async def leaderboard(self, interaction: discord.Interaction, ruleset: str | None,
+                          everywhere: bool = False) -> None:
+        """This server's players (or, ``everywhere``, everyone's) best first."""
+        await self.learn_server(interaction)
+        place = await self.place(interaction.channel_id)
+        rules = ruleset or place.ruleset
+        server = None if everywhere or not interaction.guild_id else \
+            ("discord", str(interaction.guild_id))
         try:
-            ratings = await self.service.leaderboard(rules, limit=10)
+            ratings = await self.service.leaderboard(rules, limit=10, server=server)
             rules = str(Ruleset.parse(rules))
         except (ServiceError, RulesetError) as err:
             return await self.error(interaction, str(err))
-        await interaction.response.send_message(fmt.leaderboard_text(rules, ratings),
+        scope = "everywhere" if server is None else "this server"
+        await interaction.response.send_message(fmt.leaderboard_text(rules, ratings, scope),
                                                 allowed_mentions=discord.AllowedMentions.none())
 
     # -- typed moves --------------------------------------------------------------------------

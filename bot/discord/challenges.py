@@ -61,7 +61,7 @@ class Challenges:
         """``opponent`` (a member, or the bot for the AI) or ``email`` (an address) is the
         player challenged; exactly one of them."""
         me = player_of(interaction.user)
-        self.actions.learn_server(interaction)
+        await self.actions.learn_server(interaction)
         place = await self.actions.place(interaction.channel_id)  # what the server set
         ruleset = ruleset or place.ruleset
         thread = place.threads if thread is None else thread

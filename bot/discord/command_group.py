@@ -165,11 +165,13 @@ class MancalaGroup(app_commands.Group):
     async def _rules_autocomplete(self, interaction: discord.Interaction, current: str):
         return ruleset_choices(current)
 
-    @app_commands.command(description="The best-rated players of a ruleset")
-    @app_commands.describe(ruleset="a preset (default: kalah)")
+    @app_commands.command(description="The best-rated players of a ruleset on this server")
+    @app_commands.describe(ruleset="a preset (default: this server's)",
+                           everywhere="everyone's ranking, not only this server's players")
     async def leaderboard(self, interaction: discord.Interaction,
-                          ruleset: app_commands.Range[str, 1, 100] | None = None) -> None:
-        await _actions(interaction).leaderboard(interaction, ruleset)
+                          ruleset: app_commands.Range[str, 1, 100] | None = None,
+                          everywhere: bool = False) -> None:
+        await _actions(interaction).leaderboard(interaction, ruleset, everywhere)
 
     @leaderboard.autocomplete("ruleset")
     async def _leaderboard_autocomplete(self, interaction: discord.Interaction, current: str):

@@ -236,10 +236,10 @@ def help_text(typed_moves: bool) -> str:
     ]))
 
 
-def leaderboard_text(rules: str, ratings: list[Rating]) -> str:
+def leaderboard_text(rules: str, ratings: list[Rating], scope: str = "everywhere") -> str:
     if not ratings:
-        return f"No rated games of `{rules}` yet."
-    lines = [f"**Leaderboard · `{rules}`**"]
+        return f"No rated games of `{rules}` yet ({scope})."
+    lines = [f"**Leaderboard · `{rules}` · {scope}**"]
     for rank, r in enumerate(ratings, 1):
         name = who(r.player) if r.player.surface != "email" else (r.display_name or "by email")
         lines.append(f"{rank}. {name} {r.rating:.0f} ({r.wins}W {r.losses}L {r.draws}D)")

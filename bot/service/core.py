@@ -66,7 +66,7 @@ class GameService:
         self.deadlines = Deadlines(store, clock, self.games, self.announcer, self.challenges)
         self.looking = Looking(store, self.players, self.games)
         self.pings = Pings(store, clock, self.players)
-        self.servers = Servers(store, clock)
+        self.servers = Servers(store, clock, self.players)
         self._ticker: asyncio.Task | None = None
 
         # The verbs surfaces use, each answered by the part that owns it.
@@ -89,6 +89,7 @@ class GameService:
         self.set_display_name = self.players.set_display_name
         self.set_ping_mode, self.ping_for_turn = self.pings.set_mode, self.pings.for_turn
         self.server_settings, self.set_server_settings = self.servers.get, self.servers.update
+        self.note_server_player = self.servers.note_player
         self.display_name = self.players.display_name
         self.email_player = self.players.email_player
 

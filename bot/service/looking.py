@@ -89,12 +89,15 @@ class Looking:
         return Rating(player, rules, row.get("rating", START), row.get("games", 0),
                       row.get("wins", 0), row.get("losses", 0), row.get("draws", 0))
 
-    async def leaderboard(self, rules: str, limit: int = 10) -> list[Rating]:
-        """The best-rated players of a ruleset, best first. Raises BadRules."""
+    async def leaderboard(self, rules: str, limit: int = 10,
+                          server: tuple[str, str] | None = None) -> list[Rating]:
+        """The best-rated players of a ruleset, best first: everyone's, or (``server``, a
+        (surface, server id)) those who play on that server. Raises BadRules."""
         rules = str(parse_rules(rules))
         limit = max(1, min(int(limit), 100))
         # Ratings the AI got before its games went unrated are left out.
-        rows = [r for r in await self._store.leaderboard(rules, limit + len(known_levels()))
+        rows = [r for r in await self._store.leaderboard(rules, limit + len(known_levels()),
+                                                         server)
                 if r["surface"] != "ai"][:limit]
         return [Rating(Player(r["surface"], r["external_id"]), rules, r["rating"], r["games"],
                        r["wins"], r["losses"], r["draws"], r["display_name"]) for r in rows]

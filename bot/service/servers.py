@@ -21,7 +21,7 @@ text_board      the 003 text board beside the picture                       yes
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Callable
 
 from engine import Ruleset, RulesetError, excerpt
@@ -29,6 +29,8 @@ from storage import Storage
 
 from bot.service import errors
 from bot.service.ai import default_level, known_levels
+from bot.service.players import Players
+from bot.service.types import Player
 
 SERVER_PINGS = ("mention", "off")
 CLOCK_RANGE = (60.0, 30 * 86400.0)  # a minute to thirty days per move
@@ -88,10 +90,22 @@ def _checked(name: str, value):
 
 @dataclass(eq=False)
 class Servers:
-    """Each server's settings, read through and written in the store."""
+    """Each server's settings, read through and written in the store, and who plays where
+    (for a server's own leaderboard)."""
 
     _store: Storage
     _clock: Callable[[], float]
+    _players: Players
+    _seen: set = field(default_factory=set, init=False)  # (surface, server, player) noted
+
+    async def note_player(self, surface: str, server_id: str, player: Player) -> None:
+        """``player`` plays on this server: they stand on its leaderboard. Cheap to repeat."""
+        key = (surface, str(server_id), player)
+        if key in self._seen or player.is_ai:
+            return
+        await self._store.add_server_player(surface, str(server_id),
+                                            await self._players.pid(player))
+        self._seen.add(key)
 
     async def get(self, surface: str, server_id: str) -> ServerSettings:
         """The server's settings (the defaults where it set nothing). Stored settings that
