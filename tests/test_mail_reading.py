@@ -51,7 +51,7 @@ def test_gmail_html_part_drops_the_quote_too():
 
 def test_charsets_are_decoded():
     outlook = read_mail(sample("outlook_html_only_cp1252.eml"))
-    assert "voilà mon coup – renée" in outlook.text and outlook.sender == "renee@example.fr"
+    assert "voilà mon coup - renée" in outlook.text and outlook.sender == "renee@example.fr"
     iphone = read_mail(sample("apple_iphone_latin1.eml"))
     assert "Salut, José" in iphone.text and "Sent from my iPhone" not in iphone.text
     russian = read_mail(sample("koi8r_base64.eml"))

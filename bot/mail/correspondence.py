@@ -210,7 +210,10 @@ class Correspondence:
                               f"{command.move}'.")
             move = from_perspective(command.move, side)
             game = await service.move(game.id, player, move, expected_ply=number - 1)
-            return game, f"You played {to_perspective(game.moves[-1], side)} (move {number})."
+            read = (f"I read '{command.read_from}' as your move {command.move}; "
+                    if command.read_from else "")
+            return game, (f"{read}You played {to_perspective(game.moves[-1], side)} "
+                          f"(move {number}).")
         if verb == "resign":
             return await service.resign(game.id, player), "You resigned."
         if verb in ("draw", "end", "undo"):

@@ -7,6 +7,12 @@ the bot reads only what the sender wrote now.
 
 >>> html_to_text("<div>Move:&nbsp;C</div><blockquote>Move: A</blockquote><p>4 4<br>5 5</p>")
 'Move: C\\n4 4\\n5 5'
+
+A table reads row by row, its cells apart on one line (Outlook pastes a board as one):
+
+>>> html_to_text("<table><tr><td><p>f</p></td><td><p>e</p></td></tr><tr><td>4</td><td>-</td>"
+...              "</tr></table>")
+'f  e\\n4  -'
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ class _TextCollector(HTMLParser):
         self.pre_depth = 0
         self.stack: list[str] = []  # open non-void tags, to know when a dropped subtree ends
         self.stop = False  # after Outlook's reply marker, everything is the old message
+        self.cell_depth = 0  # > 0 inside a table cell: its blocks do not end the row's line
 
     def handle_starttag(self, tag: str, attrs) -> None:
         if self.stop:
@@ -38,8 +45,14 @@ class _TextCollector(HTMLParser):
         if _QUOTE_IDS.search(attributes.get("id", "")):
             self.stop = True
             return
-        if tag in _BLOCKS:
+        if tag in ("td", "th"):
+            self.cell_depth += 1
+            if self.lines[-1].strip():
+                self.lines[-1] += "  "  # cells of a row stay on its line, apart
+        elif tag in _BLOCKS and not (self.cell_depth and tag != "table"):
             self._newline()
+        elif tag in _BLOCKS and self.lines[-1].strip() and not self.lines[-1].endswith(" "):
+            self.lines[-1] += " "  # Outlook wraps each cell's text in <p>: a space, not a line
         if tag in _VOID:
             return
         dropped = (tag == "blockquote" or tag in _INVISIBLE
@@ -52,7 +65,7 @@ class _TextCollector(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if self.stop or tag in _VOID or tag not in self.stack:
-            if tag in _BLOCKS:
+            if tag in _BLOCKS and not self.cell_depth:
                 self._newline()
             return
         # close everything up to the matching tag (browsers forgive unclosed tags; so do we)
@@ -62,9 +75,11 @@ class _TextCollector(HTMLParser):
                 self.skip_depth -= 1
             if open_tag == "pre":
                 self.pre_depth = max(0, self.pre_depth - 1)
+            if open_tag in ("td", "th"):
+                self.cell_depth = max(0, self.cell_depth - 1)
             if open_tag == tag:
                 break
-        if tag in _BLOCKS:
+        if tag in _BLOCKS and not (self.cell_depth and tag != "table"):
             self._newline()
 
     def handle_data(self, data: str) -> None:

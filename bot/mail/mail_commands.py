@@ -1,7 +1,7 @@
 """The words of a correspondence game by mail: the first line of the newest text.
 
 >>> parse_command("Move 7: C")
-Command(verb='move', move='C', number=7, opponent=None, rules=None, side=None)
+Command(verb='move', move='C', number=7, read_from=None, opponent=None, rules=None, side=None)
 >>> c = parse_command("challenge Bob@Example.org wari:captures=2-4 as north")
 >>> c.verb, c.opponent, c.rules, c.side
 ('challenge', 'bob@example.org', 'wari:captures=2-4', 'north')
@@ -23,6 +23,10 @@ DEFAULT_RULES = "wari"  # the game of 003, where play by mail began
 
 _MOVE = re.compile(r"^(?:move\b\s*)?(?:#?(\d{1,5})\s*[.:)]?\s*)?(?::\s*)?([a-h][<>]?)\s*[.!]?$",
                    re.I)
+# "Move 3: C (did this go through?)": a move named as one, with words after it
+_MOVE_THEN_WORDS = re.compile(r"^(?:move\b\s*#?(\d{1,5})?|#?(\d{1,5}))\s*[.:)]?\s*(?::\s*)?"
+                              r"([a-h][<>]?)(?:[\s.,;!?:)(-]+)(.+)$", re.I)
+_PIT_WORD = re.compile(r"(?<![\w'])[a-h][<>]?(?![\w'])", re.I)  # a lone letter: another move?
 _WORD = re.compile(r"^([a-z]+)\b[\s:,.!]*(.*)$", re.I)
 _PHRASES = {"my games": "games", "list games": "games", "offer draw": "draw",
             "offer a draw": "draw", "take back": "undo"}
@@ -52,6 +56,7 @@ class Command:
     verb: str
     move: str | None = None  # for "move": the pit, as the player wrote it
     number: int | None = None  # for "move": the move number, if written
+    read_from: str | None = None  # for "move" with words after it: the line, to say so
     opponent: str | None = None  # for "challenge"
     rules: str | None = None
     side: str | None = None
@@ -76,6 +81,14 @@ def parse_command(text: str) -> Command | None:
     if move:
         return Command("move", move=move.group(2), number=int(move.group(1))
                        if move.group(1) else None)
+    move = _MOVE_THEN_WORDS.match(line)
+    if move:
+        number = move.group(1) or move.group(2)
+        if _PIT_WORD.search(move.group(4)):
+            raise CommandError(f"'{excerpt(line)}': which move? Write one pit letter on the "
+                               "line, like 'Move 7: C', and anything else on the next line")
+        return Command("move", move=move.group(3), number=int(number) if number else None,
+                       read_from=excerpt(line, 200))
     words = " ".join(line.lower().split())
     for phrase, verb in _PHRASES.items():
         if words == phrase or words.startswith(phrase + " "):

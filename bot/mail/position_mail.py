@@ -93,10 +93,27 @@ class PositionMail:
     position: Position  # the position the sender's moves apply to (or the bot's turn)
     moves: list[str]  # the sender's moves, in the sender's own notation
     started: bool  # no board was sent: a new game from the initial position
+    note: str | None = None  # what was read from a Move: line with words after the moves
 
     @property
     def bot_side(self) -> str:
         return "north" if self.side == "south" else "south"
+
+
+def _moves_then_words(text: str) -> tuple[list[str], list[str]]:
+    """The pit letters at the start of a Move: value, and the words after them.
+
+    >>> _moves_then_words("C d, E (did this go through?)")
+    (['C', 'd', 'E'], ['(did', 'this', 'go', 'through?)'])
+    """
+    tokens = [t for t in re.split(r"[\s,;]+", text) if t]
+    moves = []
+    for token in tokens:
+        bare = token.rstrip(".!")
+        if not _MOVE_TOKEN.match(bare):
+            break
+        moves.append(bare)
+    return moves, tokens[len(moves):]
 
 
 def parse_position_mail(text: str, levels, default_level: str | None = None,
@@ -146,11 +163,14 @@ def parse_position_mail(text: str, levels, default_level: str | None = None,
         raise MailFormatError(f"the level is one of {', '.join(levels)}",
                               values.get("level", ("", None))[1])
     move_text, move_line = values.get("move", ("", ""))
-    moves = [m for m in re.split(r"[\s,;]+", move_text) if m]
-    for move in moves:
-        if not _MOVE_TOKEN.match(move):
-            raise MailFormatError(f"'{excerpt(move, 10)}' is not a move; a move is a pit letter "
-                                  f"{rules.letters[0]}-{rules.letters[-1]}", move_line)
+    moves, words = _moves_then_words(move_text)
+    if words and (not moves or any(_MOVE_TOKEN.match(w.strip(".,;:!?()\"'")) for w in words)):
+        bad = next((w for w in words if _MOVE_TOKEN.match(w.strip(".,;:!?()\"'"))), words[0])
+        raise MailFormatError(f"'{excerpt(bad, 10)}' is not a move; a move is a pit letter "
+                              f"{rules.letters[0]}-{rules.letters[-1]} (several: 'Move: C d E'),"
+                              f" and words go on the next line", move_line)
+    note = (f"I read '{excerpt(move_line, 200)}' as the move{'s' if len(moves) > 1 else ''} "
+            f"{' '.join(moves)}." if words else None)
 
     if not board_rows:
         if moves:
@@ -176,7 +196,7 @@ def parse_position_mail(text: str, levels, default_level: str | None = None,
         raise MailFormatError(str(err), _offending_line(str(err), lines, first, last)) from None
     if position.is_over():
         raise MailFormatError("this position is already over: the game has ended")
-    return PositionMail(rules, side, level, position, moves, started=False)
+    return PositionMail(rules, side, level, position, moves, started=False, note=note)
 
 
 def _looks_like_board(line: str) -> bool:
@@ -236,7 +256,7 @@ def reply_text(mail: PositionMail, position: Position, sender_moves: list[str],
                bot_moves: list[str]) -> str:
     """The reply: what happened, then the new position in the same format, ready to edit."""
     side = mail.side
-    told = []
+    told = [mail.note] if mail.note else []
     if mail.started:
         told.append(f"A new game of {mail.rules.name}; you play {side.title()}.")
     if sender_moves:

@@ -209,8 +209,25 @@ def automatic_reason(message: EmailMessage, envelope_sender: str | None = None,
 
 # --- the body ---
 
+# What Word, Outlook and phone keyboards put where a player typed ASCII: dashes and the minus
+# sign for an empty pit's "-", full-width letters, digits and spaces (CJK input methods).
+_PLAIN = str.maketrans({**{dash: "-" for dash in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
+                                                 "\ufe58\ufe63"},
+                        "\u3000": " ", **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}})
+
+
+def plain_forms(text: str) -> str:
+    """``text`` with typographic dashes as "-" and full-width forms as ASCII.
+
+    >>> plain_forms("４ – ４ — Ｃ")
+    '4 - 4 - C'
+    """
+    return text.translate(_PLAIN)
+
+
 def body_text(message: EmailMessage) -> str:
-    """The plain-text body, else the HTML body as text; '' when there is neither."""
+    """The plain-text body, else the HTML body as text; '' when there is neither. Dashes and
+    full-width characters read as the ASCII the player meant (``plain_forms``)."""
     try:
         part = message.get_body(preferencelist=("plain", "html")) if message.is_multipart() \
             else message
@@ -226,7 +243,7 @@ def body_text(message: EmailMessage) -> str:
     text = _decoded(part, charset)
     if subtype == "html":
         text = html_to_text(text)
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
+    return plain_forms(text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " "))
 
 
 _CHARSET = re.compile(r"[A-Za-z0-9._:+-]{1,40}")
