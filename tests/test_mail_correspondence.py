@@ -359,3 +359,28 @@ async def test_a_draw_offered_and_accepted_by_mail(table):
     game = await service.get_game(1)
     assert game.is_over and game.outcome.winner == "draw"
     assert "The game is over." in bob.text()
+
+
+async def test_a_move_without_its_games_tag_lists_the_senders_games(table):
+    """'Move 5: D' as a new mail: no token, so no move; the sender is told to reply to their
+    game's latest mail, and which games they have (with their tags)."""
+    surface, service, mailbox = table
+    ann, bob = await start_game(table)
+    await ann.send("Move 1: C", reply_to_last=False, subject="my move")
+    text = ann.text()
+    assert "I did not play C" in text and "Reply to my latest mail" in text
+    assert "[mancala game 1 " in text and "wari against" in text
+    assert (await service.get_game(1)).moves == ()  # nothing was played
+    carol = Player_(table, "carol@example.org")  # no games: a move is a position mail's
+    await carol.send("Move 1: C", reply_to_last=False, subject="hello")
+    assert "Rules:" in carol.text() and "I did not play" not in carol.text()
+
+
+async def test_words_after_a_move_are_read_and_the_reply_says_so(table):
+    surface, service, mailbox = table
+    ann, bob = await start_game(table)
+    await ann.send("Move 1: C (did this go through?)")
+    assert "I read 'Move 1: C (did this go through?)' as your move C" in ann.text()
+    assert (await service.get_game(1)).moves == ("C",)
+    await bob.send("Move 2: d or maybe e")
+    assert "which move?" in bob.text() and (await service.get_game(1)).moves == ("C",)

@@ -67,7 +67,7 @@ class MailBot:
             return []
         if mail.refusal:
             return [build_reply(mail, f"Sorry, {mail.refusal}.", self.settings.bot_address)]
-        if self.correspondence is not None and self.correspondence.wants(mail):
+        if self.correspondence is not None and await self.correspondence.wants(mail):
             return await self.correspondence.handle(mail)
         return [build_reply(mail, await self.position_game(mail), self.settings.bot_address)]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 from email.message import EmailMessage
 
@@ -31,6 +32,11 @@ from engine.errors import excerpt
 log = logging.getLogger(__name__)
 
 _OPEN_VERBS = ("challenge", "games", "help")  # need no token: they act for the From address
+_RULES_LINE = re.compile(r"^\s*(rules?|ruleset|variant)\s*[:=]", re.I | re.M)  # a position mail
+_UNTAGGED_MOVE = ("I did not play {move}: this mail carries no game's tag, so I cannot tell "
+                  "which game it is for (and a From address alone never authorizes a move). "
+                  "Reply to my latest mail about your game: its subject and reply address "
+                  "carry the tag.")
 _REFUSED = ("I did not act on your mail: it does not carry the secret token of {what}. "
             "Reply to my latest mail about it (its subject and reply address carry your "
             "token); a From address alone never authorizes a move.")
@@ -136,14 +142,17 @@ class Correspondence:
         self.mailer = notifier.mailer
         self.tokens = notifier.mailer.tokens
 
-    def wants(self, mail: IncomingMail) -> bool:
-        """Is this mail about a stored game (rather than a position-and-move mail)?"""
+    async def wants(self, mail: IncomingMail) -> bool:
+        """Is this mail about a stored game (rather than a position-and-move mail)? A bare
+        move ("Move 5: D") from someone with games in progress is: it lost its game's tag."""
         if find_tags(mail.subject, mail.recipients) or find_unverified_ids(mail.subject):
             return True
         try:
             command = parse_command(mail.text)
         except CommandError:
             return first_line(mail.text).lower().startswith("challenge")
+        if command is not None and command.verb == "move" and not _RULES_LINE.search(mail.text):
+            return bool(await self.service.list_games(Player("email", mail.from_address)))
         return command is not None and command.verb in _OPEN_VERBS
 
     async def handle(self, mail: IncomingMail) -> list[EmailMessage]:
@@ -165,6 +174,11 @@ class Correspondence:
                         return await self._in_challenge(mail, command, ident, role)
             if command is not None and command.verb in _OPEN_VERBS:
                 return await self._open_command(mail, command, player)
+            if (command is not None and command.verb == "move" and not tags
+                    and not find_unverified_ids(mail.subject)):  # names no game at all
+                text = _UNTAGGED_MOVE.format(move=command.move)
+                return [self.mailer.plain_reply(mail, mail.from_address,
+                                                f"{text}\n\n{await self._games_list(player)}")]
         except ServiceError as err:
             return [self.mailer.plain_reply(mail, mail.from_address, str(err))]
         named = tags[:1] or [(k, i, "") for k, i in find_unverified_ids(mail.subject)][:1]
