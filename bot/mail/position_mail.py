@@ -164,11 +164,12 @@ def parse_position_mail(text: str, levels, default_level: str | None = None,
                               values.get("level", ("", None))[1])
     move_text, move_line = values.get("move", ("", ""))
     moves, words = _moves_then_words(move_text)
-    if words and (not moves or any(_MOVE_TOKEN.match(w.strip(".,;:!?()\"'")) for w in words)):
-        bad = next((w for w in words if _MOVE_TOKEN.match(w.strip(".,;:!?()\"'"))), words[0])
-        raise MailFormatError(f"'{excerpt(bad, 10)}' is not a move; a move is a pit letter "
-                              f"{rules.letters[0]}-{rules.letters[-1]} (several: 'Move: C d E'),"
-                              f" and words go on the next line", move_line)
+    if words and not moves:
+        raise MailFormatError(f"'{excerpt(words[0], 10)}' is not a move; a move is a pit "
+                              f"letter {rules.letters[0]}-{rules.letters[-1]}", move_line)
+    if any(_MOVE_TOKEN.match(w.strip(".,;:!?()\"'")) for w in words):
+        raise MailFormatError("which moves? Write only pit letters on the Move: line "
+                              "(several: 'Move: C d E'), and words on the next line", move_line)
     note = (f"I read '{excerpt(move_line, 200)}' as the move{'s' if len(moves) > 1 else ''} "
             f"{' '.join(moves)}." if words else None)
 

@@ -265,33 +265,92 @@ def _decoded(part: EmailMessage, charset: str | None) -> str:
     return payload.decode("latin-1")
 
 
-# A line that introduces quoted text in the clients people use: "On <date>, Ann wrote:",
-# French, German, Spanish, Dutch and Italian equivalents.
+# How mail clients introduce quoted text, by language: the verb of "On <date>, Ann wrote:"
+# (English, French, German, Spanish, Portuguese, Italian, Dutch, the Scandinavian languages,
+# Finnish, Polish, Czech, Russian, Ukrainian, Turkish, Japanese, Chinese, Korean). The verb
+# may stand last ("Ann wrote:") or before the name ("skrev Ann <ann@x.no>:").
+_WROTE = ("wrote", "writes", "a écrit", "schrieb", "escribió", "escreveu", "ha scritto",
+          "schreef", "skrev", "kirjoitti", "napisał", "napisała", "napisał(a)", "pisze",
+          "napsal", "napsala", "написал", "написала", "написал(а)", "пишет", "написав",
+          "yazdı", "のメッセージ", "写道", "寫道", "님이 작성")
 _ATTRIBUTION_END = re.compile(
-    r"(wrote|writes|a écrit|schrieb|escribió|schreef|ha scritto)\s*:\s*$", re.I)
-_ATTRIBUTION_START = re.compile(r"^(on|le|am|el|op|il)\b", re.I)
+    r"(?:" + "|".join(re.escape(verb) for verb in _WROTE) + r")(?:\s.{0,160})?\s*:\s*$"
+    # no verb, as Gmail writes it in Japanese or Russian: "2026年11月22日 Ann <a@x>:"
+    r"|<[^<>@\s]{1,64}@[^<>\s]{1,255}>\s*:\s*$",
+    re.I)
+_ATTRIBUTION_START = re.compile(r"^(on|le|am|el|em|op|il|den|dnia|w dniu|dne|\d)", re.I)
+# What a phone or webmail adds under the text: "Sent from my iPhone" in many languages.
+_PHONE_FOOTERS = ("sent from my", "sent from outlook", "sent from yahoo", "get outlook for",
+                  "envoyé de mon", "envoyé depuis", "von meinem", "gesendet von", "enviado desde",
+                  "enviado do meu", "enviado de meu", "inviato da", "verzonden vanaf",
+                  "verstuurd vanaf", "skickat från", "sendt fra", "lähetetty", "wysłane z",
+                  "odesláno z", "отправлено с", "надіслано з", "iphoneから送信", "发自我的",
+                  "從我的", "나의 iphone에서")
+_PHONE_FOOTER = re.compile(r"^\s*(?:" + "|".join(re.escape(f) for f in _PHONE_FOOTERS) + ")",
+                           re.I)
+# A quoted original or a forwarded message, below the new text, without '>' quoting.
 _ORIGINAL_MARKERS = re.compile(
-    r"^\s*(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|"
-    r"message d'origine)\s*-{2,}|_{10,})\s*$", re.I)
-_OUTLOOK_FROM = re.compile(r"^\s*\*?(from|de|von|van)\s*:\*?\s+\S", re.I)
-_OUTLOOK_NEXT = re.compile(r"^\s*\*?(sent|date|envoyé|gesendet|to|à|an|subject|objet|betreff)"
-                           r"\s*:", re.I)
-_PHONE_FOOTER = re.compile(r"^\s*(sent from my|get outlook for|envoyé de mon)\b", re.I)
+    r"^\s*(-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|"
+    r"mensaje original|mensagem original|messaggio originale|oorspronkelijk bericht|"
+    r"ursprungligt meddelande|opprinnelig melding|oprindelig meddelelse|"
+    r"исходное сообщение)\s*-{2,}|_{10,})\s*$", re.I)
+_FORWARD_MARKERS = re.compile(
+    r"^\s*(-{2,}\s*(forwarded message|weitergeleitete nachricht|message transféré|"
+    r"mensaje reenviado|mensagem encaminhada|messaggio inoltrato|doorgestuurd bericht|"
+    r"vidarebefordrat meddelande|videresendt melding|videresendt meddelelse|"
+    r"przekazana wiadomość|пересылаемое сообщение|転送されたメッセージ|转发的邮件)\s*-{2,}"
+    r"|begin forwarded message\s*:|début du message réexpédié\s*:|"
+    r"anfang der weitergeleiteten nachricht\s*:)\s*$", re.I)
+_OUTLOOK_FROM = re.compile(r"^\s*\*?(from|de|von|van|från|fra|od|от|差出人|发件人)\s*:\*?\s*\S",
+                           re.I)
+_OUTLOOK_NEXT = re.compile(r"^\s*\*?(sent|date|envoyé|gesendet|datum|enviado|fecha|inviato|"
+                           r"verzonden|skickat|sendt|wysłano|отправлено|to|à|an|aan|para|a|"
+                           r"till|til|do|кому|subject|objet|betreff|asunto|assunto|oggetto|"
+                           r"onderwerp|ämne|emne|temat|тема|送信日時|件名|发送时间|主题)\s*:", re.I)
+_HEADER_LINE = re.compile(r"^\s*\*?[\w .-]{1,20}\*?\s*:\s*\S")  # "Subject: ..." in a forward
 
 
 def newest_text(text: str) -> str:
     """What the sender wrote in this mail: quotes, quoted originals and signatures removed.
+    A mail that only forwards another ("Begin forwarded message:") is read as the forwarded
+    message; a mail with text of its own is read without it (never both).
 
     >>> newest_text("C please\\n\\nOn Mon, 3 Jan 2026, Bot wrote:\\n> Move: A\\n> B")
     'C please'
     >>> newest_text("On Mon, Bot <bot@x.org>\\nwrote:\\n> old\\n\\nnew move: D\\n--\\nsig")
     'new move: D'
+    >>> newest_text("Den 22.11.2026 10:05, skrev Bot <bot@x.no>:\\n> A\\n\\nMove 2: E")
+    'Move 2: E'
+    >>> newest_text("---------- Forwarded message ---------\\nFrom: Ann\\nSubject: x\\n\\nMove: C")
+    'Move: C'
     """
-    lines = text.split("\n")
+    own, forwarded = _split_forward(text.split("\n"))
+    newest = _newest(own)
+    if not newest and forwarded is not None:
+        return _newest(forwarded)
+    return newest
+
+
+def _split_forward(lines: list[str]) -> tuple[list[str], list[str] | None]:
+    """The lines before a forwarded message, and the forwarded message's body (its header
+    block of From:, Date:, Subject: lines skipped), if there is one."""
+    for i, line in enumerate(lines):
+        if _FORWARD_MARKERS.match(line):
+            rest = lines[i + 1:]
+            j = 0
+            while j < len(rest) and (not rest[j].strip() and j == 0
+                                     or _HEADER_LINE.match(rest[j])):
+                j += 1
+            return lines[:i], rest[j:]
+    return lines, None
+
+
+def _newest(lines: list[str]) -> str:
     kept: list[str] = []
     for i, line in enumerate(lines):
         stripped = line.strip()
-        if line.rstrip() in ("--", "-- ") or _ORIGINAL_MARKERS.match(line):
+        if line.rstrip() in ("--", "-- ") or _ORIGINAL_MARKERS.match(line) \
+                or _FORWARD_MARKERS.match(line):
             break  # a signature, or an original message quoted without '>' follows
         if _OUTLOOK_FROM.match(line) and any(_OUTLOOK_NEXT.match(x) for x in lines[i + 1:i + 4]):
             break  # Outlook's header block above the original message
