@@ -1,12 +1,12 @@
 """The schema, as numbered migrations applied in order on start.
 
 A migration only adds (tables, columns, indexes), so an upgrade never loses data; each runs in
-one transaction with the bump of ``schema_version``. The SQL is plain: a PostgreSQL backend
-would keep its own list with the same numbers (it spells ``WITHOUT ROWID`` and ``REAL``
-differently).
+one transaction with the bump of ``schema_version``. The SQL is SQLite's; the PostgreSQL
+backend runs the same list through ``storage.postgres.postgres_sql``, which spells
+``INTEGER PRIMARY KEY``, ``REAL`` and ``WITHOUT ROWID`` its way: one schema for both.
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 3]
+[1, 2, 3, 4]
 """
 
 from __future__ import annotations
