@@ -38,10 +38,13 @@ def data_dir() -> Path:
     return platformdirs.user_data_path(APP)
 
 
-def database_path(environ: Mapping[str, str] | None = None) -> Path:
-    """``MANCALA_DB`` if set (``~`` expanded), else the data directory's database file."""
+def database_path(environ: Mapping[str, str] | None = None) -> Path | str:
+    """``MANCALA_DB`` if set (``~`` expanded), else the data directory's database file. A
+    ``postgresql://`` URL is returned as it is: the PostgreSQL backend (storage.postgres)."""
     environ = os.environ if environ is None else environ
     explicit = environ.get("MANCALA_DB", "").strip()
+    if explicit.startswith(("postgresql://", "postgres://")):
+        return explicit
     if explicit:
         return Path(explicit).expanduser()
     return data_dir() / DB_FILE
@@ -73,7 +76,11 @@ def check_database(path: str | os.PathLike) -> Path:
     Traceback (most recent call last):
     ...
     bot.config.ConfigError: MANCALA_DB is /, a directory; give a file in it, like /mancala.sqlite3
+
+    A PostgreSQL URL is checked when the storage connects to it.
     """
+    if str(path).startswith(("postgresql://", "postgres://")):
+        return path
     path = Path(path).expanduser()
     if path.is_dir():
         raise ConfigError(f"MANCALA_DB is {path}, a directory; give a file in it, like "

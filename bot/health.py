@@ -40,7 +40,11 @@ DOWN = ("disconnected", "stopped", "failed")  # surface states that make the bot
 
 
 def heartbeat_path(database: str | os.PathLike) -> Path:
-    """Where the bot using ``database`` writes its heartbeat: beside the database."""
+    """Where the bot using ``database`` writes its heartbeat: beside a SQLite file; for a
+    PostgreSQL database, in this machine's data directory (each machine checks its own)."""
+    if str(database).startswith(("postgresql://", "postgres://")):
+        from bot.config import data_dir
+        return data_dir() / "bot.health.json"
     database = Path(database)
     return database.with_name(database.name + ".health.json")
 
@@ -115,11 +119,40 @@ class Check:
         return f"{'ok' if self.ok else 'FAIL':<5} {self.name}: {self.detail}"
 
 
-def check_database(path: Path) -> Check:
-    """Opens read-only (never creating or migrating it), passes SQLite's quick check, and
-    has a schema version this program knows."""
+def check_postgres(url: str) -> Check:
+    """The PostgreSQL database answers and has a schema this program knows."""
+    import asyncpg
+
     from storage.migrations import LATEST
 
+    async def ask():
+        conn = await asyncpg.connect(url, timeout=10)
+        try:
+            version = await conn.fetchval("SELECT max(version) FROM schema_version")
+            active = await conn.fetchval("SELECT count(*) FROM games WHERE status = 'active'")
+        finally:
+            await conn.close()
+        return version, active
+
+    where = url.rpartition("@")[2]  # never the password
+    try:
+        version, active = asyncio.run(ask())
+    except (OSError, asyncio.TimeoutError, asyncpg.PostgresError) as err:
+        return Check("database", False, f"PostgreSQL at {where} does not answer: {err}")
+    if version is None or version > LATEST:
+        return Check("database", False, f"PostgreSQL at {where} has schema version {version}; "
+                                        f"this program knows 1 to {LATEST}")
+    return Check("database", True, f"PostgreSQL at {where} (schema {version}, {active} games "
+                                   "in progress)")
+
+
+def check_database(path: Path | str) -> Check:
+    """Opens read-only (never creating or migrating it), passes SQLite's quick check, and
+    has a schema version this program knows (a PostgreSQL URL: ``check_postgres``)."""
+    from storage.migrations import LATEST
+
+    if str(path).startswith(("postgresql://", "postgres://")):
+        return check_postgres(str(path))
     if not path.is_file():
         return Check("database", False, f"there is no database at {path}")
     if path.stat().st_size == 0:

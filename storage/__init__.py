@@ -1,4 +1,5 @@
-"""Where games live: one storage interface (``Storage``) and its SQLite backend.
+"""Where games live: one storage interface (``Storage``) and two backends: SQLite (a file
+path, the default) and PostgreSQL (a ``postgresql://`` URL, for several processes).
 
 >>> import asyncio, tempfile, os
 >>> async def demo(path):
@@ -13,6 +14,18 @@ True
 """
 
 from storage.base import ChannelTaken, Storage, StorageError
-from storage.sqlite import SQLiteStorage, open_storage
+from storage.postgres import is_postgres_url
+from storage.sqlite import SQLiteStorage, open_sqlite
 
-__all__ = ["ChannelTaken", "SQLiteStorage", "Storage", "StorageError", "open_storage"]
+
+async def open_storage(location, durable: bool = False) -> Storage:
+    """The games database at ``location``: a ``postgresql://`` URL opens PostgreSQL, anything
+    else is a SQLite file path. Either is created or migrated to the current schema."""
+    if is_postgres_url(location):
+        from storage.postgres import open_postgres
+        return await open_postgres(str(location))
+    return await open_sqlite(location, durable)
+
+
+__all__ = ["ChannelTaken", "SQLiteStorage", "Storage", "StorageError", "is_postgres_url",
+           "open_storage"]

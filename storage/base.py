@@ -103,6 +103,11 @@ class Storage(ABC):
         """Active games whose reminder (not yet sent) or forfeit time has passed."""
 
     @abstractmethod
+    async def claim_reminder(self, game_id: int, ply: int, now: float) -> bool:
+        """Mark the active game at ``ply`` reminded at ``now``, unless it was already: True
+        for the one caller (of every process) that should send the reminder."""
+
+    @abstractmethod
     async def games_awaiting_ai(self) -> list[dict]:
         """Active games where an AI player is to move."""
 

@@ -31,7 +31,7 @@ GAME_COLUMNS = frozenset({
 })
 
 
-async def open_storage(path: str | Path, durable: bool = False) -> SQLiteStorage:
+async def open_sqlite(path: str | Path, durable: bool = False) -> SQLiteStorage:
     """Open (creating the file and its folder, and migrating) the database at ``path``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -415,6 +415,13 @@ class SQLiteStorage(Storage):
         return await self._all(
             "SELECT * FROM games WHERE status = 'active' AND (forfeit_at <= ? "
             "OR (remind_at <= ? AND reminded_at IS NULL))", (now, now))
+
+    async def claim_reminder(self, game_id: int, ply: int, now: float) -> bool:
+        async with self._transaction() as w:
+            cursor = await w.execute(
+                "UPDATE games SET reminded_at = ? WHERE id = ? AND ply = ? "
+                "AND status = 'active' AND reminded_at IS NULL", (now, game_id, ply))
+        return cursor.rowcount == 1
 
     async def games_awaiting_ai(self) -> list[dict]:
         return await self._all(

@@ -26,3 +26,36 @@ settings.register_profile("dev", **_COMMON)
 settings.register_profile("long", max_examples=1000, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI")
                                                                  else "dev"))
+
+
+# -- the storage backends: every storage test runs on SQLite and on a real PostgreSQL ---------
+
+import pytest  # noqa: E402
+
+from postgres_server import PostgresServer, binaries, unavailable, HOW_TO_GET  # noqa: E402
+
+_server: PostgresServer | None = None
+
+
+def _postgres() -> PostgresServer:
+    """One server for the whole session, started on first use."""
+    global _server
+    if _server is None:
+        bindir = binaries()
+        if bindir is None:
+            unavailable(HOW_TO_GET)
+        _server = PostgresServer(bindir).start()
+    return _server
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _server is not None:
+        _server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path) -> str:
+    """Where a test's games live: a fresh SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    return _postgres().new_database()

@@ -67,3 +67,11 @@ def test_a_missing_database_or_file_is_said_plainly(tmp_path, monkeypatch, capsy
     monkeypatch.setenv("MANCALA_DB", str(tmp_path / "none.sqlite3"))
     assert main([name, str(tmp_path / "absent.sqlite3")]) == 1
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_backup_of_a_postgresql_database_points_to_pg_dump(tmp_path, capsys, monkeypatch):
+    from bot.cli import main
+
+    monkeypatch.setenv("MANCALA_DB", "postgresql://bot@db.example/games")
+    assert main(["backup", str(tmp_path / "b.sqlite3"), "--env", str(tmp_path / "none")]) == 78
+    assert "pg_dump" in capsys.readouterr().err

@@ -202,3 +202,17 @@ def test_logs_are_one_line_per_event_with_context_and_no_secrets():
     with pytest.raises(Exception, match="LOG_LEVEL"):
         logs.level({"LOG_LEVEL": "verbose"})
     assert logs.level({"LOG_LEVEL": "warn"}) == logging.WARNING
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+async def test_health_checks_a_postgresql_database_by_its_url(database, tmp_path, capsys,
+                                                             monkeypatch):
+    monkeypatch.setenv("MANCALA_DB", database)
+    for name in ("LOG_LEVEL", "METRICS_PORT", "MANCALA_MAIL_ADDRESS", "MANCALA_MAIL_RELAY"):
+        monkeypatch.delenv(name, raising=False)
+    await (await GameService.open(database, tick_every=None)).close()
+    status = await asyncio.to_thread(main, ["health", "--before-start",
+                                            "--env", str(tmp_path / "none")])
+    out = capsys.readouterr().out
+    assert status == 0 and "ok    database: PostgreSQL at 127.0.0.1:" in out
+    assert f"(schema {LATEST}, 0 games in progress)" in out

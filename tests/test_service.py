@@ -26,8 +26,9 @@ def clock():
 
 
 @pytest.fixture
-async def service(tmp_path, clock):
-    service = await GameService.open(tmp_path / "games.sqlite3", clock=clock, tick_every=None)
+async def service(database, clock):
+    """The service on a fresh database: every test here runs on SQLite and on PostgreSQL."""
+    service = await GameService.open(database, clock=clock, tick_every=None)
     yield service
     await service.close()
 

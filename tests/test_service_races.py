@@ -5,9 +5,9 @@ is tested). Each ply must be applied exactly once and the log must match the pos
 import asyncio
 import json
 import random
-import sqlite3
 
 from engine import Game
+from storage import open_storage
 from bot.service import (
     Channel, GameFinished, GameService, IllegalMove, ManualClock, NotYourTurn, Player, StaleMove,
 )
@@ -17,8 +17,8 @@ BOB = Player("discord", "2")
 ALLOWED = (StaleMove, NotYourTurn, IllegalMove, GameFinished)  # StaleMove covers DuplicateMove
 
 
-async def test_a_thousand_concurrent_attempts_apply_each_ply_once(tmp_path):
-    path = tmp_path / "race.sqlite3"
+async def test_a_thousand_concurrent_attempts_apply_each_ply_once(database):
+    path = database  # a SQLite file, or a PostgreSQL database
     clock = ManualClock()
     one = await GameService.open(path, clock=clock, tick_every=None)
     two = await GameService.open(path, clock=clock, tick_every=None)
@@ -58,22 +58,23 @@ async def test_a_thousand_concurrent_attempts_apply_each_ply_once(tmp_path):
     # oware game early, depending on how the attempts interleave) or for many plies.
     assert any(finished) or len(plies) > 50
 
-    conn = sqlite3.connect(path)
-    log = conn.execute("SELECT ply, move FROM moves WHERE game_id = ? ORDER BY ply",
-                       (game.id,)).fetchall()
-    board, stored_ply = conn.execute("SELECT board, ply FROM games WHERE id = ?",
-                                     (game.id,)).fetchone()
-    conn.close()
+    store = await open_storage(path)
+    try:
+        log = [(m["ply"], m["move"]) for m in await store.moves(game.id)]
+        row = await store.game(game.id)
+        board, stored_ply = row["board"], row["ply"]
+    finally:
+        await store.close()
     assert log == sorted(applied)  # every acknowledged move is in the log, nothing else
     assert stored_ply == len(log)
     replay = Game.from_moves("oware", [move for _, move in log])
     assert list(replay.position.board) == json.loads(board)
 
 
-async def test_two_processes_on_one_file_see_each_others_moves(tmp_path):
+async def test_two_processes_on_one_file_see_each_others_moves(database):
     """Like ``mancala bot`` and ``mancala mail`` run apart on one file: each service's cache
     is checked against the file, and a move for a board the other one showed is accepted."""
-    path = tmp_path / "shared.sqlite3"
+    path = database
     bot = await GameService.open(path, tick_every=None, cache_ttl=0.0)
     mail = await GameService.open(path, tick_every=None)  # default: checked once a second
     try:

@@ -31,10 +31,17 @@ def register(subparsers) -> None:
 
 
 def _database(args: argparse.Namespace):
-    from bot.config import database_path, load_env
+    """The SQLite file to back up or restore; ConfigError (one line, 78) for a PostgreSQL
+    URL, whose server has its own tools."""
+    from bot.config import ConfigError, database_path, load_env
 
     load_env(args.env)
-    return database_path()
+    database = database_path()
+    if isinstance(database, str):
+        raise ConfigError("MANCALA_DB is a PostgreSQL database: back it up with pg_dump "
+                          "(pg_dump -Fc URL > FILE) and restore with pg_restore; mancala "
+                          "backup and restore copy a SQLite file")
+    return database
 
 
 def run_backup(args: argparse.Namespace) -> int:

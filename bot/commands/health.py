@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from bot.cli_args import add_env_option
 
@@ -35,7 +36,7 @@ def run_health(args: argparse.Namespace) -> int:
     logs.level()  # a bad LOG_LEVEL or METRICS_PORT is a ConfigError: 78, one line
     metrics.endpoint()
     database = database_path()
-    if args.before_start and not database.exists():
+    if args.before_start and isinstance(database, Path) and not database.exists():
         check_database(database)  # can it be made? ConfigError (78) says why not
         checks = [health.Check("database", True, f"{database} is created on first start")]
     else:

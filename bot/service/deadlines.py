@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable
 from engine import Outcome, Termination
 from storage import Storage
 
+from bot.service import errors
 from bot.service.announcer import Announcer
 from bot.service.games import Games
 from bot.service.events import Forfeit, Reminder
@@ -51,13 +52,18 @@ class Deadlines:
         ``tick_every`` seconds; tests call it after advancing a ManualClock."""
         now = self._clock()
         for row in await self._store.due_challenges(now):
-            await self._challenges.expire(row)
+            await self._challenges.expire(row)  # closed once: the store's compare-and-set
         for row in await self._store.due_clocks(now):
-            await self._clock_game(row["id"], now)
+            try:
+                await self._clock_game(row["id"], now)
+            except errors.StaleMove:
+                continue  # another process on the database moved or acted first
 
     async def _clock_game(self, game_id: int, now: float) -> None:
+        """Forfeit or remind, once even with several processes on one database: the forfeit
+        is a compare-and-set on the ply, the reminder a claim of its reminded_at."""
         async with self._games.locked(game_id):
-            live = await self._games.load(game_id)
+            live = await self._games.load(game_id, fresh=True)
             row = live.row
             if row["status"] != "active":
                 return
@@ -72,7 +78,10 @@ class Deadlines:
             elif row["remind_at"] is not None and row["remind_at"] <= now \
                     and row["reminded_at"] is None:
                 forfeit_at = row["forfeit_at"]
-                await self._games.commit(live, dict(reminded_at=now))
+                if not await self._store.claim_reminder(row["id"], row["ply"], now):
+                    self._games.live.drop(row["id"])
+                    return  # another process reminded them
+                row["reminded_at"], live.snapshot = now, None
                 view = await self._games.view(live)
                 self._announcer.notify([mover], lambda who: Reminder(who, view, now - row["last_move_at"],
                                                            forfeit_at))

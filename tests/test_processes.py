@@ -1,0 +1,115 @@
+"""Several service processes on one database (the PostgreSQL backend, as shards or mail
+workers would run): every move applies exactly once, the move log replays to the stored
+board, and background work (reminders) is done once, not once per process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import textwrap
+import time
+
+import pytest
+
+from bot.service import Channel, GameService, ManualClock, Player, Recorder, Reminder
+from engine import Game
+from storage import open_storage
+
+ALICE, BOB = Player("discord", "1"), Player("discord", "2")
+
+# One worker process: plays its side (or both) for as long as the game lasts, always for the
+# board it last saw; prints the plies its moves were acknowledged at. A worker that plays
+# both sides races the others for every move.
+WORKER = textwrap.dedent("""
+    import asyncio, json, random, sys, time
+    from bot.service import GameService, Player, ServiceError
+
+    async def main(url, game_id, seed, start_at, sides):
+        rng = random.Random(seed)
+        service = await GameService.open(url, tick_every=None, cache_ttl=0.0)
+        await asyncio.sleep(max(0.0, start_at - time.time()))  # all start together
+        acked = []
+        try:
+            for _ in range(3000):
+                view = await service.get_game(game_id)
+                if view.is_over:
+                    break
+                if view.position.to_move not in sides:
+                    await asyncio.sleep(rng.random() * 0.01)
+                    continue
+                try:
+                    after = await service.move(game_id, view.to_move,
+                                               rng.choice(view.position.legal_moves()),
+                                               expected_ply=view.ply)
+                    acked.append([after.ply, after.moves[-1]])
+                except ServiceError:
+                    pass  # another process moved first: look again
+        finally:
+            await service.close()
+        print(json.dumps(acked))
+
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]),
+                     sys.argv[5].split(",")))
+""")
+
+
+@pytest.fixture
+def postgres_database(database):
+    if not database.startswith("postgresql://"):
+        pytest.skip("the SQLite run of this test is test_service_races (one process)")
+    return database
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+async def test_moves_from_three_processes_apply_exactly_once(postgres_database):
+    url = postgres_database
+    service = await GameService.open(url, tick_every=None)
+    game = await service.start_game(ALICE, BOB, "oware", Channel("discord", "shared"))
+    await service.close()
+
+    start_at = time.time() + 8  # time enough for each to import and connect
+    workers = [await asyncio.create_subprocess_exec(
+        sys.executable, "-c", WORKER, url, str(game.id), str(seed), str(start_at), sides,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        for seed, sides in ((1, "south"), (2, "north"), (3, "south,north"))]
+    results = [await asyncio.wait_for(w.communicate(), 300) for w in workers]
+    for worker, (_, err) in zip(workers, results):
+        assert worker.returncode == 0, err.decode()[-2000:]
+    acked = sorted(tuple(a) for out, _ in results for a in json.loads(out))
+    assert len({ply for ply, _ in acked}) == len(acked), "a ply was acknowledged twice"
+
+    store = await open_storage(url)
+    try:
+        log = [(m["ply"], m["move"]) for m in await store.moves(game.id)]
+        row = await store.game(game.id)
+    finally:
+        await store.close()
+    assert log == acked  # every acknowledged move is in the log, and nothing else
+    assert row["ply"] == len(log) > 20
+    assert sum(1 for out, _ in results if json.loads(out)) >= 2  # the processes did share
+    replay = Game.from_moves("oware", [move for _, move in log])
+    assert list(replay.position.board) == json.loads(row["board"])
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+async def test_a_reminder_is_sent_once_whatever_the_number_of_processes(postgres_database):
+    clock = ManualClock(1_000_000.0)
+    services = [await GameService.open(postgres_database, clock=clock, tick_every=None)
+                for _ in range(3)]
+    recorders = [Recorder() for _ in services]
+    for service, recorder in zip(services, recorders):
+        service.add_notifier("discord", recorder)
+    try:
+        game = await services[0].start_game(ALICE, BOB, "wari", Channel("discord", "slow"))
+        for service in services:
+            await service.get_game(game.id)  # each caches the game, reminded_at unset
+        clock.advance(2 * 86400)  # past Discord's reminder (a day), short of the forfeit
+        await asyncio.gather(*(service.tick() for service in services))
+        for service in services:
+            await service.idle()
+    finally:
+        for service in services:
+            await service.close()
+    reminders = [e for r in recorders for e in r.events if isinstance(e, Reminder)]
+    assert len(reminders) == 1 and reminders[0].recipient == ALICE
