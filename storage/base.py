@@ -103,6 +103,14 @@ class Storage(ABC):
         """Active games whose reminder (not yet sent) or forfeit time has passed."""
 
     @abstractmethod
+    async def claim_lease(self, name: str, holder: str, now: float, seconds: float) -> bool:
+        """Take (or renew) the lease ``name`` for ``holder`` until ``now + seconds``, unless
+        another holder has it and it has not expired. True when ``holder`` has it now."""
+
+    @abstractmethod
+    async def release_lease(self, name: str, holder: str) -> None: ...
+
+    @abstractmethod
     async def claim_reminder(self, game_id: int, ply: int, now: float) -> bool:
         """Mark the active game at ``ply`` reminded at ``now``, unless it was already: True
         for the one caller (of every process) that should send the reminder."""

@@ -135,7 +135,8 @@ ALTER TABLE players ADD COLUMN ping TEXT NOT NULL DEFAULT 'mention'
 """),
     # What a server's admins set for their server (bot.service.servers): one JSON object of
     # the settings they changed, so a new setting needs no migration; and who plays there,
-    # for the server's own leaderboard.
+    # for the server's own leaderboard; and leases, so that background work (an AI's turn) is
+    # done by one process of several on one database.
     (4, """
 CREATE TABLE server_settings (
     surface TEXT NOT NULL,
@@ -144,6 +145,11 @@ CREATE TABLE server_settings (
     updated_at REAL NOT NULL,
     PRIMARY KEY (surface, server_id)
 ) WITHOUT ROWID;
+CREATE TABLE leases (
+    name       TEXT PRIMARY KEY,             -- a piece of background work, like ai-turn:12
+    holder     TEXT NOT NULL,                -- the process doing it
+    expires_at REAL NOT NULL                 -- after this, another process may take it over
+);
 CREATE TABLE server_players (
     surface TEXT NOT NULL,
     server_id TEXT NOT NULL,

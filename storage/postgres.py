@@ -300,6 +300,19 @@ class PostgresStorage(Storage):
             "SELECT * FROM games WHERE status = 'active' AND (forfeit_at <= $1 "
             "OR (remind_at <= $1 AND reminded_at IS NULL))", now)
 
+    async def claim_lease(self, name: str, holder: str, now: float, seconds: float) -> bool:
+        done = await self._pool.execute(
+            "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+            "expires_at = excluded.expires_at "
+            "WHERE leases.holder = excluded.holder OR leases.expires_at < $4",
+            name, holder, now + seconds, now)
+        return _count(done) == 1
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        await self._pool.execute("DELETE FROM leases WHERE name = $1 AND holder = $2", name,
+                                 holder)
+
     async def claim_reminder(self, game_id: int, ply: int, now: float) -> bool:
         done = await self._pool.execute(
             "UPDATE games SET reminded_at = $1 WHERE id = $2 AND ply = $3 "

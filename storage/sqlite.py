@@ -416,6 +416,20 @@ class SQLiteStorage(Storage):
             "SELECT * FROM games WHERE status = 'active' AND (forfeit_at <= ? "
             "OR (remind_at <= ? AND reminded_at IS NULL))", (now, now))
 
+    async def claim_lease(self, name: str, holder: str, now: float, seconds: float) -> bool:
+        async with self._transaction() as w:
+            cursor = await w.execute(
+                "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+                "expires_at = excluded.expires_at "
+                "WHERE leases.holder = excluded.holder OR leases.expires_at < ?",
+                (name, holder, now + seconds, now))
+        return cursor.rowcount == 1
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        async with self._transaction() as w:
+            await w.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
     async def claim_reminder(self, game_id: int, ply: int, now: float) -> bool:
         async with self._transaction() as w:
             cursor = await w.execute(

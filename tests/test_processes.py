@@ -113,3 +113,36 @@ async def test_a_reminder_is_sent_once_whatever_the_number_of_processes(postgres
             await service.close()
     reminders = [e for r in recorders for e in r.events if isinstance(e, Reminder)]
     assert len(reminders) == 1 and reminders[0].recipient == ALICE
+
+
+async def test_an_ai_turn_is_thought_by_one_service_of_several(database):
+    """Services on one database each resume the pending AI turns they find (at start, or on
+    a tick); the lease in the database lets one of them think, and the move is played once."""
+    services = [await GameService.open(database, tick_every=None) for _ in range(3)]
+    thoughts = []
+
+    def counting(service):
+        choose = service.ai_turns.pool.choose
+
+        async def counted(*args, **kwargs):
+            thoughts.append(service)
+            await asyncio.sleep(0.5)  # long enough for the others to try meanwhile
+            return await choose(*args, **kwargs)
+        service.ai_turns.pool.choose = counted
+
+    for service in services:
+        counting(service)
+    try:
+        game = await services[0].start_game(Player.ai("first"), ALICE, "kalah",
+                                            Channel("discord", "vs-ai"))  # the AI moves first
+        await asyncio.sleep(0.1)  # the first service is thinking now
+        for service in services[1:]:
+            service.ai_turns.schedule(game.id)  # as a restart or a tick would
+        for service in services:
+            await service.idle()
+        after = await services[0].get_game(game.id)
+    finally:
+        for service in services:
+            await service.close()
+    assert after.to_move == ALICE and len(after.moves) >= 1
+    assert len(thoughts) == len(after.moves)  # each AI move thought once, by one service

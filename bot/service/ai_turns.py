@@ -4,9 +4,15 @@ the service's AI worker processes (``bot.service.ai``), never on the event loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import secrets
+import socket
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable
+
+from storage import Storage
 
 from bot import metrics
 from bot.service import errors
@@ -20,6 +26,7 @@ from bot.service.types import Hint, Player
 
 log = logging.getLogger(__name__)
 HINT_SECONDS = 2.0  # how long the AI thinks about a hint
+AI_LEASE = 120.0  # seconds a process holds an AI turn: far above any level's thinking time
 
 
 @dataclass(eq=False)
@@ -32,7 +39,11 @@ class AITurns:
     _announcer: Announcer
     _play: Play
     pool: AIPool
+    _store: Storage  # its leases: one process of several on a database plays an AI's turn
+    _clock: Callable[[], float]
     _thinking: set[int] = field(default_factory=set, init=False)  # games with an AI turn task
+    _holder: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:"
+                                                 f"{secrets.token_hex(4)}", init=False)
 
     async def hint(self, game_id: int, by: Player, *,
                    thinking: Callable[[], Awaitable] | None = None) -> Hint:
@@ -77,8 +88,12 @@ class AITurns:
         self._tasks.spawn(self._ai_turns(game_id), name=f"ai-turn-{game_id}")
 
     async def _ai_turns(self, game_id: int) -> None:
-        """Play the AI's moves while it is the AI's turn (both sides, for AI against AI)."""
+        """Play the AI's moves while it is the AI's turn (both sides, for AI against AI);
+        nothing if another process on the database holds this game's AI turn."""
+        lease = f"ai-turn:{game_id}"
         try:
+            if not await self._store.claim_lease(lease, self._holder, self._clock(), AI_LEASE):
+                return  # another process is thinking; if it dies, a later tick takes over
             while not self._tasks.closed:
                 seen = await self._games.get(game_id)
                 ai = seen.to_move
@@ -107,3 +122,5 @@ class AITurns:
                           game_id)
         finally:
             self._thinking.discard(game_id)
+            with contextlib.suppress(Exception):  # a restart takes the turn over at once
+                await self._store.release_lease(lease, self._holder)

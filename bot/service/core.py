@@ -61,7 +61,7 @@ class GameService:
         self.challenges = Challenges(store, clock, *parts)
         self.play = Play(clock, *parts)
         self.ai = ai  # the one worker pool, shared with surfaces that play without a game
-        self.ai_turns = AITurns(*parts, self.play, ai)
+        self.ai_turns = AITurns(*parts, self.play, ai, store, clock)
         self.announcer.ai_turn = self.ai_turns.schedule
         self.deadlines = Deadlines(store, clock, self.games, self.announcer, self.challenges)
         self.looking = Looking(store, self.players, self.games)

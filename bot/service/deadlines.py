@@ -58,6 +58,8 @@ class Deadlines:
                 await self._clock_game(row["id"], now)
             except errors.StaleMove:
                 continue  # another process on the database moved or acted first
+        for row in await self._store.games_awaiting_ai():
+            self._announcer.ai_turn(row["id"])  # one whose process died: its lease ran out
 
     async def _clock_game(self, game_id: int, now: float) -> None:
         """Forfeit or remind, once even with several processes on one database: the forfeit
