@@ -145,5 +145,14 @@ class Storage(ABC):
                           server: tuple[str, str] | None = None) -> list[dict]:
         """Rating rows joined with the player's surface, external_id and display_name."""
 
+    # -- whole tables (moving a database between backends: storage.transfer)
+    @abstractmethod
+    async def table_rows(self, table: str) -> list[dict]:
+        """Every row of ``table`` (one of storage.transfer.TABLES), in primary-key order."""
+
+    @abstractmethod
+    async def insert_rows(self, table: str, rows: list[dict]) -> None:
+        """Insert ``rows`` as they are, ids included, in one transaction."""
+
     @abstractmethod
     async def close(self) -> None: ...

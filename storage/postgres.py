@@ -69,6 +69,13 @@ def _set_clause(changes: dict, first: int) -> str:
     return ", ".join(f"{column} = ${first + i}" for i, column in enumerate(changes))
 
 
+def _table(name: str) -> str:
+    from storage.transfer import TABLES
+    if name not in TABLES:
+        raise StorageError(f"not a table of the games database: {name}")
+    return name
+
+
 def _count(status: str) -> int:
     """The row count of asyncpg's status string ("UPDATE 1", "INSERT 0 1")."""
     return int(status.rsplit(" ", 1)[-1])
@@ -329,6 +336,25 @@ class PostgresStorage(Storage):
         if status is None:
             return await self._pool.fetchval("SELECT count(*) FROM games")
         return await self._pool.fetchval("SELECT count(*) FROM games WHERE status = $1", status)
+
+    # -- whole tables ---------------------------------------------------------------------------
+
+    async def table_rows(self, table: str) -> list[dict]:
+        return await self._all(f"SELECT * FROM {_table(table)} ORDER BY 1, 2")
+
+    async def insert_rows(self, table: str, rows: list[dict]) -> None:
+        if not rows:
+            return
+        columns = list(rows[0])
+        marks = ", ".join(f"${i + 1}" for i in range(len(columns)))
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.executemany(
+                f"INSERT INTO {_table(table)} ({', '.join(columns)}) VALUES ({marks})",
+                [tuple(r[c] for c in columns) for r in rows])
+            if "id" in columns:  # the next id given out comes after the copied ones
+                await conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                    f"(SELECT max(id) FROM {table}))")
 
     # -- ratings ------------------------------------------------------------------------------
 

@@ -47,6 +47,13 @@ def _set_clause(changes: dict) -> str:
     return ", ".join(f"{column} = :{column}" for column in changes)
 
 
+def _table(name: str) -> str:
+    from storage.transfer import TABLES
+    if name not in TABLES:
+        raise StorageError(f"not a table of the games database: {name}")
+    return name
+
+
 def _is_channel_taken(err: sqlite3.IntegrityError) -> bool:
     return "games.channel_surface" in str(err) or "games_active_channel" in str(err)
 
@@ -449,6 +456,20 @@ class SQLiteStorage(Storage):
         else:
             row = await self._one("SELECT count(*) AS n FROM games WHERE status = ?", (status,))
         return row["n"]
+
+    # -- whole tables ---------------------------------------------------------------------------
+
+    async def table_rows(self, table: str) -> list[dict]:
+        return await self._all(f"SELECT * FROM {_table(table)} ORDER BY 1, 2")
+
+    async def insert_rows(self, table: str, rows: list[dict]) -> None:
+        if not rows:
+            return
+        columns = list(rows[0])
+        async with self._transaction() as w:
+            await w.executemany(
+                f"INSERT INTO {_table(table)} ({', '.join(columns)}) VALUES "
+                f"({', '.join('?' * len(columns))})", [tuple(r[c] for c in columns) for r in rows])
 
     # -- ratings ------------------------------------------------------------------------------
 

@@ -107,3 +107,50 @@ async def test_only_whitelisted_columns_can_change(database):
     with pytest.raises(StorageError, match="not a game column"):
         await store.update_game(1, 0, {"rules; DROP TABLE games": 1})
     await store.close()
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+async def test_migrate_db_copies_sqlite_into_postgresql_and_back(database, tmp_path, capsys):
+    """Every row, ids included (the mail tokens and the buttons name game ids), then checked:
+    the counts, and every game replays to its board."""
+    import asyncio
+
+    from bot.cli import main
+    from bot.service import Channel, GameService, Player
+    from storage.transfer import TABLES
+
+    source = str(tmp_path / "old.sqlite3")
+    service = await GameService.open(source, tick_every=None)
+    ann, bob = Player("discord", "1"), Player("email", "bob@example.org")
+    await service.start_game(ann, bob, "kalah", Channel("discord", "spare"))  # id 1, no moves
+    game = await service.start_game(ann, bob, "wari", Channel("discord", "c"))
+    for move, who in (("C", ann), ("d", bob), ("E", ann)):
+        await service.move(game.id, who, move)
+    await service.resign((await service.start_game(bob, ann, "oware",
+                                                   Channel("email", "x"))).id, bob)
+    await service.challenge(ann, bob, "kalah", Channel("discord", "d"))
+    await service.set_server_settings("discord", "42", ruleset="oware")
+    await service.close()
+
+    assert await asyncio.to_thread(main, ["migrate-db", source, database]) == 0
+    assert "Copied and checked: 2 players, 3 games, 3 moves" in capsys.readouterr().out
+    back = str(tmp_path / "back.sqlite3")
+    assert await asyncio.to_thread(main, ["migrate-db", database, back]) == 0
+    assert "Copied and checked:" in capsys.readouterr().out
+    stores = [await open_storage(x) for x in (source, database, back)]
+    try:
+        for table in TABLES:
+            rows = [await s.table_rows(table) for s in stores]
+            assert rows[0] == rows[1] == rows[2], table
+    finally:
+        for s in stores:
+            await s.close()
+    service = await GameService.open(database, tick_every=None)
+    try:
+        assert (await service.get_game(game.id)).moves == ("C", "d", "E")
+        fresh = await service.start_game(ann, bob, "kalah", Channel("discord", "new"))
+        assert fresh.id == 4  # ids go on after the copied ones
+    finally:
+        await service.close()
+    assert await asyncio.to_thread(main, ["migrate-db", source, back]) == 1
+    assert "not empty" in capsys.readouterr().err

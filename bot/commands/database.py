@@ -1,14 +1,16 @@
-"""``mancala backup FILE`` and ``mancala restore FILE``: the games database, kept safe.
+"""``mancala backup FILE``, ``mancala restore FILE`` and ``mancala migrate-db SOURCE TARGET``:
+the games database, kept safe and moved between backends.
 
     mancala backup /srv/backups/mancala-$(date +%F).sqlite3   # while the bot runs
     mancala restore /srv/backups/mancala-2026-11-24.sqlite3  # with the bot stopped
+    mancala migrate-db mancala.sqlite3 postgresql://bot@db/mancala   # with the bot stopped
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from bot.cli_args import add_env_option
+from bot.cli_args import add_env_option, text
 
 
 def register(subparsers) -> None:
@@ -28,6 +30,49 @@ def register(subparsers) -> None:
     restore.add_argument("file", metavar="FILE")
     add_env_option(restore)
     restore.set_defaults(func=run_restore)
+    migrate = subparsers.add_parser(
+        "migrate-db", help="copy a games database into another backend (SQLite <-> PostgreSQL)",
+        description="Copy every player, game, move, challenge, rating and server setting of "
+                    "SOURCE into TARGET, ids included, then check the copy: the same rows, and "
+                    "every game replays to its board. Each is a SQLite file or a postgresql:// "
+                    "URL; TARGET must be empty. Stop the bot first, then point MANCALA_DB at "
+                    "TARGET.")
+    migrate.add_argument("source", metavar="SOURCE", type=text(1000))
+    migrate.add_argument("target", metavar="TARGET", type=text(1000))
+    migrate.set_defaults(func=run_migrate_db)
+
+
+def run_migrate_db(args: argparse.Namespace) -> int:
+    import asyncio
+    from pathlib import Path
+
+    from bot.config import ConfigError
+    from bot.progress import waiting
+    from storage import StorageError, is_postgres_url, open_storage
+    from storage.transfer import copy_database
+
+    if not is_postgres_url(args.source) and not Path(args.source).is_file():
+        raise ConfigError(f"there is no database at {args.source}")
+
+    async def copy() -> dict[str, int]:
+        source = await open_storage(args.source)
+        try:
+            target = await open_storage(args.target)
+            try:
+                with waiting("Copying the games database") as wait:
+                    return await copy_database(source, target, wait.update)
+            finally:
+                await target.close()
+        finally:
+            await source.close()
+
+    try:
+        copied = asyncio.run(copy())
+    except (StorageError, OSError) as err:
+        print(f"mancala migrate-db: {err}", file=sys.stderr)
+        return 1
+    print("Copied and checked: " + ", ".join(f"{n:,} {t}" for t, n in copied.items()) + ".")
+    return 0
 
 
 def _database(args: argparse.Namespace):

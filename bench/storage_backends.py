@@ -1,0 +1,169 @@
+"""The service's moves on each storage backend, in one run: SQLite in one process, PostgreSQL
+in one process, and PostgreSQL with two processes taking moves for the same games.
+
+    .venv/bin/python bench/storage_backends.py [--seconds 5] [--runs 3] [--games 64]
+
+Each phase drives ``--games`` oware games with 32 concurrent players per process, each making
+random legal moves for the board it last saw, as fast as the service takes them, for
+``--seconds``. It prints moves/s and the p50/p99 latency of ``move`` (median of ``--runs``),
+the ratio of each to SQLite's, and for the two-process phase the moves lost (acknowledged but
+not in the log) and doubled (a ply acknowledged twice): both must be 0.
+
+PostgreSQL: a server is started from the OS's binaries (as the tests do), or give --url.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "tests"))
+
+from bot.service import Channel, GameService, Player, ServiceError  # noqa: E402
+
+PLAYERS = 32
+
+
+def pct(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))] if ordered else 0.0
+
+
+async def start_games(location: str, count: int) -> list[int]:
+    service = await GameService.open(location, tick_every=None)
+    try:
+        return [(await service.start_game(Player("discord", f"s{n}"), Player("discord", f"n{n}"),
+                                          "oware", Channel("discord", f"b{n}"))).id
+                for n in range(count)]
+    finally:
+        await service.close()
+
+
+async def drive(location: str, game_ids: list[int], seconds: float, seed: int,
+                start_at: float = 0.0) -> dict:
+    """Moves for ``seconds`` from ``PLAYERS`` concurrent players: acks and latencies."""
+    service = await GameService.open(location, tick_every=None, cache_ttl=0.0)
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    rng = random.Random(seed)
+    acked, latencies = [], []
+    stop = time.perf_counter() + seconds
+
+    async def player() -> None:
+        while time.perf_counter() < stop:
+            game_id = rng.choice(game_ids)
+            view = await service.get_game(game_id)
+            if view.is_over:
+                continue
+            began = time.perf_counter()
+            try:
+                after = await service.move(game_id, view.to_move,
+                                           rng.choice(view.position.legal_moves()),
+                                           expected_ply=view.ply)
+            except ServiceError:
+                continue  # another player or process moved first
+            latencies.append(time.perf_counter() - began)
+            acked.append((game_id, after.ply))
+
+    try:
+        await asyncio.gather(*(player() for _ in range(PLAYERS)))
+    finally:
+        await service.close()
+    return {"acked": acked, "latencies": latencies, "seconds": seconds}
+
+
+def summary(results: list[dict]) -> tuple[float, float, float]:
+    moves = sum(len(r["acked"]) for r in results)
+    latencies = [x for r in results for x in r["latencies"]]
+    return moves / results[0]["seconds"], pct(latencies, 50) * 1000, pct(latencies, 99) * 1000
+
+
+async def lost_and_doubled(url: str, results: list[dict]) -> tuple[int, int]:
+    from storage import open_storage
+
+    acked = [tuple(a) for r in results for a in r["acked"]]  # JSON gave lists
+    doubled = len(acked) - len(set(acked))
+    store = await open_storage(url)
+    try:
+        logged = set()
+        for game_id in {g for g, _ in acked}:
+            logged |= {(game_id, m["ply"]) for m in await store.moves(game_id)}
+    finally:
+        await store.close()
+    return len(set(acked) - logged), doubled
+
+
+WORKER = """
+import asyncio, json, sys
+sys.path.insert(0, sys.argv[1])
+from bench.storage_backends import drive
+result = asyncio.run(drive(sys.argv[2], json.loads(sys.argv[3]), float(sys.argv[4]),
+                           int(sys.argv[5]), float(sys.argv[6])))
+print(json.dumps(result))
+"""
+
+
+def two_processes(url: str, game_ids: list[int], seconds: float) -> list[dict]:
+    start_at = time.time() + 6  # both import and connect first, then start together
+    workers = [subprocess.Popen([sys.executable, "-c", WORKER, str(ROOT), url,
+                                 json.dumps(game_ids), str(seconds), str(seed), str(start_at)],
+                                stdout=subprocess.PIPE) for seed in (1, 2)]
+    return [json.loads(w.communicate(timeout=600)[0]) for w in workers]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--games", type=int, default=64)
+    parser.add_argument("--url", help="a PostgreSQL server's URL (default: start one)")
+    args = parser.parse_args()
+    server = None
+    if args.url is None:
+        from postgres_server import PostgresServer, binaries
+        server = PostgresServer(binaries()).start()
+    rows: dict[str, list[tuple]] = {"SQLite, 1 process": [], "PostgreSQL, 1 process": [],
+                                    "PostgreSQL, 2 processes": []}
+    races = []
+    try:
+        for run in range(args.runs):
+            with tempfile.TemporaryDirectory() as folder:
+                path = str(Path(folder) / "bench.sqlite3")
+                ids = asyncio.run(start_games(path, args.games))
+                rows["SQLite, 1 process"].append(summary(
+                    [asyncio.run(drive(path, ids, args.seconds, run))]))
+            url = server.new_database() if server else args.url
+            ids = asyncio.run(start_games(url, args.games))
+            rows["PostgreSQL, 1 process"].append(summary(
+                [asyncio.run(drive(url, ids, args.seconds, run))]))
+            url = server.new_database() if server else args.url
+            ids = asyncio.run(start_games(url, args.games))
+            results = two_processes(url, ids, args.seconds)
+            rows["PostgreSQL, 2 processes"].append(summary(results))
+            races.append(asyncio.run(lost_and_doubled(url, results)))
+            print(f"run {run + 1}: " + "; ".join(f"{name} {r[-1][0]:,.0f} moves/s"
+                                               for name, r in rows.items()), flush=True)
+    finally:
+        if server:
+            server.stop()
+    base = statistics.median(r[0] for r in rows["SQLite, 1 process"])
+    print(f"\n{'backend':<26} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'vs SQLite':>10}")
+    for name, values in rows.items():
+        rate, p50, p99 = (statistics.median(v[i] for v in values) for i in range(3))
+        print(f"{name:<26} {rate:>9,.0f} {p50:>8.2f} {p99:>8.2f} {rate / base:>9.2f}x")
+    lost, doubled = sum(r[0] for r in races), sum(r[1] for r in races)
+    print(f"\ntwo processes on the same games, {args.runs} runs: {lost} lost, {doubled} doubled "
+          "moves (must be 0 and 0)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""Moving a games database between backends (SQLite to PostgreSQL, and back), keeping every
+player, game, move, challenge, rating and server setting with its id: game ids are in the mail
+tokens and the Discord buttons, so they must not change.
+
+The target must be empty (a new file, or a new PostgreSQL database); both are at the current
+schema first. Afterwards the copy is checked: the same number of rows in every table, and every
+game replays from its move log to the board stored for it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from engine import Game, Ruleset
+
+from storage.base import StorageError
+
+# In the order a row's references are already there: players before games, and so on.
+TABLES = ("players", "games", "moves", "challenges", "ratings", "server_settings",
+          "server_players")
+
+
+async def copy_database(source, target, progress: Callable[[str], None] = lambda s: None
+                        ) -> dict[str, int]:
+    """Copy every row of ``source`` into the empty ``target`` (open Storages); the rows
+    copied per table. StorageError when the target holds data or the check fails."""
+    if await target.count_games() or await target.table_rows("players"):
+        raise StorageError("the target database is not empty: give a new file or database")
+    copied = {}
+    for table in TABLES:
+        rows = await source.table_rows(table)
+        await target.insert_rows(table, rows)
+        copied[table] = len(rows)
+        progress(f"{table}: {len(rows):,} rows")
+    for table in TABLES:
+        if len(await target.table_rows(table)) != copied[table]:
+            raise StorageError(f"the copy of {table} does not hold every row")
+    await check_replays(target, progress)
+    return copied
+
+
+async def check_replays(store, progress: Callable[[str], None] = lambda s: None) -> int:
+    """Every game of ``store`` replays from its moves to its stored board; the games checked."""
+    games = await store.table_rows("games")
+    for n, row in enumerate(games, 1):
+        moves = [m["move"] for m in await store.moves(row["id"])]
+        replay = Game.from_moves(Ruleset.parse(row["rules"]), moves,
+                                 first=row["first"]).position
+        if row["ply"] != len(moves) or (row["status"] == "active"
+                                         and list(replay.board) != json.loads(row["board"])):
+            raise StorageError(f"game {row['id']} does not replay to its stored board")
+        if n % 1000 == 0:
+            progress(f"checked {n:,} of {len(games):,} games")
+    return len(games)
