@@ -145,6 +145,13 @@ class Storage(ABC):
                           server: tuple[str, str] | None = None) -> list[dict]:
         """Rating rows joined with the player's surface, external_id and display_name."""
 
+    # -- other processes' changes
+    async def watch_games(self, callback) -> bool:
+        """Call ``callback(game_id)`` whenever another process changes a game, if this backend
+        can say so (PostgreSQL's LISTEN/NOTIFY); False where it cannot (SQLite: the service
+        checks its cached games against the file instead)."""
+        return False
+
     # -- whole tables (moving a database between backends: storage.transfer)
     @abstractmethod
     async def table_rows(self, table: str) -> list[dict]:

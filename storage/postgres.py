@@ -4,8 +4,10 @@ mail workers, a standby machine) on one database.
 The database is the arbiter between processes. A move is a compare-and-set on the game's ply
 inside a transaction (``UPDATE games ... WHERE id = $1 AND ply = $2``), and the move log's
 primary key on (game_id, ply) refuses a second move at the same ply: whichever process commits
-first wins, the other is told it lost (False) and its caller reloads. Migrations run under an
-advisory lock, so processes starting together migrate once.
+first wins, the other is told it lost (False) and its caller reloads. Each change of a game is
+announced with NOTIFY, so a process that caches the game forgets it at once (LISTEN), and a
+board it shows is never stale. Migrations run under an advisory lock, so processes starting
+together migrate once.
 
 The schema is the SQLite one (``storage.migrations``), translated by ``postgres_sql``: one
 source of truth for both backends.
@@ -15,11 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 
 from storage.base import ChannelTaken, Storage, StorageError
 from storage.migrations import LATEST, MIGRATIONS
 
 MIGRATION_LOCK = 0x6D616E63  # pg_advisory_xact_lock key: 'manc'
+NOTIFY_CHANNEL = "mancala_games"  # payload "GAME_ID:TOKEN" after each change of a game
 GAME_COLUMNS = frozenset({
     "status", "ply", "board", "mover", "offer_kind", "offer_by", "offer_ply", "result_reason",
     "result_termination", "result_by", "result_ply", "result_winner", "score_south",
@@ -85,6 +89,9 @@ class PostgresStorage(Storage):
     def __init__(self, pool, url: str):
         self._pool = pool
         self.url = url
+        self.token = secrets.token_hex(6)  # this storage's own notifications are not news
+        self._listener = None  # the connection that LISTENs, once someone watches
+        self._watchers: list = []
 
     # -- opening, migrating -------------------------------------------------------------------
 
@@ -108,7 +115,33 @@ class PostgresStorage(Storage):
                                        version)
 
     async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
         await asyncio.wait_for(self._pool.close(), 20)
+
+    # -- other processes' changes -------------------------------------------------------------
+
+    async def watch_games(self, callback) -> bool:
+        """LISTEN on one connection of its own: every committed change of a game by another
+        process arrives as a notification with the game's id."""
+        import asyncpg
+
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self.url)
+            await self._listener.add_listener(NOTIFY_CHANNEL, self._notified)
+        self._watchers.append(callback)
+        return True
+
+    def _notified(self, connection, pid, channel, payload: str) -> None:
+        game_id, _, token = payload.partition(":")
+        if token != self.token and game_id.isdigit():
+            for callback in self._watchers:
+                callback(int(game_id))
+
+    async def _announce(self, conn, game_id: int) -> None:
+        """Tell the other processes, when this transaction commits, that the game changed."""
+        await conn.execute("SELECT pg_notify($1, $2)", NOTIFY_CHANNEL, f"{game_id}:{self.token}")
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -277,6 +310,7 @@ class PostgresStorage(Storage):
                     "VALUES ($1, $2, $3, $4, $5, $6, $7)", game_id, ply + 1, move["move"],
                     move["player_id"], move["played_at"], move["board"], move["mover"])
                 await self._upsert_ratings(conn, ratings)
+                await self._announce(conn, game_id)
         except asyncpg.SerializationError:
             return False  # another process's transaction on this game won
         return True
@@ -286,6 +320,7 @@ class PostgresStorage(Storage):
             if not await self._change_game(conn, game_id, ply, changes):
                 return False
             await self._upsert_ratings(conn, ratings)
+            await self._announce(conn, game_id)
         return True
 
     async def take_back(self, game_id: int, ply: int, to_ply: int, changes: dict) -> bool:
@@ -294,6 +329,7 @@ class PostgresStorage(Storage):
                 return False
             await conn.execute("DELETE FROM moves WHERE game_id = $1 AND ply > $2", game_id,
                                to_ply)
+            await self._announce(conn, game_id)
         return True
 
     async def games_of(self, player_id: int, include_finished: bool, limit: int) -> list[dict]:

@@ -63,6 +63,10 @@ def test_the_compose_file_keeps_data_and_cache_in_volumes_and_gives_up_on_bad_se
     assert set(mounts.values()) <= set(compose["volumes"])  # named volumes, declared
     assert re.fullmatch(r"on-failure:\d", service["restart"])
     assert (DEPLOY / service["build"]["context"] / service["build"]["dockerfile"]).is_file()
+    database = compose["services"]["db"]  # PostgreSQL, only with --profile postgres
+    assert database["profiles"] == ["postgres"] and database["image"].startswith(
+        "docker.io/library/postgres:")
+    assert database["volumes"][0].split(":")[0] in compose["volumes"]
 
 
 def test_the_container_file_runs_unprivileged_warm_and_with_a_healthcheck():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import discord
+import pytest
 
 from bot.discord.client import serve
 from bot.discord.discord_settings import Settings
@@ -57,3 +58,23 @@ async def test_a_refused_token_ends_with_status_1_and_says_why(fake_discord, tmp
     settings = Settings(database=str(tmp_path / "games.sqlite3"))
     assert await serve("stale-token", settings) == 1
     assert "Discord refused the token" in capsys.readouterr().err
+
+
+async def test_a_sharded_process_identifies_as_its_shard(fake_discord, tmp_path):
+    """DISCORD_SHARD_ID of DISCORD_SHARD_COUNT: each process serves its own shard (on one
+    PostgreSQL database for all of them); the gateway hears which."""
+    env = {"DISCORD_SHARD_COUNT": "2", "DISCORD_SHARD_ID": "1",
+           "MANCALA_DB": str(tmp_path / "games.sqlite3")}
+    settings = Settings.from_environ(env)
+    running = asyncio.create_task(serve("fake-token", settings))
+    try:
+        await asyncio.wait_for(fake_discord.identified.wait(), 10)
+        assert fake_discord.identify["shard"] == [1, 2]
+    finally:
+        running.cancel()
+        try:
+            await asyncio.wait_for(running, 10)
+        except asyncio.CancelledError:
+            pass
+    with pytest.raises(ValueError, match="DISCORD_SHARD_COUNT"):
+        Settings.from_environ({"DISCORD_SHARD_COUNT": "2", "DISCORD_SHARD_ID": "2"})

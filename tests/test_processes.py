@@ -146,3 +146,25 @@ async def test_an_ai_turn_is_thought_by_one_service_of_several(database):
             await service.close()
     assert after.to_move == ALICE and len(after.moves) >= 1
     assert len(thoughts) == len(after.moves)  # each AI move thought once, by one service
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+async def test_a_cached_game_learns_of_another_processes_move_at_once(postgres_database):
+    """Without the notification, the second service would show its cached board for an
+    hour (cache_ttl); with LISTEN/NOTIFY it forgets the game when the other one moves."""
+    one = await GameService.open(postgres_database, tick_every=None, cache_ttl=3600)
+    two = await GameService.open(postgres_database, tick_every=None, cache_ttl=3600)
+    try:
+        game = await one.start_game(ALICE, BOB, "wari", Channel("discord", "n"))
+        assert (await two.get_game(game.id)).ply == 0  # cached by the second now
+        await one.move(game.id, ALICE, "A")
+        for _ in range(100):
+            if (await two.get_game(game.id)).ply == 1:
+                break
+            await asyncio.sleep(0.02)
+        seen = await two.get_game(game.id)
+        assert seen.moves == ("A",) and seen.to_move == BOB
+        assert (await two.move(game.id, BOB, "a", expected_ply=1)).ply == 2
+    finally:
+        await one.close()
+        await two.close()

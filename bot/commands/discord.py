@@ -69,12 +69,16 @@ def run_bot(args: argparse.Namespace) -> int:
               "enable Developer Mode, right-click the server and choose Copy Server ID.",
               file=sys.stderr)
         return NO_TOKEN_EXIT
+    from bot.config import ConfigError
     from bot.discord.discord_settings import Settings
     from bot.discord.client import run
 
     from bot import logs, metrics
 
-    settings = Settings.from_environ(os.environ)
+    try:
+        settings = Settings.from_environ(os.environ)
+    except ValueError as err:  # discord_settings.SettingsError
+        raise ConfigError(str(err)) from None
     check_database(settings.database)  # ConfigError: one clear line, EX_CONFIG
     logs.setup()  # LOG_LEVEL; ConfigError when it is not a level
     metrics.serve()  # when METRICS_PORT is set

@@ -42,7 +42,10 @@ class MancalaBot(discord.Client):
         intents = discord.Intents.default()
         intents.message_content = settings.message_content
         # nobody is pinged unless a message names them: no @everyone, no roles, ever
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
+        shards = ({"shard_id": settings.shard[0], "shard_count": settings.shard[1]}
+                  if settings.shard else {})  # one shard per process, the others elsewhere
+        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
+                         **shards)
         self.settings = settings
         self.service = service
         self.mail_address = mail_address

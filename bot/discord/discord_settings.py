@@ -4,6 +4,12 @@
 ...                             "MANCALA_DB": "/srv/mancala/games.sqlite3"})
 >>> s.guild_id, s.message_content, s.database
 (123, True, '/srv/mancala/games.sqlite3')
+
+Sharding (Discord requires it from 2,500 servers): each process serves one shard,
+``DISCORD_SHARD_ID`` of ``DISCORD_SHARD_COUNT``, all on one PostgreSQL database.
+
+>>> Settings.from_environ({"DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_ID": "2"}).shard
+(2, 4)
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ class Settings:
     message_content: bool = False  # typed moves; needs the privileged Message Content intent
     database: str = "mancala.sqlite3"  # from_environ: MANCALA_DB, else the data directory's
     sync_commands: bool = True  # push the command tree to Discord at start-up
+    shard: tuple[int, int] | None = None  # (this process's shard id, the shard count)
 
     @classmethod
     def from_environ(cls, env: Mapping[str, str]) -> Settings:
@@ -32,4 +39,21 @@ class Settings:
             message_content=env.get("DISCORD_MESSAGE_CONTENT", "").strip().lower() in _YES,
             database=str(database_path(env)),  # the same file the terminal plays on
             sync_commands=env.get("DISCORD_SYNC", "yes").strip().lower() in _YES,
+            shard=_shard(env),
         )
+
+
+class SettingsError(ValueError):
+    """A Discord setting that cannot work; ``mancala bot`` says it in one line (exit 78)."""
+
+
+def _shard(env: Mapping[str, str]) -> tuple[int, int] | None:
+    count, shard = (env.get(k, "").strip() for k in ("DISCORD_SHARD_COUNT", "DISCORD_SHARD_ID"))
+    if not count and not shard:
+        return None
+    if not all(x.isascii() and x.isdigit() and len(x) <= 5 for x in (count, shard)) \
+            or not 0 <= int(shard) < int(count):
+        raise SettingsError("DISCORD_SHARD_COUNT (how many shards) and DISCORD_SHARD_ID (this "
+                            "process's, from 0) go together: whole numbers, the id below the "
+                            "count")
+    return int(shard), int(count)

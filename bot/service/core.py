@@ -107,6 +107,9 @@ class GameService:
         store = await open_storage(path)
         service = cls(store, clock or SystemClock(), AIPool(ai_workers, ai_time_limit),
                       cache_ttl)
+        # Where the database says when other processes change a game (PostgreSQL), cached
+        # games are forgotten at once; elsewhere they are checked after cache_ttl seconds.
+        await store.watch_games(service.games.live.drop)
         for row in await store.games_awaiting_ai():
             service.ai_turns.schedule(row["id"])
         if tick_every:
