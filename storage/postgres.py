@@ -19,7 +19,9 @@ import asyncio
 import re
 import secrets
 
+from storage import queries
 from storage.base import ChannelTaken, Storage, StorageError
+from storage.queries import numbered
 from storage.migrations import LATEST, MIGRATIONS
 
 MIGRATION_LOCK = 0x6D616E63  # pg_advisory_xact_lock key: 'manc'
@@ -71,13 +73,6 @@ def _set_clause(changes: dict, first: int) -> str:
     if unknown:
         raise StorageError(f"not a game column: {', '.join(sorted(unknown))}")
     return ", ".join(f"{column} = ${first + i}" for i, column in enumerate(changes))
-
-
-def _table(name: str) -> str:
-    from storage.transfer import TABLES
-    if name not in TABLES:
-        raise StorageError(f"not a table of the games database: {name}")
-    return name
 
 
 def _count(status: str) -> int:
@@ -339,17 +334,11 @@ class PostgresStorage(Storage):
             "ORDER BY status = 'over', last_move_at DESC LIMIT $2", player_id, limit)
 
     async def due_clocks(self, now: float) -> list[dict]:
-        return await self._all(
-            "SELECT * FROM games WHERE status = 'active' AND (forfeit_at <= $1 "
-            "OR (remind_at <= $1 AND reminded_at IS NULL))", now)
+        return await self._all(numbered(queries.DUE_CLOCKS), now, now)
 
     async def claim_lease(self, name: str, holder: str, now: float, seconds: float) -> bool:
-        done = await self._pool.execute(
-            "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3) "
-            "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
-            "expires_at = excluded.expires_at "
-            "WHERE leases.holder = excluded.holder OR leases.expires_at < $4",
-            name, holder, now + seconds, now)
+        done = await self._pool.execute(numbered(queries.CLAIM_LEASE), name, holder,
+                                        now + seconds, now)
         return _count(done) == 1
 
     async def release_lease(self, name: str, holder: str) -> None:
@@ -357,16 +346,11 @@ class PostgresStorage(Storage):
                                  holder)
 
     async def claim_reminder(self, game_id: int, ply: int, now: float) -> bool:
-        done = await self._pool.execute(
-            "UPDATE games SET reminded_at = $1 WHERE id = $2 AND ply = $3 "
-            "AND status = 'active' AND reminded_at IS NULL", now, game_id, ply)
+        done = await self._pool.execute(numbered(queries.CLAIM_REMINDER), now, game_id, ply)
         return _count(done) == 1
 
     async def games_awaiting_ai(self) -> list[dict]:
-        return await self._all(
-            "SELECT g.* FROM games g JOIN players p "
-            "ON p.id = CASE g.mover WHEN 0 THEN g.south_id ELSE g.north_id END "
-            "WHERE g.status = 'active' AND p.surface = 'ai'")
+        return await self._all(queries.GAMES_AWAITING_AI)
 
     async def count_games(self, status: str | None = None) -> int:
         if status is None:
@@ -376,16 +360,16 @@ class PostgresStorage(Storage):
     # -- whole tables ---------------------------------------------------------------------------
 
     async def table_rows(self, table: str) -> list[dict]:
-        return await self._all(f"SELECT * FROM {_table(table)} ORDER BY 1, 2")
+        return await self._all(queries.whole_table(table))
 
     async def insert_rows(self, table: str, rows: list[dict]) -> None:
         if not rows:
             return
-        columns = list(rows[0])
+        columns, table = list(rows[0]), queries.checked_table(table)
         marks = ", ".join(f"${i + 1}" for i in range(len(columns)))
         async with self._pool.acquire() as conn, conn.transaction():
             await conn.executemany(
-                f"INSERT INTO {_table(table)} ({', '.join(columns)}) VALUES ({marks})",
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
                 [tuple(r[c] for c in columns) for r in rows])
             if "id" in columns:  # the next id given out comes after the copied ones
                 await conn.execute(
@@ -401,12 +385,5 @@ class PostgresStorage(Storage):
     async def leaderboard(self, rules: str, limit: int,
                           server: tuple[str, str] | None = None) -> list[dict]:
         if server is None:
-            return await self._all(
-                "SELECT r.*, p.surface, p.external_id, p.display_name FROM ratings r "
-                "JOIN players p ON p.id = r.player_id WHERE r.rules = $1 "
-                "ORDER BY r.rating DESC, r.games DESC LIMIT $2", rules, limit)
-        return await self._all(
-            "SELECT r.*, p.surface, p.external_id, p.display_name FROM ratings r "
-            "JOIN players p ON p.id = r.player_id JOIN server_players s ON s.player_id = p.id "
-            "WHERE r.rules = $1 AND s.surface = $2 AND s.server_id = $3 "
-            "ORDER BY r.rating DESC, r.games DESC LIMIT $4", rules, *server, limit)
+            return await self._all(numbered(queries.LEADERBOARD), rules, limit)
+        return await self._all(numbered(queries.SERVER_LEADERBOARD), rules, *server, limit)

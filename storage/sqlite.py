@@ -19,6 +19,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from storage import queries
 from storage.base import ChannelTaken, Storage, StorageError
 from storage.migrations import LATEST, MIGRATIONS
 
@@ -45,13 +46,6 @@ def _set_clause(changes: dict) -> str:
     if unknown:
         raise StorageError(f"not a game column: {', '.join(sorted(unknown))}")
     return ", ".join(f"{column} = :{column}" for column in changes)
-
-
-def _table(name: str) -> str:
-    from storage.transfer import TABLES
-    if name not in TABLES:
-        raise StorageError(f"not a table of the games database: {name}")
-    return name
 
 
 def _is_channel_taken(err: sqlite3.IntegrityError) -> bool:
@@ -419,18 +413,11 @@ class SQLiteStorage(Storage):
             (player_id, player_id, limit))
 
     async def due_clocks(self, now: float) -> list[dict]:
-        return await self._all(
-            "SELECT * FROM games WHERE status = 'active' AND (forfeit_at <= ? "
-            "OR (remind_at <= ? AND reminded_at IS NULL))", (now, now))
+        return await self._all(queries.DUE_CLOCKS, (now, now))
 
     async def claim_lease(self, name: str, holder: str, now: float, seconds: float) -> bool:
         async with self._transaction() as w:
-            cursor = await w.execute(
-                "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
-                "expires_at = excluded.expires_at "
-                "WHERE leases.holder = excluded.holder OR leases.expires_at < ?",
-                (name, holder, now + seconds, now))
+            cursor = await w.execute(queries.CLAIM_LEASE, (name, holder, now + seconds, now))
         return cursor.rowcount == 1
 
     async def release_lease(self, name: str, holder: str) -> None:
@@ -439,16 +426,11 @@ class SQLiteStorage(Storage):
 
     async def claim_reminder(self, game_id: int, ply: int, now: float) -> bool:
         async with self._transaction() as w:
-            cursor = await w.execute(
-                "UPDATE games SET reminded_at = ? WHERE id = ? AND ply = ? "
-                "AND status = 'active' AND reminded_at IS NULL", (now, game_id, ply))
+            cursor = await w.execute(queries.CLAIM_REMINDER, (now, game_id, ply))
         return cursor.rowcount == 1
 
     async def games_awaiting_ai(self) -> list[dict]:
-        return await self._all(
-            "SELECT g.* FROM games g JOIN players p "
-            "ON p.id = CASE g.mover WHEN 0 THEN g.south_id ELSE g.north_id END "
-            "WHERE g.status = 'active' AND p.surface = 'ai'")
+        return await self._all(queries.GAMES_AWAITING_AI)
 
     async def count_games(self, status: str | None = None) -> int:
         if status is None:
@@ -460,15 +442,15 @@ class SQLiteStorage(Storage):
     # -- whole tables ---------------------------------------------------------------------------
 
     async def table_rows(self, table: str) -> list[dict]:
-        return await self._all(f"SELECT * FROM {_table(table)} ORDER BY 1, 2")
+        return await self._all(queries.whole_table(table))
 
     async def insert_rows(self, table: str, rows: list[dict]) -> None:
         if not rows:
             return
-        columns = list(rows[0])
+        columns, table = list(rows[0]), queries.checked_table(table)
         async with self._transaction() as w:
             await w.executemany(
-                f"INSERT INTO {_table(table)} ({', '.join(columns)}) VALUES "
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
                 f"({', '.join('?' * len(columns))})", [tuple(r[c] for c in columns) for r in rows])
 
     # -- ratings ------------------------------------------------------------------------------
@@ -480,12 +462,5 @@ class SQLiteStorage(Storage):
     async def leaderboard(self, rules: str, limit: int,
                           server: tuple[str, str] | None = None) -> list[dict]:
         if server is None:
-            return await self._all(
-                "SELECT r.*, p.surface, p.external_id, p.display_name FROM ratings r "
-                "JOIN players p ON p.id = r.player_id WHERE r.rules = ? "
-                "ORDER BY r.rating DESC, r.games DESC LIMIT ?", (rules, limit))
-        return await self._all(
-            "SELECT r.*, p.surface, p.external_id, p.display_name FROM ratings r "
-            "JOIN players p ON p.id = r.player_id JOIN server_players s ON s.player_id = p.id "
-            "WHERE r.rules = ? AND s.surface = ? AND s.server_id = ? "
-            "ORDER BY r.rating DESC, r.games DESC LIMIT ?", (rules, *server, limit))
+            return await self._all(queries.LEADERBOARD, (rules, limit))
+        return await self._all(queries.SERVER_LEADERBOARD, (rules, *server, limit))

@@ -16,9 +16,7 @@ from engine import Game, Ruleset
 
 from storage.base import StorageError
 
-# In the order a row's references are already there: players before games, and so on.
-TABLES = ("players", "games", "moves", "challenges", "ratings", "server_settings",
-          "server_players")
+from storage.queries import TABLES  # noqa: F401  (the tables copied, in order)
 
 
 async def copy_database(source, target, progress: Callable[[str], None] = lambda s: None
