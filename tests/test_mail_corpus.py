@@ -80,6 +80,6 @@ def test_words_after_a_move_in_a_position_mail_are_read_and_said():
         "    f  e  d  c  b  a", "    4  4  4  4  4  4", "    4  4  4  4  4  4",
         "    A  B  C  D  E  F", "Captured: North 0, South 0."]))
     request = parse_position_mail(text, tuple(LEVELS), "easy")
-    assert request.moves == ["E"] and "as the move E" in request.note
+    assert request.moves == ["E"] and "I read your move as E" in request.note
     with pytest.raises(Exception, match="which moves"):
         parse_position_mail(text.replace("(my first game, be kind)", "or d"), tuple(LEVELS))

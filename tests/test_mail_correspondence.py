@@ -380,7 +380,7 @@ async def test_words_after_a_move_are_read_and_the_reply_says_so(table):
     surface, service, mailbox = table
     ann, bob = await start_game(table)
     await ann.send("Move 1: C (did this go through?)")
-    assert "I read 'Move 1: C (did this go through?)' as your move C" in ann.text()
+    assert "I read your move as C (your line: 'Move 1: C (did this go through?)')" in ann.text()
     assert (await service.get_game(1)).moves == ("C",)
     await bob.send("Move 2: d or maybe e")
     assert "which move?" in bob.text() and (await service.get_game(1)).moves == ("C",)

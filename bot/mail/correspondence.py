@@ -16,6 +16,7 @@ import secrets
 from email.message import EmailMessage
 
 from bot import metrics
+from bot.mail.replies import line_in_question
 from bot.mail.mail_commands import HELP, Command, CommandError, first_line, parse_command
 from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from
 from bot.mail.reading import IncomingMail
@@ -159,8 +160,10 @@ class Correspondence:
         player = Player("email", mail.from_address)
         try:
             command = parse_command(mail.text)
-        except CommandError as err:
-            return [self.mailer.plain_reply(mail, mail.from_address, f"{err}\n\n{HELP}")]
+        except CommandError as err:  # the line in question, quoted, then what is accepted
+            return [self.mailer.plain_reply(
+                mail, mail.from_address,
+                f"{line_in_question(first_line(mail.text))}\n\n{err}\n\n{HELP}")]
         tags = find_tags(mail.subject, mail.recipients)
         try:
             for kind, ident, token in tags:
@@ -176,7 +179,8 @@ class Correspondence:
                 return await self._open_command(mail, command, player)
             if (command is not None and command.verb == "move" and not tags
                     and not find_unverified_ids(mail.subject)):  # names no game at all
-                text = _UNTAGGED_MOVE.format(move=command.move)
+                text = (f"{line_in_question(first_line(mail.text))}\n\n"
+                        + _UNTAGGED_MOVE.format(move=command.move))
                 return [self.mailer.plain_reply(mail, mail.from_address,
                                                 f"{text}\n\n{await self._games_list(player)}")]
         except ServiceError as err:
@@ -224,7 +228,7 @@ class Correspondence:
                               f"{command.move}'.")
             move = from_perspective(command.move, side)
             game = await service.move(game.id, player, move, expected_ply=number - 1)
-            read = (f"I read '{command.read_from}' as your move {command.move}; "
+            read = (f"I read your move as {command.move} (your line: '{command.read_from}'). "
                     if command.read_from else "")
             return game, (f"{read}You played {to_perspective(game.moves[-1], side)} "
                           f"(move {number}).")

@@ -2,11 +2,13 @@
 
 Block elements and ``<br>`` end lines, ``<pre>`` keeps its spacing, and the subtrees that hold
 a quoted earlier message (``<blockquote>``, Gmail's ``gmail_quote``, Thunderbird's
-``moz-cite-prefix``, Yahoo's ``yahoo_quoted``, Outlook's ``divRplyFwdMsg``) are dropped, since
-the bot reads only what the sender wrote now.
+``moz-cite-prefix``, Yahoo's ``yahoo_quoted``) become '>' lines, as a plain-text client would
+quote them; Outlook's reply block (``divRplyFwdMsg``) is marked "-----Original Message-----".
+The reader then treats them as it treats plain text: it drops quotes from a reply, and reads a
+forwarded message when the mail has nothing else.
 
 >>> html_to_text("<div>Move:&nbsp;C</div><blockquote>Move: A</blockquote><p>4 4<br>5 5</p>")
-'Move: C\\n4 4\\n5 5'
+'Move: C\\n> Move: A\\n4 4\\n5 5'
 
 A table reads row by row, its cells apart on one line (Outlook pastes a board as one):
 
@@ -32,19 +34,21 @@ class _TextCollector(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.lines: list[str] = [""]
-        self.skip_depth = 0  # > 0 inside a dropped subtree (quote or invisible)
+        self.skip_depth = 0  # > 0 inside an invisible subtree (script, style...)
+        self.quote_depth = 0  # > 0 inside a quote: its lines become '>' lines
         self.pre_depth = 0
-        self.stack: list[str] = []  # open non-void tags, to know when a dropped subtree ends
-        self.stop = False  # after Outlook's reply marker, everything is the old message
+        self.stack: list[str] = []  # open non-void tags, to know when a subtree ends
+        self.quote_opened: list[bool] = []  # for each open tag: did it open a quote?
+        self.marked = False  # Outlook's reply marker was met: what follows is the original
         self.cell_depth = 0  # > 0 inside a table cell: its blocks do not end the row's line
 
     def handle_starttag(self, tag: str, attrs) -> None:
-        if self.stop:
-            return
         attributes = {k: v or "" for k, v in attrs}
-        if _QUOTE_IDS.search(attributes.get("id", "")):
-            self.stop = True
-            return
+        if _QUOTE_IDS.search(attributes.get("id", "")) and not self.marked:
+            self.marked = True  # Outlook's reply block: mark the original, as in plain text
+            self._newline()
+            self.lines[-1] = "-----Original Message-----"
+            self._newline()
         if tag in ("td", "th"):
             self.cell_depth += 1
             if self.lines[-1].strip():
@@ -55,22 +59,27 @@ class _TextCollector(HTMLParser):
             self.lines[-1] += " "  # Outlook wraps each cell's text in <p>: a space, not a line
         if tag in _VOID:
             return
-        dropped = (tag == "blockquote" or tag in _INVISIBLE
-                   or _QUOTE_CLASSES.search(attributes.get("class", "")))
-        if self.skip_depth or dropped:
+        quote = tag == "blockquote" or _QUOTE_CLASSES.search(attributes.get("class", ""))
+        if self.skip_depth or tag in _INVISIBLE:
             self.skip_depth += 1
+        self.quote_opened.append(bool(quote))
+        if quote:
+            self.quote_depth += 1
         if tag == "pre":
             self.pre_depth += 1
         self.stack.append(tag)
 
     def handle_endtag(self, tag: str) -> None:
-        if self.stop or tag in _VOID or tag not in self.stack:
+        if tag in _VOID or tag not in self.stack:
             if tag in _BLOCKS and not self.cell_depth:
                 self._newline()
             return
         # close everything up to the matching tag (browsers forgive unclosed tags; so do we)
         while self.stack:
             open_tag = self.stack.pop()
+            if self.quote_opened.pop():
+                self._newline()
+                self.quote_depth -= 1
             if self.skip_depth:
                 self.skip_depth -= 1
             if open_tag == "pre":
@@ -83,14 +92,23 @@ class _TextCollector(HTMLParser):
             self._newline()
 
     def handle_data(self, data: str) -> None:
-        if self.stop or self.skip_depth:
+        if self.skip_depth:
             return
         if self.pre_depth:
             first, *rest = data.replace("\r\n", "\n").split("\n")
-            self.lines[-1] += first
-            self.lines.extend(rest)
+            self._write(first)
+            for line in rest:
+                self.lines.append("")
+                self._write(line)
         else:
-            self.lines[-1] += re.sub(r"[ \t\r\n\f]+", " ", data)
+            self._write(re.sub(r"[ \t\r\n\f]+", " ", data))
+
+    def _write(self, text: str) -> None:
+        """Add ``text`` to the current line; inside a quote, the line is a '>' line."""
+        if self.quote_depth and not self.lines[-1].startswith(">") and (
+                text.strip() or self.pre_depth):
+            self.lines[-1] = ">" * self.quote_depth + " " + self.lines[-1].lstrip()
+        self.lines[-1] += text
 
     def _newline(self) -> None:
         if self.lines[-1].strip():

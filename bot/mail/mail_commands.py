@@ -85,8 +85,9 @@ def parse_command(text: str) -> Command | None:
     if move:
         number = move.group(1) or move.group(2)
         if _PIT_WORD.search(move.group(4)):
-            raise CommandError(f"'{excerpt(line)}': which move? Write one pit letter on the "
-                               "line, like 'Move 7: C', and anything else on the next line")
+            raise CommandError(f"'{excerpt(line)}': which move? That line holds more than one "
+                               "move; write one pit letter on the line, like 'Move 7: C', and "
+                               "anything else on the next line")
         return Command("move", move=move.group(3), number=int(number) if number else None,
                        read_from=excerpt(line, 200))
     words = " ".join(line.lower().split())

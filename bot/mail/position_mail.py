@@ -170,8 +170,8 @@ def parse_position_mail(text: str, levels, default_level: str | None = None,
     if any(_MOVE_TOKEN.match(w.strip(".,;:!?()\"'")) for w in words):
         raise MailFormatError("which moves? Write only pit letters on the Move: line "
                               "(several: 'Move: C d E'), and words on the next line", move_line)
-    note = (f"I read '{excerpt(move_line, 200)}' as the move{'s' if len(moves) > 1 else ''} "
-            f"{' '.join(moves)}." if words else None)
+    note = (f"I read your move{'s' if len(moves) > 1 else ''} as {' '.join(moves)} (your "
+            f"line: '{excerpt(move_line, 200)}')." if words else None)
 
     if not board_rows:
         if moves:

@@ -307,7 +307,13 @@ _OUTLOOK_NEXT = re.compile(r"^\s*\*?(sent|date|envoyé|gesendet|datum|enviado|fe
                            r"verzonden|skickat|sendt|wysłano|отправлено|to|à|an|aan|para|a|"
                            r"till|til|do|кому|subject|objet|betreff|asunto|assunto|oggetto|"
                            r"onderwerp|ämne|emne|temat|тема|送信日時|件名|发送时间|主题)\s*:", re.I)
-_HEADER_LINE = re.compile(r"^\s*\*?[\w .-]{1,20}\*?\s*:\s*\S")  # "Subject: ..." in a forward
+# The header lines atop a forwarded message, in the clients' languages ("Subject:", "Betreff:"):
+# named, since an HTML forward can lose the blank line between them and the message.
+_HEADER_LINE = re.compile(
+    r"^\s*\*?(from|date|sent|to|cc|bcc|subject|reply-to|de|von|van|från|fra|od|от|envoyé|"
+    r"gesendet|datum|enviado|fecha|inviato|verzonden|skickat|sendt|wysłano|отправлено|à|an|aan|"
+    r"para|a|till|til|do|кому|objet|betreff|asunto|assunto|oggetto|onderwerp|ämne|emne|temat|"
+    r"тема|kopie|差出人|送信日時|宛先|件名|发件人|发送时间|收件人|主题)\*?\s*:", re.I)
 
 
 def newest_text(text: str) -> str:
@@ -324,25 +330,42 @@ def newest_text(text: str) -> str:
     >>> newest_text("---------- Forwarded message ---------\\nFrom: Ann\\nSubject: x\\n\\nMove: C")
     'Move: C'
     """
-    own, forwarded = _split_forward(text.split("\n"))
+    lines = text.split("\n")
+    own, forwarded = _split_forward(lines)
     newest = _newest(own)
+    if not newest and forwarded is None and _unquoted(lines) != lines:
+        own, forwarded = _split_forward(_unquoted(lines))  # the whole forward was quoted
     if not newest and forwarded is not None:
         return _newest(forwarded)
     return newest
 
 
 def _split_forward(lines: list[str]) -> tuple[list[str], list[str] | None]:
-    """The lines before a forwarded message, and the forwarded message's body (its header
-    block of From:, Date:, Subject: lines skipped), if there is one."""
+    """The lines before a forwarded (or quoted original) message, and that message's body:
+    its header block of From:, Date:, Subject: lines skipped, one level of '>' quoting taken
+    off (Apple Mail quotes what it forwards), if there is one."""
     for i, line in enumerate(lines):
-        if _FORWARD_MARKERS.match(line):
-            rest = lines[i + 1:]
+        outlook_block = (_OUTLOOK_FROM.match(line)
+                         and any(_OUTLOOK_NEXT.match(x) for x in lines[i + 1:i + 4]))
+        if _FORWARD_MARKERS.match(line) or _ORIGINAL_MARKERS.match(line) or outlook_block:
+            rest = _unquoted(lines[i + (0 if outlook_block else 1):])
             j = 0
-            while j < len(rest) and (not rest[j].strip() and j == 0
-                                     or _HEADER_LINE.match(rest[j])):
+            while j < len(rest) and (not rest[j].strip() or _HEADER_LINE.match(rest[j])):
+                if not rest[j].strip() and j and _HEADER_LINE.match(rest[j - 1]):
+                    j += 1
+                    break  # the blank line after the headers: the message begins
                 j += 1
+            rest = [x.strip() if k == j else x for k, x in enumerate(rest)]
             return lines[:i], rest[j:]
     return lines, None
+
+
+def _unquoted(lines: list[str]) -> list[str]:
+    """``lines`` with one level of '>' taken off, when every written line has one."""
+    written = [x for x in lines if x.strip()]
+    if written and all(x.lstrip().startswith(">") for x in written):
+        return [x.lstrip()[1:].removeprefix(" ") if x.strip() else x for x in lines]
+    return lines
 
 
 def _newest(lines: list[str]) -> str:
@@ -358,6 +381,8 @@ def _newest(lines: list[str]) -> str:
             continue
         if _is_attribution(lines, i):
             continue
+        if _ATTRIBUTION_END.search(line) and len(line) < 300 and i > 0:
+            break  # "On ..., X wrote:" over an original that is not '>'-quoted
         kept.append(line.rstrip())
     return "\n".join(kept).strip()
 

@@ -94,3 +94,16 @@ def build_reply(mail: IncomingMail, body: str, bot_address: str, to: str | None 
 def _domain(address: str) -> str:
     addr = parseaddr(address)[1] or address
     return addr.rpartition("@")[2] or "localhost"
+
+
+def line_in_question(line: str) -> str:
+    """The line a reply refers to, quoted as a short clean excerpt: at most 200 characters,
+    any single runaway word cut to 40, control characters gone.
+
+    >>> line_in_question("challenge " + "b" * 300 + "@example.org")
+    '> challenge bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb…'
+    """
+    from engine.errors import excerpt
+
+    words = [w if len(w) <= 40 else w[:39] + "…" for w in line.split()]
+    return "> " + excerpt(" ".join(words), 200)
