@@ -14,6 +14,8 @@ import pkgutil
 import sys
 
 import bot.commands
+from storage import StorageError
+
 from bot.config import EX_CONFIG, ConfigError
 
 
@@ -61,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as err:  # one line, and a status that stops a restart loop
         print(f"mancala: {err}", file=sys.stderr)
         return EX_CONFIG
+    except StorageError as err:  # the database went away, or cannot be reached: retried
+        print(f"mancala: {err}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -137,8 +137,9 @@ def check_postgres(url: str) -> Check:
     where = url.rpartition("@")[2]  # never the password
     try:
         version, active = asyncio.run(ask())
-    except (OSError, asyncio.TimeoutError, asyncpg.PostgresError) as err:
-        return Check("database", False, f"PostgreSQL at {where} does not answer: {err}")
+    except Exception as err:  # noqa: BLE001 - a bad URL, DNS, refused, auth: all one failure
+        return Check("database", False, f"PostgreSQL at {where[:200]} does not answer: "
+                                        f"{type(err).__name__}: {str(err)[:200]}")
     if version is None or version > LATEST:
         return Check("database", False, f"PostgreSQL at {where} has schema version {version}; "
                                         f"this program knows 1 to {LATEST}")

@@ -56,9 +56,11 @@ async def open_postgres(url: str) -> PostgresStorage:
     import asyncpg
 
     try:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=8, command_timeout=60)
-    except (OSError, asyncpg.PostgresError) as err:
-        raise StorageError(f"cannot reach the PostgreSQL database: {err}") from None
+        pool = await asyncpg.create_pool(url[:2000], min_size=1, max_size=8, command_timeout=60)
+    except Exception as err:  # noqa: BLE001 - a bad URL (ValueError), DNS, refused, auth...
+        where = url.rpartition("@")[2][:200]  # never the password
+        raise StorageError(f"cannot reach the PostgreSQL database at {where}: "
+                           f"{type(err).__name__}: {str(err)[:200]}") from None
     store = PostgresStorage(pool, url)
     try:
         await store._migrate()

@@ -50,3 +50,14 @@ def test_the_env_example_gives_a_working_setup(tmp_path):
     done = mancala("play", "--vs", "human", env_extra={"HOME": str(tmp_path)}, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "New game #1" in done.stdout
+
+
+@pytest.mark.parametrize("url", ["postgresql://bot:s3cret-pw@127.0.0.1:1/games",
+                                 "postgresql://::::"])
+def test_an_unreachable_or_malformed_postgresql_url_is_one_line(tmp_path, url):
+    """Not a traceback, and never the password; status 1, so a service manager retries a
+    database that is down for a moment."""
+    done = mancala("play", env_extra={"MANCALA_DB": url}, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().startswith("mancala: cannot reach the PostgreSQL database")
+    assert "Traceback" not in done.stderr and "s3cret-pw" not in done.stderr
