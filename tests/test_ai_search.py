@@ -153,6 +153,40 @@ def test_solver_table_entries_carry_over_between_store_splits():
         assert result.complete and result.value == minimax(pos)
 
 
+@pytest.mark.parametrize("text", ["kalah:pits=4,seeds=2", "kalah:pits=3,seeds=3",
+                                  "kalah:pits=4,seeds=2,capture_needs_opposite=yes",
+                                  "kalah:pits=3,seeds=3,replay=no"])
+def test_solver_shares_entries_between_a_board_and_its_rotation(text):
+    # With mirroring, North to move on a board is hashed as South to move on the board turned
+    # half round: one table must serve both, with the values and best moves of each side.
+    from engine.ai.search import Searcher, solve as solve_with
+
+    rules = Ruleset.parse(text)
+    n = rules.pits
+    rng = random.Random(3)
+    shared = Searcher(rules, tt_bits=14)
+    for _ in range(6):
+        game = Game(rules)
+        for _ in range(rng.randint(1, 6)):
+            if game.is_over():
+                break
+            game.play(rng.choice(game.position.legal_moves()))
+        if game.is_over():
+            continue
+        pos = game.position
+        board = pos.board
+        turned = board[n:2 * n] + board[:n] + (board[2 * n + 1], board[2 * n])
+        rotated = Position.settled(rules, turned, 1 - pos.mover)
+        for each in (pos, rotated):  # the second solve reads what the first one stored
+            result = solve_with(each, searcher=shared)
+            assert result.complete and result.value == minimax(each)
+            child = each.play(result.move)
+            achieved = (child.stores[each.mover] - child.stores[1 - each.mover]
+                        if child.is_over()
+                        else minimax(child) * (1 if child.mover == each.mover else -1))
+            assert achieved == result.value
+
+
 def test_time_limit_stops_a_search_midway():
     # One exact pass over Kalah(6,4) from the start runs for minutes: only a stop inside the
     # kernel can end it on time (how soon is measured in bench/ai.py, not here).

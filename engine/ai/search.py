@@ -21,9 +21,9 @@ import numpy as np
 from engine.ai.encoding import decode_move, encode, may_cycle
 from engine.ai.endgame import build, fits
 from engine.ai.search_kernel import (
-    ABORTED, BUDGET_START, ENDGAME_SEEDS, EXACT_DEPTH, EXACT_MODE, HISTORY, INF, MAX_MOVES,
-    NODE_LIMIT, NODES, RELATIVE, ROOT_BONUS, ROOT_MOVE, ROOT_ROW, SCALE, SEL_DEPTH, STOP, TRUNCATED,
-    make_workspace, negamax,
+    ABORTED, BUDGET_START, ENDGAME_SEEDS, ETC_SEEDS, EXACT_DEPTH, EXACT_MODE, HISTORY, INF,
+    MAX_MOVES, MIRROR, NODE_LIMIT, NODES, RELATIVE, ROOT_BONUS, ROOT_MOVE, ROOT_ROW, SCALE,
+    SEL_DEPTH, STOP, TRUNCATED, make_workspace, negamax,
 )
 from engine.position import Position
 from engine.ruleset import Ruleset
@@ -62,39 +62,50 @@ def stores_irrelevant(rules: Ruleset) -> bool:
     return not rules.majority and not may_cycle(rules)
 
 
+# The largest endgame table a solve uses: Kalah(6,4)'s is 226 MB and builds in about two
+# minutes (engine.ai.endgame); each seed more costs about 2.4 times the memory.
+LARGEST_TABLE_SEEDS = 20
+
+
 def default_table_seeds(rules: Ruleset) -> int:
-    """The endgame table ``mancala solve`` builds unless told otherwise: boards with up to
-    5/12 of the seeds left in the pits, at most 20 (for Kalah(6,4): 226 MB, built in about two
-    minutes the first time and kept on disk; the whole game then solves in 3 to 4); none
-    where play depends on the stores.
+    """The endgame table ``mancala solve`` builds when it has none on disk: boards with up to
+    5/12 of the seeds left in the pits, at most 18, so that a first solve waits well under a
+    minute for it (Kalah(6,4): 86 MB, about 45 s); none where play depends on the stores. A
+    bigger table kept on disk (up to LARGEST_TABLE_SEEDS, ``--table 20``) is used instead.
 
     >>> default_table_seeds(Ruleset.parse("kalah")), default_table_seeds(Ruleset.parse("wari"))
-    (20, 0)
+    (18, 0)
     """
-    return min(20, rules.total_seeds * 5 // 12) if stores_irrelevant(rules) else 0
+    return min(18, rules.total_seeds * 5 // 12) if stores_irrelevant(rules) else 0
 
 
 def default_tt_bits(rules: Ruleset) -> int:
-    """Transposition-table size for a solve: 64 MB up to 40 seeds, 1 GB beyond."""
-    return 22 if rules.total_seeds <= 40 else 26
+    """Transposition-table size for a solve: 64 MB up to 40 seeds, 512 MB beyond (measured on
+    Kalah(6,4): 2**26 entries saved no time over 2**25, for twice the memory)."""
+    return 22 if rules.total_seeds <= 40 else 25
 
 
 class Searcher:
     """One ruleset's compiled search with its own transposition table (2**tt_bits entries)."""
 
-    def __init__(self, rules: Ruleset, tt_bits: int = 20):
+    def __init__(self, rules: Ruleset, tt_bits: int = 20, mirror: bool = True):
         self.rules = rules
         self.code = encode(rules)
         self.size = 2 * rules.pits + 2
         self.zobrist = _zobrist(self.size, rules.total_seeds)
         self.ws = make_workspace(self.size, tt_bits)
         self.stats = self.ws[3]
+        # ETC sows every move and reads the table for each child: it pays only where the
+        # subtrees are big. Kalah(6,4) solved fastest from 2/3 of the seeds (32 of 48: 29 s
+        # against 41 s from half of them, bench/solve.py --etc-seeds).
+        self.stats[ETC_SEEDS] = (2 * rules.total_seeds + 2) // 3
         if stores_irrelevant(rules):
             # Hash the pits and the mover only; the kernel stores values relative to the
             # stores' margin (see search_kernel.negamax).
             self.zobrist = self.zobrist.copy()
             self.zobrist[self.size - 2:self.size] = 0
             self.stats[RELATIVE] = 1
+            self.stats[MIRROR] = int(mirror)
         self.endgame = (np.zeros((1, 1), np.int64), np.zeros(1, np.int8))  # no table yet
         self.stats[ENDGAME_SEEDS] = -1
 

@@ -26,7 +26,7 @@ from numba import njit
 
 from engine.ai.encoding import (
     CAPTURE_EITHER, CAPTURE_MASK, CHOOSE_ANY, CYCLE, EMPTY_CAPTURE, FORBIDDEN, GRAND_SLAM,
-    MAY_CYCLE, MUST_FEED, PITS, REPLAY, SKIP_ORIGIN, TOTAL,
+    MAY_CYCLE, MUST_FEED, NEEDS_OPPOSITE, PITS, REPLAY, SKIP_ORIGIN, TOTAL,
 )
 from engine.ai.endgame import index
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
@@ -48,7 +48,14 @@ STOP = 9  # set to 1 by another thread (the time limit): the search aborts at it
 # budget that starts at stats[BUDGET_START] (0: off) and grows; see _budgeted.
 BUDGET_START = 10
 BUDGET_GROWTH = 4
-ROOT_BONUS = 11  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
+# 1 where the rules treat both sides alike and the stores do not change play (RELATIVE): a
+# board with North to move is hashed as its half-turn rotation with South to move, so the
+# two share one table entry (values are already for the mover, relative to the stores).
+MIRROR = 11
+# Enhanced transposition cutoffs are tried at nodes with at least this many seeds in the pits
+# (-1: the search sets it to half the seeds; see negamax).
+ETC_SEEDS = 12
+ROOT_BONUS = 13  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
 HISTORY = ROOT_BONUS + MAX_MOVES  # stats[HISTORY + 32 * mover + move]: cutoffs it caused
 STATS_SIZE = HISTORY + 2 * MAX_MOVES
 HISTORY_CAP = (1 << 20) - 1
@@ -81,11 +88,30 @@ def tt_pack(value, depth, kind, work, move):
 
 
 @njit(cache=True, inline="always")
-def position_hash(Z, board, size, mover):
-    h = Z[size, 0] if mover else 0
+def position_hash(Z, board, size, mover, mirror):
+    """Zobrist hash of the board and the mover; with ``mirror``, of the board as the mover
+    sees it (North's boards rotated by half a turn, no mover bit)."""
+    if mirror != 0 and mover != 0:
+        n2 = size - 2
+        n = n2 >> 1
+        h = 0
+        for i in range(n2):
+            h ^= Z[i - n if i >= n else i + n, board[i]]
+        return h ^ Z[n2, board[n2 + 1]] ^ Z[n2 + 1, board[n2]]
+    h = Z[size, 0] if mover and mirror == 0 else 0
     for i in range(size):
         h ^= Z[i, board[i]]
     return h
+
+
+@njit(cache=True, inline="always")
+def mirrored_move(move, n, mirror, mover):
+    """A move as kept in the table: with ``mirror``, North's moves as their rotation (an
+    involution, so the same call turns a kept move back)."""
+    if mirror == 0 or mover == 0 or move < 0:
+        return move
+    pit = move >> 1
+    return ((pit - n if pit >= n else pit + n) << 1) | (move & 1)
 
 
 @njit(cache=True, inline="always")
@@ -140,7 +166,8 @@ def _known(R, counts, endgame, stats, child, following, over, mover):
 
 @njit(cache=True, inline="always")
 def guess_gain(R, NXT, board, mover, move):
-    """A quick ordering score: where the last seed falls, without sowing (laps ignored)."""
+    """A quick ordering score without sowing (laps ignored): a replay first, nearest the store
+    first; else the seeds the move puts in the mover's store, passing it and capturing."""
     n = R[PITS]
     n2 = 2 * n
     pit = move >> 1
@@ -148,25 +175,30 @@ def guess_gain(R, NXT, board, mover, move):
     seeds = board[pit]
     slot = pit
     skip = R[SKIP_ORIGIN] != 0
+    home = 0  # seeds sown into the mover's own store
     while seeds > 0:
         slot = NXT[mover, direction, slot]
         if slot != pit or not skip:
             seeds -= 1
+            if slot == n2 + mover:
+                home += 1
     if slot == n2 + mover:
         # Of several replays, the one nearest the store first: it leaves the others intact.
-        return 96 - min(board[pit], 32) if R[REPLAY] != 0 else 1
+        return 512 - min(board[pit], 32) if R[REPLAY] != 0 else 1 + 2 * home
     if slot >= n2:
-        return 0
+        return 2 * home
     laps = board[pit] // (n2 + 1)  # seeds that went all the way round
     landed = board[slot] + laps + (1 if slot != pit else 0)
     if R[EMPTY_CAPTURE] != 0:
         if landed == 1 and (R[CHOOSE_ANY] != 0 or slot // n == mover):
-            return 2 + 2 * board[n2 - 1 - slot]
-        return 0
+            across = board[n2 - 1 - slot] + laps
+            if across > 0 or R[NEEDS_OPPOSITE] == 0:
+                return 2 * (home + across + 1) + 1
+        return 2 * home
     if R[CAPTURE_MASK] != 0 and landed < 62 and (R[CAPTURE_MASK] >> landed) & 1 == 1:
         if R[CAPTURE_EITHER] != 0 or slot // n != mover:
-            return 2 + 2 * landed
-    return 0
+            return 2 * (home + landed) + 1
+    return 2 * home
 
 
 @njit(cache=True)
@@ -197,7 +229,7 @@ def _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, 
             value = SCALE * (margin(R, child, mover) - left)
             if value >= beta:
                 return value
-        h = position_hash(Z, child, size, following)
+        h = position_hash(Z, child, size, following, stats[MIRROR])
         base = h & mask
         slot = -1
         if tt[base, 0] == h:
@@ -365,7 +397,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     order = per_ply[ply, ORDER]
     h = 0
     if exact and R[MAY_CYCLE] != 0:
-        h = position_hash(Z, board, size, mover)
+        h = position_hash(Z, board, size, mover, 0)  # whole boards on the path
         per_ply[ply, PATH, 0] = h
         for i in range(ply - 1, -1, -1):
             if per_ply[i, PATH, 0] == h:
@@ -391,9 +423,10 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     # The table is in buckets of two (see _store).
     base = 0
     slot = -1
+    mirror = stats[MIRROR]
     if use_tt:
-        if h == 0:
-            h = position_hash(Z, board, size, mover)
+        if h == 0 or mirror != 0:
+            h = position_hash(Z, board, size, mover, mirror)
         base = h & (tt.shape[0] - 2)
         if tt[base, 0] == h:
             slot = base
@@ -407,7 +440,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     nodes_before = stats[NODES]
     if slot >= 0:
         data = tt[slot, 1]
-        hint = (data & 255) - 1
+        hint = mirrored_move((data & 255) - 1, n, mirror, mover)
         if ((data >> 16) & 65535) >= depth:
             value = (data >> 32) - (1 << 30) + offset
             kind = (data >> 8) & 3
@@ -419,9 +452,9 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
                 return value
             if kind == UPPER and value <= alpha and ply > 0:
                 return value
-    # ETC costs a sowing per move: it pays only while at least half the seeds are in play,
-    # where subtrees are big (measured on Kalah(5,4) and (6,3): everywhere, it costs time).
-    if exact and ply > 0 and 2 * left >= R[TOTAL]:
+    # ETC costs a sowing and a table read per move: it pays only where subtrees are big, with
+    # many seeds in play (stats[ETC_SEEDS]; everywhere, it costs time).
+    if exact and ply > 0 and left >= stats[ETC_SEEDS]:
         cut = _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count,
                    beta, ply)
         if cut > -INF:
@@ -444,8 +477,8 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
             return 0
         if ply == 0:
             stats[ROOT_MOVE] = best_move
-        return _store(tt, stats, h, base, best, best_move, alpha, beta, offset, depth, exact,
-                      nodes_before)
+        return _store(tt, stats, h, base, best, mirrored_move(best_move, n, mirror, mover), alpha,
+                      beta, offset, depth, exact, nodes_before)
     best = -INF
     best_move = -1
     a = alpha
@@ -487,8 +520,8 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
             break
     if not use_tt:
         return best
-    return _store(tt, stats, h, base, best, best_move, alpha, beta, offset, depth, exact,
-                  nodes_before)
+    return _store(tt, stats, h, base, best, mirrored_move(best_move, n, mirror, mover), alpha,
+                  beta, offset, depth, exact, nodes_before)
 
 
 @njit(cache=True, inline="always")
