@@ -90,6 +90,16 @@ def endgame_table(rules: Ruleset, max_seeds: int,
     return StoredTable(counts, values, path, "built", f"built{rebuilt} and saved to {path}")
 
 
+def largest_stored(rules: Ruleset, directory: str | os.PathLike, at_least: int,
+                   at_most: int) -> int | None:
+    """The seeds of the largest table for ``rules`` kept in ``directory`` between
+    ``at_least`` and ``at_most``, or None (only the file is looked for: reading checks it)."""
+    for seeds in range(at_most, at_least - 1, -1):
+        if table_path(rules, seeds, directory).is_file():
+            return seeds
+    return None
+
+
 def _read(path: Path) -> tuple[np.ndarray | None, str]:
     """The array in ``path``, or None and why it could not be read ("" if there is no file)."""
     try:

@@ -107,3 +107,25 @@ def test_an_unreadable_file_is_rebuilt_without_a_crash(tmp_path):
     again = endgame_table(RULES, 9, tmp_path)
     assert again.source == "built, not saved" and "unusable" in again.note
     assert np.array_equal(again.values, good.values)
+
+
+def test_a_solve_uses_the_largest_table_kept_and_else_builds_the_quick_one(tmp_path,
+                                                                          monkeypatch):
+    # A first solve builds a table that takes under a minute (18 seeds for Kalah(6,4)); a
+    # bigger one built on request (--table 20) is used by later solves without asking. Only
+    # the file's name is looked at here: reading it checks it (and rebuilds a bad one).
+    from bot.commands.ai import choose_table_seeds
+    from storage.tables import largest_stored
+
+    monkeypatch.setenv("MANCALA_TABLES", str(tmp_path))
+    kalah = Ruleset.parse("kalah")
+    assert choose_table_seeds(kalah) == 18
+    table_path(Ruleset.parse("kalah:capture_needs_opposite=yes"), 20, tmp_path).touch()
+    assert choose_table_seeds(kalah) == 18  # another ruleset's table is not this one's
+    table_path(kalah, 19, tmp_path).touch()
+    assert choose_table_seeds(kalah) == 19
+    table_path(kalah, 20, tmp_path).touch()
+    table_path(kalah, 21, tmp_path).touch()  # beyond what a solve reads
+    assert choose_table_seeds(kalah) == 20
+    assert largest_stored(kalah, tmp_path, 10, 17) is None
+    assert choose_table_seeds(Ruleset.parse("wari")) == 0  # no table where stores matter

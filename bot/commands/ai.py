@@ -50,11 +50,12 @@ def register(subparsers) -> None:
                             "say how far it got")
     solve.add_argument("--table", type=bounded_int(0, 20, "a seed count"), metavar="SEEDS",
                        help="read every board with at most SEEDS seeds left in the pits from "
-                            "an endgame table (default: 5/12 of the seeds, at most 20; 0 for "
-                            "none); big tables are kept in MANCALA_TABLES after the first build")
+                            "an endgame table (default: the largest one kept, up to 20, else "
+                            "one of 5/12 of the seeds, at most 18; 0 for none); big tables "
+                            "are kept in MANCALA_TABLES after the first build")
     solve.add_argument("--tt-bits", type=bounded_int(10, 32, "a number of bits"), metavar="BITS",
                        help="transposition table of 2**BITS entries of 16 bytes (default 22, "
-                            "or 26 above 40 seeds)")
+                            "or 25 above 40 seeds)")
     solve.set_defaults(func=run_solve)
     hint = subparsers.add_parser(
         "hint", help="the best move in a position and its value, within a time limit",
@@ -128,11 +129,11 @@ def run_solve(args: argparse.Namespace) -> int:
     if position is None:
         return 2
     from engine.ai.search import (
-        UNLIMITED, default_table_seeds, default_tt_bits, solve, stores_irrelevant,
+        UNLIMITED, default_tt_bits, solve, stores_irrelevant,
     )
 
     rules = position.rules
-    table = default_table_seeds(rules) if args.table is None else args.table
+    table = choose_table_seeds(rules) if args.table is None else args.table
     if table and not stores_irrelevant(rules):
         print(f"error: no endgame table for {rules}: its play depends on the stores "
               "(use --table 0)")
@@ -218,7 +219,7 @@ class SolveWatch:
         now, nodes = time.monotonic(), int(stats[NODES])
         rate = (nodes - self._last[1]) / max(now - self._last[0], 1e-9)
         self._last = (now, nodes)
-        sample = tt[:: max(1, len(tt) // 65536), 0]  # a sample: the whole table is 1 GB
+        sample = tt[:: max(1, len(tt) // 65536), 0]  # a sample: the whole table is 512 MB
         fill = float((sample != TT_EMPTY).mean())
         move = int(stats[ROOT_MOVE])
         best = f", best move {decode_move(self.rules, move)}" if move >= 0 else ""
@@ -267,6 +268,21 @@ class SolveWatch:
 
 # Smaller tables build in well under a second: not worth a file.
 CACHED_TABLE_BOARDS = 1_000_000
+
+
+def choose_table_seeds(rules, directory=None) -> int:
+    """The endgame table a solve uses unless told: the largest one kept in ``directory``
+    (default: the tables directory) up to LARGEST_TABLE_SEEDS, built by an earlier
+    ``--table``; else the default one to build."""
+    from bot.config import tables_dir
+    from engine.ai.search import LARGEST_TABLE_SEEDS, default_table_seeds
+    from storage.tables import largest_stored
+
+    seeds = default_table_seeds(rules)
+    if not seeds:
+        return 0
+    top = min(LARGEST_TABLE_SEEDS, rules.total_seeds)
+    return largest_stored(rules, directory or tables_dir(), seeds, top) or seeds
 
 
 def _endgame_table(rules, max_seeds: int):
