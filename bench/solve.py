@@ -21,11 +21,12 @@ import time
 
 sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
 
-from engine import Game, Ruleset
-from engine.ai.search import (
-    SOLVE_BUDGET, Searcher, default_table_seeds, default_tt_bits, solve, stores_irrelevant,
-    warm_up,
+from bot.commands.ai import choose_table_seeds  # noqa: E402
+from engine import Game, Ruleset  # noqa: E402
+from engine.ai.search import (  # noqa: E402
+    SOLVE_BUDGET, Searcher, default_tt_bits, solve, stores_irrelevant, warm_up,
 )
+from engine.ai.search_kernel import ETC_SEEDS  # noqa: E402
 
 
 def main() -> None:
@@ -43,6 +44,9 @@ def main() -> None:
     parser.add_argument("--no-cache", action="store_true", help="build the table in memory")
     parser.add_argument("--budget", type=int, default=SOLVE_BUDGET,
                         help="node budget of each move's first try (0: plain alpha-beta)")
+    parser.add_argument("--etc-seeds", type=int, default=None,
+                        help="try enhanced transposition cutoffs at nodes with at least this "
+                             "many seeds in the pits (default: the solver's; 99: off)")
     args = parser.parse_args()
     rules = Ruleset.parse(args.rules)
     position = Game.from_moves(rules, args.moves).position
@@ -50,10 +54,11 @@ def main() -> None:
     if args.tt_bits is None:
         args.tt_bits = default_tt_bits(rules)
     if args.endgame_seeds is None:
-        args.endgame_seeds = default_table_seeds(rules)
+        args.endgame_seeds = choose_table_seeds(rules, args.cache)
     warm_up()
     started = time.perf_counter()
     table = None
+    table_seconds = 0.0
     # As the solver does, tables only where play does not depend on the stores (not wari).
     if args.endgame_seeds and not args.no_cache and stores_irrelevant(rules):
         from bot.config import tables_dir
@@ -61,24 +66,28 @@ def main() -> None:
 
         stored = endgame_table(rules, args.endgame_seeds, args.cache or tables_dir())
         table = stored.table
-        print(f"  {time.perf_counter() - started:7.1f} s  table {stored.note}", flush=True)
+        table_seconds = time.perf_counter() - started
+        print(f"  {table_seconds:7.1f} s  table {stored.note}", flush=True)
 
     def report(lower: float, upper: float, nodes: int) -> None:
         print(f"  {time.perf_counter() - started:7.1f} s  {nodes:>14,} nodes  "
               f"value in [{lower:+g}, {upper:+g}]", flush=True)
 
     searcher = Searcher(rules, args.tt_bits)
+    if args.etc_seeds is not None:
+        searcher.stats[ETC_SEEDS] = args.etc_seeds
     result = solve(position, node_limit=int(args.nodes) if args.nodes else 1 << 62,
                    searcher=searcher, progress=report, endgame_seeds=args.endgame_seeds,
                    endgame_table=table, budget=args.budget)
     seconds = time.perf_counter() - started
+    searched = seconds - table_seconds
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"ruleset {rules}  moves '{args.moves}'  to move: {position.to_move}")
     status = "proven" if result.complete else "NOT proven: the node limit ran out"
     print(f"value {result.value:+g} ({status})  best move {result.move}")
-    print(f"nodes {result.nodes:,}  time {seconds:.1f} s  "
-          f"{result.nodes / seconds / 1e6:.2f} M nodes/s  longest line {result.depth} plies  "
-          f"peak memory {peak_mb:.0f} MB")
+    print(f"nodes {result.nodes:,}  time {seconds:.1f} s (table {table_seconds:.1f} s, search "
+          f"{searched:.1f} s)  {result.nodes / max(searched, 1e-9) / 1e6:.2f} M nodes/s  "
+          f"longest line {result.depth} plies  peak memory {peak_mb:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -29,16 +29,18 @@ from engine.ai.search import (  # noqa: E402
 VARIANTS = {"001": "kalah", "standard": "kalah:capture_needs_opposite=yes"}
 
 
-def middlegames(rules: Ruleset, count: int, seed: int = 22) -> list[Game]:
-    """``count`` games played at random until 12 to 30 seeds are left on the board."""
+def middlegames(rules: Ruleset, count: int, seed: int = 22, low: int = 12,
+                high: int = 30) -> list[Game]:
+    """``count`` games played at random until ``low`` to ``high`` seeds are left on the
+    board."""
     rng = random.Random(seed)
     found = []
     while len(found) < count:
-        target = rng.randint(12, 30)
+        target = rng.randint(low, high)
         game = Game(rules)
         while not game.is_over() and sum(game.position.pits) > target:
             game.play(rng.choice(game.position.legal_moves()))
-        if not game.is_over() and 12 <= sum(game.position.pits) <= 30:
+        if not game.is_over() and low <= sum(game.position.pits) <= high:
             found.append(game)  # a capture can overshoot the target: keep only the range
     return found
 
@@ -47,6 +49,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--nodes", type=float, default=2e8, help="node cap per position")
+    parser.add_argument("--seeds", default="12-30",
+                        help="the range of seeds left on the board (default 12-30; 31-40 is "
+                             "a harder set)")
     parser.add_argument("--rules", choices=["001", "standard", "both"], default="both")
     parser.add_argument("--table", type=int, default=None,
                         help="endgame-table seeds (default: as mancala solve; 0 measures the "
@@ -56,7 +61,8 @@ def main() -> None:
     variants = VARIANTS if args.rules == "both" else {args.rules: VARIANTS[args.rules]}
     for name, spec in variants.items():
         rules = Ruleset.parse(spec)
-        games = middlegames(rules, args.positions)
+        low, _, high = args.seeds.partition("-")
+        games = middlegames(rules, args.positions, low=int(low), high=int(high or low))
         started = time.perf_counter()
         for game in games:  # the baseline: replaying the games, in this run on this machine
             Game.from_moves(rules, game.moves).position.legal_moves()
