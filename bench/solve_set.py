@@ -23,7 +23,7 @@ sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engin
 
 from engine import Game, Ruleset  # noqa: E402
 from engine.ai.search import (  # noqa: E402
-    Searcher, default_table_seeds, default_tt_bits, solve, stores_irrelevant, warm_up,
+    SOLVE_BUDGET, Searcher, default_table_seeds, default_tt_bits, solve, stores_irrelevant, warm_up,
 )
 
 VARIANTS = {"001": "kalah", "standard": "kalah:capture_needs_opposite=yes"}
@@ -56,6 +56,8 @@ def main() -> None:
     parser.add_argument("--table", type=int, default=None,
                         help="endgame-table seeds (default: as mancala solve; 0 measures the "
                              "search alone)")
+    parser.add_argument("--budget", type=int, default=SOLVE_BUDGET,
+                        help="node budget of each move's first try (0: plain alpha-beta)")
     args = parser.parse_args()
     warm_up()
     variants = VARIANTS if args.rules == "both" else {args.rules: VARIANTS[args.rules]}
@@ -82,7 +84,7 @@ def main() -> None:
         for n, game in enumerate(games, 1):
             searcher = Searcher(rules, default_tt_bits(rules))
             result = solve(game.position, node_limit=int(args.nodes), searcher=searcher,
-                           endgame_seeds=seeds, endgame_table=table)
+                           endgame_seeds=seeds, endgame_table=table, budget=args.budget)
             total_nodes += result.nodes
             total_seconds += result.seconds
             proven += result.complete

@@ -9,10 +9,13 @@ window and its value is not negated. A repeated position on the search path is s
 ruleset's cycle policy, but only in exact mode and only where positions can repeat
 (``MAY_CYCLE``); depth-limited searches end every loop at the horizon anyway.
 
-What makes the solver prove games: budgeted tries (``_budgeted``: a refutation that is cheap
-to prove is found before an expensive first try is finished; a proof's cost swings tenfold or
-more with which move is tried first); replays ordered nearest-the-store first, then captures;
-the stores bound (the seeds left limit how far the margin can still move); enhanced
+What makes the solver prove games: move ordering (a proof's cost swings tenfold or more with
+which move is tried first: replays nearest the store first, then by the seeds a move brings
+home, by sowing and capture, then by the cutoffs it made elsewhere); the table read of a child
+started before the call that needs it (``prefetch``: the table misses the cache at nearly every
+node); optional budgeted tries (``_budgeted``: a refutation that is cheap to prove is found
+before an expensive first try is finished; off by default, see search.SOLVE_BUDGET); the
+stores bound (the seeds left limit how far the margin can still move); enhanced
 transposition cutoffs (a child the table already proves good enough refutes the node); and,
 where the stores cannot change play (``RELATIVE``), a table keyed by the pits alone and, when
 one is built, the endgame table (``engine.ai.endgame``): a board with at most
