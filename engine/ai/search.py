@@ -81,15 +81,15 @@ def default_table_seeds(rules: Ruleset) -> int:
 
 
 def default_tt_bits(rules: Ruleset) -> int:
-    """Transposition-table size for a solve: 64 MB up to 40 seeds, 512 MB beyond (measured on
-    Kalah(6,4): 2**26 entries saved no time over 2**25, for twice the memory)."""
+    """Transposition-table size for a solve: 64 MB up to 40 seeds, 512 MB beyond, so that a
+    Kalah(6,4) solve with its 20-seed endgame table stays under 1 GB (880 MB at its peak)."""
     return 22 if rules.total_seeds <= 40 else 25
 
 
 class Searcher:
     """One ruleset's compiled search with its own transposition table (2**tt_bits entries)."""
 
-    def __init__(self, rules: Ruleset, tt_bits: int = 20, mirror: bool = True):
+    def __init__(self, rules: Ruleset, tt_bits: int = 20):
         self.rules = rules
         self.code = encode(rules)
         self.size = 2 * rules.pits + 2
@@ -97,8 +97,9 @@ class Searcher:
         self.ws = make_workspace(self.size, tt_bits)
         self.stats = self.ws[3]
         # ETC sows every move and reads the table for each child: it pays only where the
-        # subtrees are big. Kalah(6,4) solved fastest from 2/3 of the seeds (32 of 48: 29 s
-        # against 41 s from half of them, bench/solve.py --etc-seeds).
+        # subtrees are big. From 2/3 of the seeds (32 of 48) the standard-capture Kalah(6,4)
+        # solved in 78.7 s against 82.8 s without ETC; from half of them it cost more than it
+        # saved (a 44-seed position: 10.5 s against 8.4 s; bench/solve.py --etc-seeds).
         self.stats[ETC_SEEDS] = (2 * rules.total_seeds + 2) // 3
         if stores_irrelevant(rules):
             # Hash the pits and the mover only; the kernel stores values relative to the
@@ -106,7 +107,7 @@ class Searcher:
             self.zobrist = self.zobrist.copy()
             self.zobrist[self.size - 2:self.size] = 0
             self.stats[RELATIVE] = 1
-            self.stats[MIRROR] = int(mirror)
+            self.stats[MIRROR] = 1  # both sides share entries: see search_kernel.MIRROR
         self.endgame = (np.zeros((1, 1), np.int64), np.zeros(1, np.int8))  # no table yet
         self.stats[ENDGAME_SEEDS] = -1
 
