@@ -21,9 +21,10 @@ import time
 
 sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
 
+from bot.commands.ai import choose_table_seeds  # noqa: E402
 from engine import Game, Ruleset  # noqa: E402
 from engine.ai.search import (  # noqa: E402
-    SOLVE_BUDGET, Searcher, default_table_seeds, default_tt_bits, solve, stores_irrelevant, warm_up,
+    SOLVE_BUDGET, Searcher, default_tt_bits, solve, stores_irrelevant, warm_up,
 )
 
 VARIANTS = {"001": "kalah", "standard": "kalah:capture_needs_opposite=yes"}
@@ -70,7 +71,7 @@ def main() -> None:
             Game.from_moves(rules, game.moves).position.legal_moves()
         baseline = time.perf_counter() - started
         table = None
-        seeds = default_table_seeds(rules) if args.table is None else args.table
+        seeds = choose_table_seeds(rules) if args.table is None else args.table
         if seeds and stores_irrelevant(rules):
             from bot.config import tables_dir
             from storage.tables import endgame_table

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -31,6 +32,7 @@ import numpy as np
 
 from engine.ai.encoding import encode
 from engine.ai.endgame import BUSY, build, fits, layer_counts
+from engine.errors import excerpt
 from engine.ruleset import Ruleset
 
 # Part of every file name: change it when the table's layout or values change meaning.
@@ -86,7 +88,8 @@ def endgame_table(rules: Ruleset, max_seeds: int,
         _write(path, values)
     except OSError as err:
         return StoredTable(counts, values, path, "built, not saved",
-                           f"built{rebuilt}; not saved to {path}: {err.strerror or err}")
+                           f"built{rebuilt}; not saved to {excerpt(str(path), 160)}: "
+                           f"{err.strerror or excerpt(err)}")
     return StoredTable(counts, values, path, "built", f"built{rebuilt} and saved to {path}")
 
 
@@ -95,8 +98,11 @@ def largest_stored(rules: Ruleset, directory: str | os.PathLike, at_least: int,
     """The seeds of the largest table for ``rules`` kept in ``directory`` between
     ``at_least`` and ``at_most``, or None (only the file is looked for: reading checks it)."""
     for seeds in range(at_most, at_least - 1, -1):
-        if table_path(rules, seeds, directory).is_file():
-            return seeds
+        try:
+            if table_path(rules, seeds, directory).is_file():
+                return seeds
+        except OSError:  # a name too long for the system, say: no table can be kept there
+            return None
     return None
 
 
@@ -106,8 +112,12 @@ def _read(path: Path) -> tuple[np.ndarray | None, str]:
         values = np.load(path, allow_pickle=False)
     except (FileNotFoundError, NotADirectoryError):  # no file yet (or no directory)
         return None, ""
-    except (OSError, ValueError, EOFError) as err:
-        return None, str(err) or type(err).__name__
+    except OSError as err:
+        if err.errno == errno.ENAMETOOLONG:  # no such file can exist: saving will say why
+            return None, ""
+        return None, err.strerror or type(err).__name__
+    except (ValueError, EOFError) as err:
+        return None, excerpt(err) or type(err).__name__
     return values, ""
 
 

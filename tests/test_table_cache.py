@@ -129,3 +129,19 @@ def test_a_solve_uses_the_largest_table_kept_and_else_builds_the_quick_one(tmp_p
     assert choose_table_seeds(kalah) == 20
     assert largest_stored(kalah, tmp_path, 10, 17) is None
     assert choose_table_seeds(Ruleset.parse("wari")) == 0  # no table where stores matter
+
+
+def test_a_tables_directory_the_system_cannot_name_costs_only_the_saving(tmp_path, monkeypatch,
+                                                                         capsys):
+    # MANCALA_TABLES longer than a file name may be: looking for a kept table must not raise,
+    # and the note that the table was not saved quotes a short excerpt of the setting.
+    from bot.commands.ai import choose_table_seeds
+    from storage.tables import largest_stored
+
+    too_long = tmp_path / ("a" * 5000)
+    kalah = Ruleset.parse("kalah")
+    assert largest_stored(kalah, too_long, 18, 20) is None
+    monkeypatch.setenv("MANCALA_TABLES", str(too_long))
+    assert choose_table_seeds(kalah) == 18
+    stored = endgame_table(RULES, 9, too_long)
+    assert stored.source == "built, not saved" and len(stored.note) < 300
