@@ -35,7 +35,7 @@ import platformdirs
 
 APP = "mancala"
 KERNEL_FILES = ("encoding.py", "rules_kernel.py", "search_kernel.py", "endgame.py",
-                "unowned_views.py", "search.py")
+                "retrograde.py", "unowned_views.py", "search.py")
 LOCK_STALE = 600.0  # seconds after which a compile's lock file is taken as abandoned
 
 

@@ -20,11 +20,28 @@ def test_solve_prints_the_proven_value_and_a_best_move(capsys):
     assert "value +8 for South (proven)" in out and "table" not in out
 
 
-def test_solve_refuses_a_table_where_the_stores_matter(capsys):
-    assert main(["solve", "wari", "--table", "10"]) == 2
-    assert "no endgame table for wari" in capsys.readouterr().out
+def test_solve_refuses_a_table_bigger_than_the_rules_allow(capsys):
+    # Wari's table plays as if there were no majority rule: a capture in it must never give
+    # one, so 12 seeds in all allow a table of 6.
+    assert main(["solve", "wari:seeds=1", "--table", "10"]) == 2
+    assert "--table takes 0 to 6 seeds for wari:seeds=1" in capsys.readouterr().out
     assert main(["solve", "kalah:pits=2,seeds=2", "--table", "10"]) == 2
     assert "--table takes 0 to 8 seeds" in capsys.readouterr().out
+
+
+def test_solve_proves_a_wari_endgame_from_its_table(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("MANCALA_TABLES", str(tmp_path))
+    from engine import Position, Ruleset
+    from engine.notation import render
+
+    # Ten seeds left, South one short of a majority: the table says whether it gets there.
+    position = Position.settled(Ruleset.parse("wari"), (1, 1, 0, 3, 0, 0, 2, 0, 2, 0, 1, 0,
+                                                        24, 14), 0)
+    board = tmp_path / "board.txt"
+    board.write_text(render(position))
+    assert main(["solve", "wari", "--position", str(board), "--table", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "(proven)" in out and "table of the boards with at most 10 seeds" in out
 
 
 @pytest.mark.parametrize("argv, says", [

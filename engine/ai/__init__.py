@@ -78,10 +78,12 @@ DEFAULT_LEVEL = "medium"
 
 
 def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: float | None = None,
-                seed: int = 0, compiled: bool = True) -> AIMove:
+                seed: int = 0, compiled: bool = True, endgame: tuple | None = None) -> AIMove:
     """The move ``level`` plays in ``position`` (ValueError for an unknown level or a finished
     game). ``time_limit`` caps the seconds spent; the level's own budget applies otherwise.
-    ``compiled=False``: never touch the compiled kernel (see the module's docstring)."""
+    ``compiled=False``: never touch the compiled kernel (see the module's docstring).
+    ``endgame``: (max_seeds, table), an endgame table for these rules (``storage.tables``
+    keeps them), which the hard and expert levels read as exact values."""
     if position.is_over():
         raise ValueError("the game is over: there is no move to choose")
     if compiled and level in SEARCH_LEVELS:
@@ -102,12 +104,22 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
     if settings.noise:
         return _noisy(position, settings, seed, started)
     nodes = settings.nodes
-    if settings.solve_seeds and sum(position.pits) <= settings.solve_seeds:
+    if settings.depth < TABLE_DEPTH:
+        endgame = None  # the weaker levels play as they always have
+    if endgame is not None and sum(position.pits) <= endgame[0]:
+        # The table holds this board's every line: its value is the move (NO_VALUE aside).
+        proved = solve(position, node_limit=nodes // 2, tt_bits=settings.tt_bits,
+                       time_limit=0.5 * limit, **_table_args(endgame))
+        if proved.complete:
+            return AIMove(proved.move, proved.value, proved.depth, proved.nodes,
+                          time.perf_counter() - started)
+        nodes -= proved.nodes
+    elif settings.solve_seeds and sum(position.pits) <= settings.solve_seeds:
         # At most about 40% of the time on trying to prove the value (counting on at least a
         # million nodes a second), the rest for the search if the proof does not finish.
         budget = min(nodes // 2, int(0.4 * limit * 1_000_000))
         solved = solve(position, node_limit=budget, tt_bits=settings.tt_bits,
-                       time_limit=0.4 * limit)
+                       time_limit=0.4 * limit, **_table_args(endgame))
         if solved.complete:
             return AIMove(solved.move, solved.value, solved.depth, solved.nodes,
                           time.perf_counter() - started)
@@ -115,9 +127,16 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
     # A little is kept back for the work after the search stops, so the move is on time.
     remaining = limit - (time.perf_counter() - started) - 0.1
     result = iterate(position, settings.depth, nodes, max(remaining, 0.05), seed,
-                     settings.tt_bits)
+                     settings.tt_bits, endgame=endgame)
     return AIMove(result.move, result.value, result.depth, result.nodes,
                   time.perf_counter() - started)
+
+
+TABLE_DEPTH = 8  # levels searching at least this deep (hard, expert) read endgame tables
+
+
+def _table_args(endgame: tuple | None) -> dict:
+    return {} if endgame is None else {"endgame_seeds": endgame[0], "endgame_table": endgame[1]}
 
 
 def _in_python(position: Position, settings: Level, limit: float, seed: int,
@@ -214,12 +233,14 @@ def proof_line(position: Position, first_move: str, node_limit: int = LINE_STEP_
 HINT_SOLVE_NODES = 800_000  # what the solver may spend proving a hint (about 0.3 s)
 
 
-def hint(position: Position, time_limit: float = 2.0, compiled: bool = True) -> Hint:
+def hint(position: Position, time_limit: float = 2.0, compiled: bool = True,
+         endgame: tuple | None = None) -> Hint:
     """The best move and its value: proven by the solver when it finishes within its node
     budget, else the expert's estimate. Node budgets, not the clock, end both, so the same
     position gets the same hint; ``time_limit`` is a safety net for a machine far slower than
     ours, and a hint it cut short says so (``timed_out``). ``compiled=False``: the
-    pure-Python search's estimate within ``time_limit`` (``reduced``)."""
+    pure-Python search's estimate within ``time_limit`` (``reduced``). ``endgame``: as
+    ``choose_move``'s; a board the table settles gets its proven value at once."""
     if position.is_over():
         raise ValueError("the game is over: there is no move to suggest")
     if compiled:
@@ -232,14 +253,16 @@ def hint(position: Position, time_limit: float = 2.0, compiled: bool = True) -> 
     from engine.ai.search import iterate, solve as exact
 
     safety = 3 * time_limit
-    solved = exact(position, node_limit=HINT_SOLVE_NODES, tt_bits=22, time_limit=safety)
+    solved = exact(position, node_limit=HINT_SOLVE_NODES, tt_bits=22, time_limit=safety,
+                   **_table_args(endgame))
     if solved.complete:
         return Hint(solved.move, solved.value, True, solved.depth, solved.nodes,
                     time.perf_counter() - started)
     expert = SEARCH_LEVELS["expert"]
     # Deepening stops early once half the time limit is gone; below that, only the budget
     # decides, and the hint is the same on every run.
-    found = iterate(position, expert.depth, expert.nodes, safety, 0, expert.tt_bits)
+    found = iterate(position, expert.depth, expert.nodes, safety, 0, expert.tt_bits,
+                    endgame=endgame)
     seconds = time.perf_counter() - started
     return Hint(found.move, found.value, False, found.depth, found.nodes + solved.nodes,
                 seconds, timed_out=seconds > safety / 2)

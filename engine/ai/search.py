@@ -19,11 +19,13 @@ from typing import NamedTuple
 import numpy as np
 
 from engine.ai.encoding import decode_move, encode, may_cycle
-from engine.ai.endgame import build, fits
+from engine.ai import retrograde
+from engine.ai.endgame import build, fits, layer_counts
 from engine.ai.search_kernel import (
-    ABORTED, BUDGET_START, ENDGAME_SEEDS, ETC_SEEDS, EXACT_DEPTH, EXACT_MODE, HISTORY, INF,
-    MAX_MOVES, MIRROR, NODE_LIMIT, NODES, RELATIVE, ROOT_BONUS, ROOT_MOVE, ROOT_ROW, SCALE,
-    SEL_DEPTH, STOP, TRUNCATED, make_workspace, negamax,
+    ABORTED, BOUNDS, BUDGET_START, ENDGAME_SEEDS, ETC_SEEDS, EXACT_DEPTH, EXACT_MODE,
+    EXACT_VALUES, HISTORY, INF, MAX_MOVES, MIRROR, NODE_LIMIT, NODES, RELATIVE, ROOT_BONUS,
+    ROOT_MOVE, ROOT_ROW, SCALE, SEL_DEPTH, STOP, TABLE_KIND, TRUNCATED, VALUES_PER_STORE,
+    make_workspace, negamax,
 )
 from engine.position import Position
 from engine.ruleset import Ruleset
@@ -71,13 +73,71 @@ LARGEST_TABLE_SEEDS = 20
 def default_table_seeds(rules: Ruleset) -> int:
     """The endgame table ``mancala solve`` builds when it has none on disk: boards with up to
     5/12 of the seeds left in the pits, at most 18, so that a first solve waits well under a
-    minute for it (Kalah(6,4): 86 MB, about 45 s); none where play depends on the stores. A
-    bigger table kept on disk (up to LARGEST_TABLE_SEEDS, ``--table 20``) is used instead.
+    minute for it (Kalah(6,4): 86 MB, about 45 s). Where play depends on the stores (wari,
+    oware) it is the table the levels play with (``play_table_seeds``). A bigger table kept
+    on disk (up to LARGEST_TABLE_SEEDS, ``--table 20``) is used instead.
 
-    >>> default_table_seeds(Ruleset.parse("kalah")), default_table_seeds(Ruleset.parse("wari"))
-    (18, 0)
+    >>> [default_table_seeds(Ruleset.parse(name)) for name in ("kalah", "wari")]
+    [18, 13]
     """
-    return min(18, rules.total_seeds * 5 // 12) if stores_irrelevant(rules) else 0
+    if stores_irrelevant(rules):
+        return min(18, rules.total_seeds * 5 // 12)
+    return play_table_seeds(rules)
+
+
+# The table the hard and expert levels read where positions can repeat (engine.ai.retrograde):
+# up to 15 seeds left, as far as it stays within PLAY_TABLE_BYTES. Oware: 15 seeds, 35 MB,
+# built in about 30 s; wari (one value per store): 13 seeds, 68 MB, about 30 s.
+PLAY_TABLE_SEEDS = 15
+PLAY_TABLE_BYTES = 80_000_000
+LARGEST_BOUNDS_TABLE_BYTES = 1_000_000_000  # what ``mancala solve --table`` may build
+
+
+def play_table_seeds(rules: Ruleset) -> int:
+    """The seeds of the endgame table the levels read for ``rules``: PLAY_TABLE_SEEDS (or
+    fewer, where a majority needs fewer) where positions can repeat and both players sow
+    alike, else 0 (Kalah's tables are for the solver: the levels do not wait for one).
+
+    >>> names = ("kalah", "oware", "wari", "wari:seeds=2", "al-manqala")
+    >>> [play_table_seeds(Ruleset.parse(name)) for name in names]
+    [0, 15, 13, 12, 13]
+    """
+    if stores_irrelevant(rules):
+        return 0
+    return _fitting(rules, min(PLAY_TABLE_SEEDS, largest_table_seeds(rules)), PLAY_TABLE_BYTES)
+
+
+def _fitting(rules: Ruleset, seeds: int, most_bytes: int) -> int:
+    code = encode(rules)
+    while seeds > 0 and retrograde.table_size(code, seeds) > most_bytes:
+        seeds -= 1
+    return seeds
+
+
+def largest_table_seeds(rules: Ruleset) -> int:
+    """The largest endgame table these rules may have (0: none)."""
+    if stores_irrelevant(rules):
+        return min(LARGEST_TABLE_SEEDS, rules.total_seeds)
+    code = encode(rules)
+    if not retrograde.symmetric(code):
+        return 0
+    return _fitting(rules, min(retrograde.largest_allowed(code), rules.total_seeds),
+                    LARGEST_BOUNDS_TABLE_BYTES)
+
+
+def table_fits(table: tuple, rules: Ruleset, max_seeds: int) -> bool:
+    """Whether ``table`` (counts, values) has the shape of the table these rules get for
+    ``max_seeds`` seeds: exact values, or pairs of bounds where play depends on the stores."""
+    if stores_irrelevant(rules):
+        return fits(table, rules.pits, max_seeds)
+    if not 0 <= max_seeds <= largest_table_seeds(rules):
+        return False
+    code = encode(rules)
+    counts, values = table
+    expected = retrograde.table_counts(code, max_seeds)
+    return (counts.shape == expected.shape and bool((counts == expected).all())
+            and values.dtype == np.int8
+            and values.shape == (retrograde.table_size(code, max_seeds),))
 
 
 def default_tt_bits(rules: Ruleset) -> int:
@@ -113,18 +173,21 @@ class Searcher:
 
     def use_endgame_table(self, max_seeds: int, table: tuple | None = None) -> None:
         """Read the values of boards with at most ``max_seeds`` seeds left in the pits from an
-        endgame table instead of searching them: ``table``, a (counts, values) pair from
-        ``engine.ai.endgame.build`` for these rules (kept on disk, say), or one built now.
-        Only where play does not depend on the stores (ValueError otherwise)."""
-        if not self.stats[RELATIVE]:
-            raise ValueError(f"no endgame table for {self.rules}: its play depends on the stores")
+        endgame table instead of searching them: ``table``, a (counts, values) pair for these
+        rules (kept on disk, say), or one built now. Where play does not depend on the stores
+        the table is ``engine.ai.endgame``'s; elsewhere (wari, oware) it is
+        ``engine.ai.retrograde``'s, which holds bounds. ValueError if the rules admit none or
+        ``table`` is not one for them."""
+        repeats = not self.stats[RELATIVE]
         if table is None:
-            table = build(self.code, max_seeds)
-        elif not fits(table, self.rules.pits, max_seeds):
+            table = (retrograde.build if repeats else build)(self.code, max_seeds)
+        elif not table_fits(table, self.rules, max_seeds):
             raise ValueError(f"that endgame table is not one of {max_seeds} seeds for "
-                             f"{self.rules.pits} pits a side")
+                             f"{self.rules}")
         self.endgame = table
         self.stats[ENDGAME_SEEDS] = max_seeds
+        self.stats[TABLE_KIND] = (EXACT_VALUES if not repeats else VALUES_PER_STORE
+                                  if retrograde.per_store(self.code) else BOUNDS)
 
     def run(self, position: Position, depth: int, alpha: int, beta: int, node_limit: int,
             exact: bool = False) -> tuple[int, int]:
@@ -171,13 +234,16 @@ def _deadline(stats: np.ndarray, seconds: float | None):
 
 def iterate(position: Position, max_depth: int, node_limit: int = UNLIMITED,
             time_limit: float | None = None, seed: int = 0, tt_bits: int = 20,
-            searcher: Searcher | None = None) -> SearchResult:
+            searcher: Searcher | None = None, endgame: tuple | None = None) -> SearchResult:
     """Iterative deepening to ``max_depth`` plies. The node budget makes a search
     deterministic; the time limit only shortens it on a machine too slow for that budget,
     and is hard: an iteration still running when it expires is abandoned for the last one
-    finished. A ``searcher`` given keeps the table (the solver reuses its move hints)."""
+    finished. A ``searcher`` given keeps the table (the solver reuses its move hints).
+    ``endgame``: (max_seeds, table), an endgame table for these rules to read from."""
     started = time.perf_counter()
     searcher = searcher or Searcher(position.rules, tt_bits)
+    if endgame is not None and endgame[0] > searcher.stats[ENDGAME_SEEDS]:
+        searcher.use_endgame_table(*endgame)
     searcher.set_root_bonus(seed)
     stats = searcher.stats
     start_nodes = int(stats[NODES])
@@ -229,7 +295,7 @@ def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
         raise ValueError("the game is over: there is nothing to solve")
     started = time.perf_counter()
     searcher = searcher or Searcher(position.rules, tt_bits)
-    if endgame_seeds > searcher.stats[ENDGAME_SEEDS] and searcher.stats[RELATIVE]:
+    if endgame_seeds > searcher.stats[ENDGAME_SEEDS]:
         searcher.use_endgame_table(endgame_seeds, endgame_table)
     stats = searcher.stats
     # Start MTD(f) near the answer: a short heuristic search, rounded to a margin of the right
@@ -294,3 +360,6 @@ def warm_up() -> None:
     tiny = Position.initial(_Ruleset.parse("kalah:pits=2,seeds=1"))
     iterate(tiny, 2, tt_bits=4)
     solve(tiny, tt_bits=4)
+    wari = Position.initial(_Ruleset.parse("wari:pits=2,seeds=1"))
+    table = retrograde.build(encode(wari.rules), 2)
+    iterate(wari, 2, tt_bits=4, endgame=(2, table))

@@ -58,7 +58,11 @@ MIRROR = 11
 # Enhanced transposition cutoffs are tried at nodes with at least this many seeds in the pits
 # (-1: the search sets it to half the seeds; see negamax).
 ETC_SEEDS = 12
-ROOT_BONUS = 13  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
+# What the endgame table holds: EXACT_VALUES (engine.ai.endgame), or, where positions can
+# repeat (engine.ai.retrograde), BOUNDS independent of the stores or VALUES_PER_STORE.
+TABLE_KIND = 13
+EXACT_VALUES, BOUNDS, VALUES_PER_STORE = 0, 1, 2
+ROOT_BONUS = 14  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
 HISTORY = ROOT_BONUS + MAX_MOVES  # stats[HISTORY + 32 * mover + move]: cutoffs it caused
 STATS_SIZE = HISTORY + 2 * MAX_MOVES
 HISTORY_CAP = (1 << 20) - 1
@@ -147,11 +151,36 @@ def cycle_value(R, board, mover):
     return SCALE * (margin(R, board, mover) + own - other)
 
 
+NO_VALUE = INF + 1  # table_value: the table bounds this board's value but does not fix it
+
+
 @njit(cache=True, inline="always")
-def table_value(R, counts, endgame, board, following, mover):
-    """The exact value for ``mover`` of a board in the endgame table, ``following`` to move."""
-    value = SCALE * (margin(R, board, following)
-                     + endgame[index(counts, board, following, R[PITS])])
+def table_value(R, counts, endgame, stats, board, following, mover):
+    """The exact value for ``mover`` of a board in the endgame table, ``following`` to move,
+    or NO_VALUE. A table of bounds fixes the value where its bounds meet, and everywhere
+    under a draw for a repeated position (see engine.ai.retrograde)."""
+    at = index(counts, board, following, R[PITS])
+    stake = margin(R, board, following)
+    kind = stats[TABLE_KIND]
+    if kind == EXACT_VALUES:
+        value = SCALE * (stake + endgame[at])
+    elif kind == VALUES_PER_STORE:
+        n2 = 2 * R[PITS]
+        left = row_sum(board, 0, n2)
+        block = board[n2 + following] - ((R[TOTAL] + 1) // 2 - left)  # see retrograde
+        if block < 0 or block > left:  # a board whose seeds do not add up to the total
+            return NO_VALUE
+        at = counts[n2 + 1, left] + block * counts[n2, left] + at - counts[0, left]
+        value = SCALE * (stake + endgame[at])
+    else:
+        low = endgame[2 * at]
+        high = endgame[2 * at + 1]
+        if low == high:
+            value = SCALE * (stake + low)
+        elif R[CYCLE] == 0:
+            value = SCALE * max(stake + low, min(0, stake + high))
+        else:
+            return NO_VALUE
     return value if following == mover else -value
 
 
@@ -162,8 +191,10 @@ def _known(R, counts, endgame, stats, child, following, over, mover):
     if over:
         return SCALE * margin(R, child, mover)
     if row_sum(child, 0, 2 * R[PITS]) <= stats[ENDGAME_SEEDS]:
-        stats[NODES] += 1
-        return table_value(R, counts, endgame, child, following, mover)
+        value = table_value(R, counts, endgame, stats, child, following, mover)
+        if value != NO_VALUE:
+            stats[NODES] += 1
+            return value
     return -INF
 
 
@@ -226,10 +257,11 @@ def _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, 
             continue
         left = row_sum(child, 0, n2)
         if left <= stats[ENDGAME_SEEDS]:
-            value = table_value(R, counts, endgame, child, following, mover)
-            if value >= beta:
-                return value
-            continue
+            value = table_value(R, counts, endgame, stats, child, following, mover)
+            if value != NO_VALUE:
+                if value >= beta:
+                    return value
+                continue
         if bounded:  # the child is already won by enough, whatever the seeds left do
             value = SCALE * (margin(R, child, mover) - left)
             if value >= beta:
@@ -404,8 +436,11 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     n2 = 2 * n
     size = n2 + 2
     left = row_sum(board, 0, n2)  # seeds still in the pits
-    if left <= stats[ENDGAME_SEEDS]:  # -1 without a table
-        return table_value(R, counts, endgame, board, mover, mover)
+    # (Not at the root, which must name a move: its children are read instead.)
+    if left <= stats[ENDGAME_SEEDS] and ply > 0:  # -1 without a table
+        value = table_value(R, counts, endgame, stats, board, mover, mover)
+        if value != NO_VALUE:
+            return value
     exact = stats[EXACT_MODE] == 1
     moves = per_ply[ply, MOVES]
     order = per_ply[ply, ORDER]
