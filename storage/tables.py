@@ -30,8 +30,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from engine.ai import retrograde
 from engine.ai.encoding import encode
-from engine.ai.endgame import BUSY, build, fits, layer_counts
+from engine.ai.endgame import BUSY, build, layer_counts
+from engine.ai.search import stores_irrelevant, table_fits
 from engine.errors import excerpt
 from engine.ruleset import Ruleset
 
@@ -68,21 +70,17 @@ def table_path(rules: Ruleset, max_seeds: int, directory: str | os.PathLike) -> 
 
 
 def endgame_table(rules: Ruleset, max_seeds: int,
-                  directory: str | os.PathLike) -> StoredTable:
+                  directory: str | os.PathLike, progress=None) -> StoredTable:
     """The endgame table of every board with at most ``max_seeds`` seeds in the pits: read
     from ``directory`` if it is there and sound, else built and saved there. ValueError (from
-    the engine) where the rules admit no table."""
+    the engine) where the rules admit no table. ``progress(seeds)``, if given, hears each
+    layer of a table of bounds (wari, oware) as its build starts."""
     path = table_path(rules, max_seeds, directory)
-    counts = layer_counts(rules.pits, max_seeds)
-    values, problem = _read(path)
-    if values is not None:
-        if not fits((counts, values), rules.pits, max_seeds):
-            problem = "it is not a table of that size"
-        elif values.size and int(values.min()) <= BUSY:  # a board the build never finished
-            problem = "some boards have no value"
-        else:
-            return StoredTable(counts, values, path, "loaded", f"loaded from {path}")
-    counts, values = build(encode(rules), max_seeds)
+    found = stored_table(rules, max_seeds, directory)
+    if found.source == "loaded":
+        return found
+    problem = found.note
+    counts, values = _build(rules, max_seeds, progress)
     rebuilt = f" (the saved one was unusable: {problem})" if problem else ""
     try:
         _write(path, values)
@@ -91,6 +89,42 @@ def endgame_table(rules: Ruleset, max_seeds: int,
                            f"built{rebuilt}; not saved to {excerpt(str(path), 160)}: "
                            f"{err.strerror or excerpt(err)}")
     return StoredTable(counts, values, path, "built", f"built{rebuilt} and saved to {path}")
+
+
+def stored_table(rules: Ruleset, max_seeds: int, directory: str | os.PathLike,
+                 shared: bool = False) -> StoredTable:
+    """The table kept in ``directory``, without building one: ``source`` is "loaded", or
+    "missing" with ``note`` saying why ("" if there is no file). ``shared``: map the file
+    rather than read it, so that processes reading one table share its memory."""
+    try:
+        path = table_path(rules, max_seeds, directory)
+    except OSError:
+        path = Path(str(directory))
+    code = encode(rules)
+    counts = (layer_counts(rules.pits, max_seeds) if stores_irrelevant(rules)
+              else retrograde.table_counts(code, max_seeds))
+    values, problem = _read(path, shared)
+    if values is not None:
+        if not table_fits((counts, values), rules, max_seeds):
+            problem = "it is not a table of that size"
+        elif (stores_irrelevant(rules) and values.size
+              and int(values.min()) <= BUSY):  # a board the build never finished
+            problem = "some boards have no value"
+        else:
+            return StoredTable(counts, values, path, "loaded", f"loaded from {path}")
+    return StoredTable(counts, None, path, "missing", problem)
+
+
+def _build(rules: Ruleset, max_seeds: int, progress=None):
+    code = encode(rules)
+    if stores_irrelevant(rules):
+        return build(code, max_seeds)
+    counts, values = retrograde.start(code, max_seeds)
+    for seeds in range(max_seeds + 1):
+        if progress is not None:
+            progress(seeds)
+        retrograde.build_layer(code, counts, values, seeds)
+    return counts, values
 
 
 def largest_stored(rules: Ruleset, directory: str | os.PathLike, at_least: int,
@@ -106,10 +140,10 @@ def largest_stored(rules: Ruleset, directory: str | os.PathLike, at_least: int,
     return None
 
 
-def _read(path: Path) -> tuple[np.ndarray | None, str]:
+def _read(path: Path, shared: bool = False) -> tuple[np.ndarray | None, str]:
     """The array in ``path``, or None and why it could not be read ("" if there is no file)."""
     try:
-        values = np.load(path, allow_pickle=False)
+        values = np.load(path, allow_pickle=False, mmap_mode="r" if shared else None)
     except (FileNotFoundError, NotADirectoryError):  # no file yet (or no directory)
         return None, ""
     except OSError as err:

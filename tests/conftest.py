@@ -18,6 +18,8 @@ from bot.kernel_cache import configure as configure_kernel_cache
 # AI's moves want the compiled search, not the quick one that stands in while it compiles.
 # The tests of that stand-in (tests/test_first_contact.py) set their own environment.
 os.environ.setdefault("MANCALA_COMPILE", "wait")
+# No background table builds from games the tests play; tests/test_play_tables.py turns them on.
+os.environ.setdefault("MANCALA_ENDGAME_TABLES", "off")
 configure_kernel_cache()  # as `mancala` does, before numba loads: one cache for every process
 
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -32,15 +32,26 @@ def default_level() -> str:
     return engine.ai.DEFAULT_LEVEL
 
 
+def _endgame(position: Position, compiled: bool):
+    """The play table for the position's rules, mapped in this (worker) process, if built."""
+    if not compiled:
+        return None
+    from bot.table_cache import loaded
+
+    return loaded(position.rules)
+
+
 def _choose(position: Position, level: str, time_limit: float | None, seed: int,
             compiled: bool):
     from engine.ai import choose_move  # looked up in the worker, so a new AI is picked up
-    return choose_move(position, level, time_limit=time_limit, seed=seed, compiled=compiled)
+    return choose_move(position, level, time_limit=time_limit, seed=seed, compiled=compiled,
+                       endgame=_endgame(position, compiled))
 
 
 def _hint(position: Position, time_limit: float, compiled: bool):
     from engine.ai import hint  # the solver's proof when it finishes in time, else the expert
-    return hint(position, time_limit=time_limit, compiled=compiled)
+    return hint(position, time_limit=time_limit, compiled=compiled,
+                endgame=_endgame(position, compiled))
 
 
 class AIPool:
@@ -52,17 +63,24 @@ class AIPool:
     worker, so they always run here.
     """
 
-    def __init__(self, workers: int = 1, time_limit: float | None = None, kernel=None):
+    def __init__(self, workers: int = 1, time_limit: float | None = None, kernel=None,
+                 tables=None):
         if kernel is None:
             import bot.kernel_cache as kernel
+        if tables is None:
+            import bot.table_cache as tables
         self.workers = max(0, workers)
         self.time_limit = time_limit
         self.kernel = kernel  # is_ready(), start_background(): see bot.kernel_cache
+        self.tables = tables  # prepare(rules): see bot.table_cache
         self._pool: ProcessPoolExecutor | None = None
 
-    def compiled(self) -> bool:
-        """Whether searches may use the compiled kernel now; if not, start compiling it."""
+    def compiled(self, position: Position | None = None) -> bool:
+        """Whether searches may use the compiled kernel now; if not, start compiling it. Once
+        it is compiled, also start building the position's endgame table if it has none."""
         if self.kernel.is_ready():
+            if position is not None:
+                self.tables.prepare(position.rules)
             return True
         self.kernel.start_background()
         return False
@@ -78,14 +96,15 @@ class AIPool:
         from engine.ai import STRATEGIES
         if level in STRATEGIES:
             return _choose(position, level, None, seed, False)
-        return await self._run(_choose, position, level, self.time_limit, seed, self.compiled())
+        return await self._run(_choose, position, level, self.time_limit, seed,
+                               self.compiled(position))
 
     async def hint(self, position: Position, time_limit: float):
         """engine.ai's Hint for ``position`` within about ``time_limit`` seconds (capped by the
         pool's own time limit), computed in a worker process."""
         if self.time_limit is not None:
             time_limit = min(time_limit, self.time_limit)
-        return await self._run(_hint, position, time_limit, self.compiled())
+        return await self._run(_hint, position, time_limit, self.compiled(position))
 
     async def _run(self, function, *args):
         """``function(*args)`` in a worker process. A worker that died (killed, out of memory)
