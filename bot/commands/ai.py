@@ -129,17 +129,18 @@ def run_solve(args: argparse.Namespace) -> int:
     if position is None:
         return 2
     from engine.ai.search import (
-        UNLIMITED, default_tt_bits, solve, stores_irrelevant,
+        LARGEST_TABLE_SEEDS, UNLIMITED, default_tt_bits, largest_table_seeds, solve,
     )
 
     rules = position.rules
     table = choose_table_seeds(rules) if args.table is None else args.table
-    if table and not stores_irrelevant(rules):
-        print(f"error: no endgame table for {rules}: its play depends on the stores "
+    most = min(largest_table_seeds(rules), LARGEST_TABLE_SEEDS)
+    if table and not most:
+        print(f"error: no endgame table for {rules}: the two players sow differently "
               "(use --table 0)")
         return 2
-    if not 0 <= table <= min(rules.total_seeds, 20):
-        print(f"error: --table takes 0 to {min(rules.total_seeds, 20)} seeds")
+    if not 0 <= table <= most:
+        print(f"error: --table takes 0 to {most} seeds for {rules}")
         return 2
     started = time.perf_counter()
     compile_first()
@@ -275,13 +276,13 @@ def choose_table_seeds(rules, directory=None) -> int:
     (default: the tables directory) up to LARGEST_TABLE_SEEDS, built by an earlier
     ``--table``; else the default one to build."""
     from bot.config import tables_dir
-    from engine.ai.search import LARGEST_TABLE_SEEDS, default_table_seeds
+    from engine.ai.search import LARGEST_TABLE_SEEDS, default_table_seeds, largest_table_seeds
     from storage.tables import largest_stored
 
     seeds = default_table_seeds(rules)
     if not seeds:
         return 0
-    top = min(LARGEST_TABLE_SEEDS, rules.total_seeds)
+    top = min(LARGEST_TABLE_SEEDS, largest_table_seeds(rules))
     return largest_stored(rules, directory or tables_dir(), seeds, top) or seeds
 
 

@@ -1,0 +1,86 @@
+"""The play tables of wari and oware: build time, size, and how many endgames they settle.
+
+    python bench/tables.py [--rules wari oware] [--games 200] [--seeds N]
+
+For each ruleset: the table's build time and bytes (a fresh build, in this process), then
+endgame positions from games of the ``hard`` level against itself from random openings: the
+first position of each game with at most the table's seeds left on the board. For each, what
+the table gives the search: an exact value, a proven result only (win, draw or loss, from the
+bounds and the stores), or nothing (an endless cycle decides, and which position comes back
+matters: the search plays on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import random
+import sys
+import time
+
+import numpy as np
+
+sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
+
+from engine import Game, Ruleset  # noqa: E402
+from engine.ai import choose_move  # noqa: E402
+from engine.ai.encoding import encode  # noqa: E402
+from engine.ai.endgame import index  # noqa: E402
+from engine.ai import retrograde  # noqa: E402
+from engine.ai.search import play_table_seeds  # noqa: E402
+
+
+def endgames(rules: Ruleset, seeds: int, games: int):
+    for g in range(games):
+        rng = random.Random(f"tables/{rules}/{g}")
+        game = Game(rules)
+        for _ in range(4):
+            if not game.is_over():
+                game.play(rng.choice(game.position.legal_moves()))
+        while not game.is_over() and sum(game.position.pits) > seeds and len(game.moves) < 600:
+            game.play(choose_move(game.position, "hard", seed=g).move)
+        if not game.is_over() and sum(game.position.pits) <= seeds:
+            yield game.position
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="play tables: build and coverage")
+    parser.add_argument("--rules", nargs="+", default=["wari", "oware"])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seeds", type=int, default=None)
+    args = parser.parse_args()
+    for text in args.rules:
+        rules = Ruleset.parse(text)
+        code = encode(rules)
+        seeds = args.seeds or play_table_seeds(rules)
+        started = time.perf_counter()
+        counts, values = retrograde.build(code, seeds)
+        built = time.perf_counter() - started
+        per_store = retrograde.per_store(code)
+        print(f"{rules}: {seeds} seeds, {values.nbytes / 1e6:.1f} MB, built in {built:.1f} s "
+              f"({'exact values per store' if per_store else 'bounds'})", flush=True)
+        n = rules.pits
+        exact = result = none = 0
+        for position in endgames(rules, seeds, args.games):
+            if per_store:
+                exact += 1
+                continue
+            board = np.array(position.board)
+            i = index(counts, board, position.mover, n)
+            low, high = int(values[2 * i]), int(values[2 * i + 1])
+            stake = position.board[2 * n + position.mover] - position.board[2 * n + 1 - position.mover]
+            if low == high:
+                exact += 1
+            elif stake + low >= 1 or stake + high <= -1 or (stake + low >= 0 >= stake + high):
+                result += 1
+            else:
+                none += 1
+        total = exact + result + none
+        print(f"  {total} endgames from hard-vs-hard games: {exact} exact "
+              f"({exact / max(total, 1):.0%}), {result} with the result proven "
+              f"({result / max(total, 1):.0%}), {none} left to the search "
+              f"({none / max(total, 1):.0%})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
