@@ -12,10 +12,12 @@ from weakest to strongest (the applet's strategies, then the search levels).
 >>> move.move, move.value
 ('B', 8.0)
 
-Levels are deterministic for a given seed while their node budget, not the time limit, ends
-the search (a machine much slower or busier than ours may hit the time limit first). The time
-limit is hard: a search still running when it expires stops at its next node and plays the
-move of the last depth it finished.
+Levels up to hard are deterministic for a given seed while their node budget, not the time
+limit, ends the search (a machine much slower or busier than ours may hit the time limit
+first). The expert uses its whole time where nothing is proved, and moves at once where the
+solver or an endgame table has proved the result. The time limit is hard: a search still
+running when it expires stops at its next node and plays the move of the last depth it
+finished.
 
 The search runs in a kernel that numba compiles once per machine. Until it is compiled, a
 caller that must not wait passes ``compiled=False``: the search levels then play through the
@@ -65,13 +67,17 @@ class Level:
     noise: float = 0.0  # random seeds added to each root move's value (easy only)
     solve_seeds: int = 0  # solve exactly when at most this many seeds are still in play
     tt_bits: int = 18
+    # Think until the time limit where nothing is proved (the node budget then bounds only
+    # the proof attempts): the strongest play, but no longer the same move on every machine.
+    whole_time: bool = False
 
 
 SEARCH_LEVELS: dict[str, Level] = {
     "easy": Level(depth=2, nodes=20_000, seconds=0.5, noise=3.0, tt_bits=12),
     "medium": Level(depth=4, nodes=100_000, seconds=1.0, tt_bits=14),
     "hard": Level(depth=8, nodes=1_000_000, seconds=1.5, tt_bits=18),
-    "expert": Level(depth=64, nodes=8_000_000, seconds=2.0, solve_seeds=24, tt_bits=22),
+    "expert": Level(depth=64, nodes=8_000_000, seconds=2.0, solve_seeds=24, tt_bits=22,
+                    whole_time=True),
 }
 LEVELS = STRATEGIES + tuple(SEARCH_LEVELS)
 DEFAULT_LEVEL = "medium"
@@ -126,6 +132,8 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
         nodes -= solved.nodes
     # A little is kept back for the work after the search stops, so the move is on time.
     remaining = limit - (time.perf_counter() - started) - 0.1
+    if settings.whole_time:
+        from engine.ai.search import UNLIMITED as nodes
     result = iterate(position, settings.depth, nodes, max(remaining, 0.05), seed,
                      settings.tt_bits, endgame=endgame)
     return AIMove(result.move, result.value, result.depth, result.nodes,

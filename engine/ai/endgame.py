@@ -147,6 +147,19 @@ def _next_composition(pits):
 
 
 @njit(cache=True, forceinline=True)
+def as_mover_sees_it(child, following, n, scratch):
+    """The board as its mover (``following``) sees it (their row first), stores emptied, in
+    place: how tables index boards."""
+    n2 = 2 * n
+    for j in range(n2):
+        scratch[j] = child[(following * n + j) % n2]
+    for j in range(n2):
+        child[j] = scratch[j]
+    child[n2] = 0
+    child[n2 + 1] = 0
+
+
+@njit(cache=True, forceinline=True)
 def _enter(R, NXT, PRV, counts, values, boards, moves, frames, scratch, depth):
     """Start on boards[depth] (South to move, stores empty): mark it, list its moves.
     Returns its value if it has no move, else UNKNOWN."""
@@ -190,13 +203,7 @@ def _solve(R, NXT, PRV, counts, values, boards, moves, frames, scratch):
             frame[NEXT] += 1
             gained = child[n2] - child[n2 + 1]
             if not over:
-                # The child as its mover sees it, stores emptied.
-                for j in range(n2):
-                    scratch[j] = child[(following * n + j) % n2]
-                for j in range(n2):
-                    child[j] = scratch[j]
-                child[n2] = 0
-                child[n2 + 1] = 0
+                as_mover_sees_it(child, following, n, scratch)
                 sign = 1 if following == 0 else -1
                 rest = values[index(counts, child, SOUTH, n)]
                 if rest == BUSY or depth + 1 >= boards.shape[0] - 1:

@@ -56,7 +56,7 @@ import numpy as np
 from numba import njit
 
 from engine.ai.encoding import CYCLE, LEFTOVER_OWNER, MAJORITY, PITS, TOTAL
-from engine.ai.endgame import _next_composition, index, layer_counts
+from engine.ai.endgame import _next_composition, as_mover_sees_it, index, layer_counts
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
 
 UNBOUNDED = 127  # low = -UNBOUNDED or high = +UNBOUNDED: an endless cycle decides it
@@ -218,18 +218,6 @@ OVER, SAME, OTHER = 0, 1, 2  # kinds: the game ends; a lower layer, same mover o
 
 
 @njit(cache=True, forceinline=True)
-def _normalised(child, following, n, scratch):
-    """The child as its mover sees it (their row first), stores emptied, in place."""
-    n2 = 2 * n
-    for j in range(n2):
-        scratch[j] = child[(following * n + j) % n2]
-    for j in range(n2):
-        child[j] = scratch[j]
-    child[n2] = 0
-    child[n2 + 1] = 0
-
-
-@njit(cache=True, forceinline=True)
 def _first_board(composition, board, seeds, n2):
     for i in range(n2):
         composition[i] = 0
@@ -268,7 +256,7 @@ def _count(R, NXT, PRV, counts, seeds, inside, starts, out_starts, board, child,
             if over or row_sum(child, 0, n2) != seeds:
                 out_starts[at + 1] += 1
                 continue
-            _normalised(child, following, n, scratch)
+            as_mover_sees_it(child, following, n, scratch)
             inside[at] += 1
             starts[index(counts, child, SOUTH, n) - base + 1] += 1
             edges += 1
@@ -311,11 +299,11 @@ def _link(R, NXT, PRV, counts, seeds, starts, parents, out_starts, exits, board,
                 exits[out, SWEEP] = row_sum(child, 0, n) - row_sum(child, n, n)
                 exits[out, LAYER] = left
                 if not over:
-                    _normalised(child, following, n, scratch)
+                    as_mover_sees_it(child, following, n, scratch)
                     exits[out, CHILD] = index(counts, child, SOUTH, n) - counts[0, left]
                 out += 1
                 continue
-            _normalised(child, following, n, scratch)
+            as_mover_sees_it(child, following, n, scratch)
             j = index(counts, child, SOUTH, n) - base
             parents[filled[j]] = 2 * at + (1 if following == 0 else 0)
             filled[j] += 1
@@ -440,38 +428,29 @@ def _solve(boards, halves, seeds, best_low, best_high, pending, starts, parents,
             top -= 1
             item = stack[top]
             p = item >> 1
-            if item & 1 == 0:  # p joins the low set at u
-                if state[p] & IN_LOW:
-                    continue
-                state[p] |= IN_LOW
-                low[p] = u
-                half = p // boards
-                for e in range(starts[p % boards], starts[p % boards + 1]):
-                    r = _parent(parents[e], half, halves, boards)
-                    if parents[e] & 1:  # r moves again after reaching p: r gets u too
-                        if state[r] & IN_LOW == 0:
-                            stack[top] = 2 * r
-                            top += 1
-                    else:  # for r's mover, p's low of u settles that move at -u = t
-                        pending[r] -= 1
-                        if pending[r] == 0:
-                            stack[top] = 2 * r + 1
-                            top += 1
-            else:  # p joins the high set at t
-                if state[p] & IN_HIGH:
-                    continue
-                state[p] |= IN_HIGH
+            joined = item & 1  # 0: p joins the low set at u, 1: the high set at t
+            bit = IN_HIGH if joined else IN_LOW
+            if state[p] & bit:
+                continue
+            state[p] |= bit
+            if joined:
                 high[p] = t
-                half = p // boards
-                for e in range(starts[p % boards], starts[p % boards + 1]):
-                    r = _parent(parents[e], half, halves, boards)
-                    if parents[e] & 1:
-                        pending[r] -= 1
-                        if pending[r] == 0:
-                            stack[top] = 2 * r + 1
-                            top += 1
-                    elif state[r] & IN_LOW == 0:  # p held to t gives r's mover at least -t
+            else:
+                low[p] = u
+            half = p // boards
+            for e in range(starts[p % boards], starts[p % boards + 1]):
+                r = _parent(parents[e], half, halves, boards)
+                # A replay hands p's set on to r as it is; a move to the other player turns
+                # p's low of u into r's high at t = -u, and p's high into r's low. One such
+                # move puts r in a low set; a high set needs all of them (``pending``).
+                if parents[e] & 1 == 1 - joined:
+                    if state[r] & IN_LOW == 0:
                         stack[top] = 2 * r
+                        top += 1
+                else:
+                    pending[r] -= 1
+                    if pending[r] == 0:
+                        stack[top] = 2 * r + 1
                         top += 1
     for i in range(size):
         if state[i] & IN_LOW == 0:
