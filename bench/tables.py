@@ -1,9 +1,9 @@
 """The play tables of wari and oware: build time, size, and how many endgames they settle.
 
-    python bench/tables.py [--rules wari oware] [--games 200] [--seeds N]
+    python bench/tables.py [--rules wari oware] [--games 60] [--seeds N]
 
 For each ruleset: the table's build time and bytes (a fresh build, in this process), then
-endgame positions from games of the ``hard`` level against itself from random openings: the
+endgame positions from games of the ``medium`` level against itself from random openings: the
 first position of each game with at most the table's seeds left on the board. For each, what
 the table gives the search: an exact value, a proven result only (win, draw or loss, from the
 bounds and the stores), or nothing (an endless cycle decides, and which position comes back
@@ -38,7 +38,7 @@ def endgames(rules: Ruleset, seeds: int, games: int):
             if not game.is_over():
                 game.play(rng.choice(game.position.legal_moves()))
         while not game.is_over() and sum(game.position.pits) > seeds and len(game.moves) < 600:
-            game.play(choose_move(game.position, "hard", seed=g).move)
+            game.play(choose_move(game.position, "medium", seed=g).move)
         if not game.is_over() and sum(game.position.pits) <= seeds:
             yield game.position
 
@@ -46,7 +46,7 @@ def endgames(rules: Ruleset, seeds: int, games: int):
 def main() -> None:
     parser = argparse.ArgumentParser(description="play tables: build and coverage")
     parser.add_argument("--rules", nargs="+", default=["wari", "oware"])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--seeds", type=int, default=None)
     args = parser.parse_args()
     for text in args.rules:
@@ -76,7 +76,7 @@ def main() -> None:
             else:
                 none += 1
         total = exact + result + none
-        print(f"  {total} endgames from hard-vs-hard games: {exact} exact "
+        print(f"  {total} endgames from medium-vs-medium games: {exact} exact "
               f"({exact / max(total, 1):.0%}), {result} with the result proven "
               f"({result / max(total, 1):.0%}), {none} left to the search "
               f"({none / max(total, 1):.0%})", flush=True)
