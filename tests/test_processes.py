@@ -49,6 +49,9 @@ WORKER = textwrap.dedent("""
                     acked.append([after.ply, after.moves[-1]])
                 except ServiceError:
                     pass  # another process moved first: look again
+                # A pause after every try, won or lost: without it the worker playing both
+                # sides, never idle, once won every race and the others acknowledged nothing.
+                await asyncio.sleep(rng.random() * 0.005)
         finally:
             await service.close()
         print(json.dumps(acked))
