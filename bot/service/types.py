@@ -193,7 +193,11 @@ class Hint:
     ``nodes`` and ``seconds`` say how hard it looked.
 
     >>> Hint("E", 3.0, True, 9, 20_000, 0.1, 4).summary()
-    'worth +3 seeds to you, proven'
+    'a win by 3 seeds with best play, proven'
+    >>> Hint("E", 0.0, True, 9, 20_000, 0.1, 4).summary()
+    'a draw with best play, proven'
+    >>> Hint("E", 1.25, False, 9, 20_000, 0.1, 4).summary()
+    'worth +1.25 seeds to you, estimate, 9 plies deep'
     >>> Hint("b", None, False, 0, 0, 0.0, 0).summary()
     'the only move'
     """
@@ -212,7 +216,12 @@ class Hint:
         """What the hint is worth and how sure it is, in words any surface can show."""
         if self.value is None:
             return "the only move" if self.depth == 0 else f"searched {self.depth} plies"
-        how = "proven" if self.exact else f"estimate, {self.depth} plies deep"
+        if self.exact:  # the result itself, not just a margin: a margin of 0 is a draw
+            if self.value == 0:
+                return "a draw with best play, proven"
+            result = "win" if self.value > 0 else "loss"
+            return f"a {result} by {abs(self.value):g} seeds with best play, proven"
+        how = f"estimate, {self.depth} plies deep"
         if self.reduced:
             how += ("; the full search is still being compiled, so this is a quick search's "
                     "estimate and may change")
