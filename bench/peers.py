@@ -158,7 +158,8 @@ def play(rules: Ruleset, moves: list[str], ours_south: bool, level: str, seconds
             pit = peer.pit(peer.choose(), mover)
             game.play(_name(game, pit))
         peer.play(pit)
-        if not game.is_over() and not peer.state.is_terminal() and peer.board() != game.position.board:
+        both_on = not game.is_over() and not peer.state.is_terminal()
+        if both_on and peer.board() != game.position.board:
             raise SystemExit(f"boards differ after {' '.join(game.moves)}: ours "
                              f"{game.position.board}, OpenSpiel's {peer.board()}")
     if game.is_over() != peer.state.is_terminal() and len(game.moves) < MAX_PLIES:
@@ -167,7 +168,8 @@ def play(rules: Ruleset, moves: list[str], ours_south: bool, level: str, seconds
     winner = game.winner()
     if peer.state.is_terminal():
         theirs = peer.state.returns()
-        expected = "south" if theirs[0] > theirs[1] else "north" if theirs[1] > theirs[0] else "draw"
+        expected = ("south" if theirs[0] > theirs[1] else "north" if theirs[1] > theirs[0]
+                    else "draw")
         if expected != winner:
             raise SystemExit(f"the programs disagree on the result after {' '.join(game.moves)}:"
                              f" ours {winner}, OpenSpiel's {expected}")

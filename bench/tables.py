@@ -1,8 +1,10 @@
 """The play tables of wari and oware: build time, size, and how many endgames they settle.
 
-    python bench/tables.py [--rules wari oware] [--games 60] [--seeds N]
+    python bench/tables.py [--rules wari oware] [--games 60] [--seeds N] [--runs 3]
 
-For each ruleset: the table's build time and bytes (a fresh build, in this process), then
+First a baseline in the same run (3000 random games of Kalah(6,4) in pure Python, as
+bench/solve_kalah.py). For each ruleset: the table's build time (median of ``--runs`` fresh
+builds in this process, and as a ratio to the baseline) and bytes, then
 endgame positions from games of the ``medium`` level against itself from random openings: the
 first position of each game with at most the table's seeds left on the board. For each, what
 the table gives the search: an exact value, a proven result only (win, draw or loss, from the
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import pathlib
 import random
+import statistics
 import sys
 import time
 
@@ -28,6 +31,7 @@ from engine.ai.encoding import encode  # noqa: E402
 from engine.ai.endgame import index  # noqa: E402
 from engine.ai import retrograde  # noqa: E402
 from engine.ai.search import play_table_seeds  # noqa: E402
+from bench.solve_kalah import baseline  # noqa: E402
 
 
 def endgames(rules: Ruleset, seeds: int, games: int):
@@ -48,16 +52,24 @@ def main() -> None:
     parser.add_argument("--rules", nargs="+", default=["wari", "oware"])
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--seeds", type=int, default=None)
+    parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    retrograde.build(encode(Ruleset.parse("wari:pits=2,seeds=1")), 2)  # compiled, not timed
+    base = statistics.median(baseline() for _ in range(args.runs))
+    print(f"baseline (3000 random games, pure Python): {base:.2f} s, median of {args.runs}")
     for text in args.rules:
         rules = Ruleset.parse(text)
         code = encode(rules)
         seeds = args.seeds or play_table_seeds(rules)
-        started = time.perf_counter()
-        counts, values = retrograde.build(code, seeds)
-        built = time.perf_counter() - started
+        times = []
+        for _ in range(args.runs):
+            started = time.perf_counter()
+            counts, values = retrograde.build(code, seeds)
+            times.append(time.perf_counter() - started)
+        built = statistics.median(times)
         per_store = retrograde.per_store(code)
         print(f"{rules}: {seeds} seeds, {values.nbytes / 1e6:.1f} MB, built in {built:.1f} s "
+              f"(median of {args.runs}; {built / base:.0f}x the baseline) "
               f"({'exact values per store' if per_store else 'bounds'})", flush=True)
         n = rules.pits
         exact = result = none = 0
@@ -68,7 +80,8 @@ def main() -> None:
             board = np.array(position.board)
             i = index(counts, board, position.mover, n)
             low, high = int(values[2 * i]), int(values[2 * i + 1])
-            stake = position.board[2 * n + position.mover] - position.board[2 * n + 1 - position.mover]
+            stores = position.board[2 * n:]
+            stake = stores[position.mover] - stores[1 - position.mover]
             if low == high:
                 exact += 1
             elif stake + low >= 1 or stake + high <= -1 or (stake + low >= 0 >= stake + high):

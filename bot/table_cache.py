@@ -3,10 +3,10 @@ the background, then mapped by every AI worker.
 
 A game whose rules have a play table (``engine.ai.search.play_table_seeds``) asks for it when
 the AI first moves or hints (``prepare``). If the tables directory (``bot.config.tables_dir``)
-does not hold it, one background process builds it there (about 20 s for wari's 15 seeds, at a
-low priority) and the levels play on without it meanwhile: nobody waits for a table. The
-workers read it with ``loaded``, which maps the file once per process, so all of them share
-one copy in memory. ``MANCALA_ENDGAME_TABLES=off`` turns them off.
+does not hold it, one background process builds it there (about 20 s for oware's, 25 s for
+wari's, at a low priority) and the levels play on without it meanwhile: nobody waits for a
+table. The workers read it with ``loaded``, which maps the file once per process, so all of
+them share one copy in memory. ``MANCALA_ENDGAME_TABLES=off`` turns them off.
 """
 
 from __future__ import annotations

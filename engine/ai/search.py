@@ -87,7 +87,7 @@ def default_table_seeds(rules: Ruleset) -> int:
 
 # The table the hard and expert levels read where positions can repeat (engine.ai.retrograde):
 # up to 15 seeds left, as far as it stays within PLAY_TABLE_BYTES. Oware: 15 seeds, 35 MB,
-# built in about 30 s; wari (one value per store): 13 seeds, 68 MB, about 30 s.
+# built in 20 s; wari (one value per store): 13 seeds, 68 MB, 24 s (bench/tables.py).
 PLAY_TABLE_SEEDS = 15
 PLAY_TABLE_BYTES = 80_000_000
 LARGEST_BOUNDS_TABLE_BYTES = 1_000_000_000  # what ``mancala solve --table`` may build
