@@ -5,8 +5,10 @@
 
 Each opening (two random plies from a seeded generator) is played twice, each side taking
 South once, so neither gets the first-move edge. A win scores 1, a draw 1/2, for the stronger
-side of the pairing (listed second). Bars: each level scores >= 75% against the level below,
-expert >= 95% against greedy. Games use each level's default budget, as the bot does.
+side of the pairing (listed second), with a 95% interval over the openings (see
+bench/intervals.py) for each pairing in all rulesets. Bars: each level scores >= 75% against
+the level below, expert >= 95% against greedy. Games use each level's default budget, as the
+bot does.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engin
 
 from engine import Game, Ruleset  # noqa: E402
 from engine.ai import choose_move, warm_up  # noqa: E402
+from bench.intervals import mean_interval  # noqa: E402
 
 PAIRINGS = [("greedy", "easy"), ("easy", "medium"), ("medium", "hard"), ("hard", "expert"),
             ("greedy", "expert")]
@@ -114,16 +117,19 @@ def main() -> None:
                   f"{score[0]:3}-{score[1]:<3} {winner:5} {plies:3} plies", flush=True)
     print(f"\nscore of the stronger side (second), {2 * args.openings} games per cell "
           f"({time.perf_counter() - started:.0f} s):")
-    header = f"{'pairing':18}" + "".join(f"{r:>12}" for r in rulesets) + f"{'all':>8}  bar"
+    header = (f"{'pairing':18}" + "".join(f"{r:>12}" for r in rulesets)
+              + f"{'all':>8} {'95% interval':>13}  bar")
     print(header)
     for pair in pairings:
         cells = [results[(r, pair)] for r in rulesets]
         every = [p for cell in cells for p in cell]
-        share = sum(every) / len(every)
+        # Each opening's two games (sides swapped) were queued one after the other.
+        share, low, high = mean_interval([(a + b) / 2 for a, b in zip(every[::2], every[1::2])])
         bar = BARS.get(pair)
         verdict = "" if bar is None else f"{bar:.0%} {'ok' if share >= bar else 'MISSED'}"
         print(f"{pair[0] + ' < ' + pair[1]:18}" + "".join(
-            f"{sum(c) / len(c):>11.0%} " for c in cells) + f"{share:>7.0%}  {verdict}")
+            f"{sum(c) / len(c):>11.0%} " for c in cells)
+            + f"{share:>7.0%} {low:>6.0%}-{high:<6.0%}  {verdict}")
     print("\nseconds per move: level, mean, worst")
     for level, (total, count, worst) in sorted(timings.items()):
         if count:

@@ -21,7 +21,6 @@ scoring it as the rules' agreed end.
 from __future__ import annotations
 
 import argparse
-import math
 import pathlib
 import random
 import statistics
@@ -32,18 +31,10 @@ sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engin
 
 from engine import Game, Ruleset  # noqa: E402
 from engine.ai import choose_move, warm_up  # noqa: E402
+from bench.intervals import mean_interval  # noqa: E402
 
 PEER_GAMES = {"kalah:capture_needs_opposite=yes": "mancala", "oware": "oware"}
 MAX_PLIES = 1000
-T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26,
-       10: 2.23, 15: 2.13, 20: 2.09, 30: 2.04}
-
-
-def t95(df: int) -> float:
-    keys = [k for k in sorted(T95) if k <= df]
-    return T95[keys[-1]] if keys else T95[1]
-
-
 class Peer:
     """An OpenSpiel game and MCTS bot, with the mapping between its boards and actions and
     ours (South is OpenSpiel's player 0)."""
@@ -215,12 +206,10 @@ def main() -> None:
                 print(f"{rules} {' '.join(moves)} ours={'S' if ours_south else 'N'} "
                       f"points={points} plies={length}", flush=True)
             pairs.append(sum(pair) / 2)
-        mean = statistics.mean(pairs)
-        half = (t95(len(pairs) - 1) * statistics.stdev(pairs) / math.sqrt(len(pairs))
-                if len(pairs) > 1 else float("nan"))
+        mean, low, high = mean_interval(pairs)
         print(f"\n{rules}: {args.level} against MCTS ({simulations} simulations a move): "
-              f"{mean:.0%} of the points, 95% interval {max(0, mean - half):.0%}-"
-              f"{min(1, mean + half):.0%}, {2 * len(pairs)} games, "
+              f"{mean:.0%} of the points, 95% interval {low:.0%}-{high:.0%}, "
+              f"{2 * len(pairs)} games, "
               f"{statistics.mean(times):.2f} s a move for ours, "
               f"{statistics.median(plies)} plies median, {time.perf_counter() - started:.0f} s",
               flush=True)
