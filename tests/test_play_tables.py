@@ -164,3 +164,45 @@ def test_tables_can_be_turned_off_and_an_unwritable_directory_costs_only_the_tab
     assert table_cache.prepare(rules) == "unavailable"
     assert table_cache.loaded(rules) is None
     assert table_cache.prepare(Ruleset.parse("kalah")) == "none"  # the solver's, not the levels'
+
+
+def test_oware_bounds_prove_results_where_they_decide_them_and_the_move_keeps_it():
+    from engine.ai.search import result_from_bounds
+
+    rules = Ruleset.parse("oware:pits=2,seeds=2")
+    table = build(encode(rules), 4)
+    decided = 0
+    for position in real_positions(rules, 4):
+        found = result_from_bounds(position, (4, table))
+        if found is None:
+            continue
+        result, move, bound = found
+        truth = mover_value(position)
+        after = position.play(move)
+        kept = mover_value(after) if not after.is_over() else None
+        if kept is None:
+            n2 = 2 * rules.pits
+            kept = after.board[n2 + position.mover] - after.board[n2 + 1 - position.mover]
+        elif after.mover != position.mover:
+            kept = -kept
+        # The result and the move that keeps it are proven; the bound is a margin of the game
+        # played out without the majority rule, so only its sign is checked here.
+        if result == "win":
+            assert truth >= 1 and kept >= 1 and bound >= 1, position
+        elif result == "loss":
+            assert truth <= -1 and bound <= -1, position
+        else:
+            assert truth == 0 == kept, position
+        decided += 1
+    assert decided > 50
+
+
+def test_an_oware_hint_gives_the_result_the_table_proves_where_the_margin_is_open():
+    # A real endgame (from a medium-level game): the solver cannot finish it (its lines
+    # cycle), the table's bounds still decide it. About 10 s to build the table.
+    rules = Ruleset.parse("oware")
+    table = build(encode(rules), 14)
+    position = Position.settled(rules, (1, 0, 0, 0, 0, 0, 5, 0, 3, 4, 0, 1, 12, 22), 0)
+    suggestion = hint(position, endgame=(14, table))
+    assert not suggestion.exact and suggestion.result == "loss"
+    assert suggestion.move in position.legal_moves()

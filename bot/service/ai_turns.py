@@ -78,7 +78,7 @@ class AITurns:
             raise errors.NoHint(f"the AI could not suggest a move here ({err}); "
                                 "try again in a moment") from None
         return Hint(found.move, found.value, found.exact, found.depth, found.nodes,
-                    found.seconds, view.ply, found.reduced, found.timed_out)
+                    found.seconds, view.ply, found.reduced, found.timed_out, found.result)
 
     def schedule(self, game_id: int) -> None:
         """Let the AI move in this game (once: a turn already running goes on)."""

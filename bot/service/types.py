@@ -198,6 +198,8 @@ class Hint:
     'a draw with best play, proven'
     >>> Hint("E", 1.25, False, 9, 20_000, 0.1, 4).summary()
     'worth +1.25 seeds to you, estimate, 9 plies deep'
+    >>> Hint("E", 2.0, False, 0, 10, 0.1, 4, result="win").summary()
+    'a win with best play, proven'
     >>> Hint("b", None, False, 0, 0, 0.0, 0).summary()
     'the only move'
     """
@@ -211,11 +213,16 @@ class Hint:
     ply: int
     reduced: bool = False  # the quick search's estimate: the full one is still compiling
     timed_out: bool = False  # the clock, not the budget, ended the search
+    result: str | None = None  # a result an endgame table proves, where the margin is open
 
     def summary(self) -> str:
         """What the hint is worth and how sure it is, in words any surface can show."""
         if self.value is None:
             return "the only move" if self.depth == 0 else f"searched {self.depth} plies"
+        if self.result == "draw":
+            return "a draw with best play, proven"
+        if self.result is not None:  # proven by a table's bounds, which leave the margin open
+            return f"a {self.result} with best play, proven"
         if self.exact:  # the result itself, not just a margin: a margin of 0 is a draw
             if self.value == 0:
                 return "a draw with best play, proven"

@@ -57,6 +57,10 @@ class Hint(NamedTuple):
     seconds: float
     reduced: bool = False  # the pure-Python search's estimate: the kernel was not compiled yet
     timed_out: bool = False  # the clock, not the node budget, ended it: not reproducible
+    # "win", "draw" or "loss" where an endgame table proves the result but not the margin
+    # (oware); ``value`` is then the table's bound, for the game played out without the
+    # majority rule (the result is the same; the margin may not be)
+    result: str | None = None
 
 
 @dataclass(frozen=True)
@@ -266,6 +270,14 @@ def hint(position: Position, time_limit: float = 2.0, compiled: bool = True,
     if solved.complete:
         return Hint(solved.move, solved.value, True, solved.depth, solved.nodes,
                     time.perf_counter() - started)
+    if endgame is not None and sum(position.pits) <= endgame[0]:
+        from engine.ai.search import result_from_bounds
+
+        found = result_from_bounds(position, endgame)
+        if found is not None:
+            result, move, bound = found
+            return Hint(move, float(bound), False, 0, solved.nodes,
+                        time.perf_counter() - started, result=result)
     expert = SEARCH_LEVELS["expert"]
     # Deepening stops early once half the time limit is gone; below that, only the budget
     # decides, and the hint is the same on every run.

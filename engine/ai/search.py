@@ -21,6 +21,7 @@ import numpy as np
 from engine.ai.encoding import decode_move, encode, may_cycle
 from engine.ai import retrograde
 from engine.ai.endgame import build, fits, layer_counts
+from engine.ai.endgame import index as _table_index
 from engine.ai.search_kernel import (
     ABORTED, BOUNDS, BUDGET_START, ENDGAME_SEEDS, ETC_SEEDS, EXACT_DEPTH, EXACT_MODE,
     EXACT_VALUES, HISTORY, INF, MAX_MOVES, MIRROR, NODE_LIMIT, NODES, RELATIVE, ROOT_BONUS,
@@ -138,6 +139,46 @@ def table_fits(table: tuple, rules: Ruleset, max_seeds: int) -> bool:
     return (counts.shape == expected.shape and bool((counts == expected).all())
             and values.dtype == np.int8
             and values.shape == (retrograde.table_size(code, max_seeds),))
+
+
+def result_from_bounds(position: Position, endgame: tuple) -> tuple[str, str, int] | None:
+    """Where a table of bounds (oware) proves the result of ``position`` but not its margin:
+    ("win" | "draw" | "loss", a move that keeps it, the bound that decides it: the margin is
+    at least that, or at most for a loss, in the game played out without the majority rule,
+    which has the same result). None if the bounds leave the result open or the board is not
+    in the table. An outcome never moves the margin by more than the seeds left, which clamps
+    the bounds. (tests/test_play_tables.py checks it against brute force.)"""
+    seeds, (counts, values) = endgame
+    rules = position.rules
+    if stores_irrelevant(rules) or retrograde.per_store(encode(rules)):
+        return None
+    n2 = 2 * rules.pits
+    best_low, best_high, keeps = -INF, -INF, None
+    for move in position.legal_moves():
+        child = position.play(move)
+        board = child.board
+        if child.is_over():
+            low = high = board[n2 + position.mover] - board[n2 + 1 - position.mover]
+        else:
+            left = sum(board[:n2])
+            if left > seeds:
+                return None
+            at = int(_table_index(counts, np.array(board, np.int64), child.mover, rules.pits))
+            stake = board[n2 + child.mover] - board[n2 + 1 - child.mover]
+            low = stake + max(int(values[2 * at]), -left)
+            high = stake + min(int(values[2 * at + 1]), left)
+            if child.mover != position.mover:
+                low, high = -high, -low
+        if low > best_low:
+            best_low, keeps = low, move
+        best_high = max(best_high, high)
+    if best_low >= 1:
+        return "win", keeps, best_low
+    if best_high <= -1:
+        return "loss", keeps, best_high
+    if best_low >= 0 >= best_high:
+        return "draw", keeps, 0
+    return None
 
 
 def default_tt_bits(rules: Ruleset) -> int:
