@@ -7,9 +7,9 @@ bench/solve_kalah.py). For each ruleset: the table's build time (median of ``--r
 builds in this process, and as a ratio to the baseline) and bytes, then
 endgame positions from games of the ``medium`` level against itself from random openings: the
 first position of each game with at most the table's seeds left on the board. For each, what
-the table gives the search: an exact value, a proven result only (win, draw or loss, from the
-bounds and the stores), or nothing (an endless cycle decides, and which position comes back
-matters: the search plays on).
+the table gives: an exact value, a proven result only (win, draw or loss, from the bounds and
+the stores, as hints give it), or nothing (an endless cycle decides, and which position comes
+back matters: the search plays on).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from engine.ai import choose_move  # noqa: E402
 from engine.ai.encoding import encode  # noqa: E402
 from engine.ai.endgame import index  # noqa: E402
 from engine.ai import retrograde  # noqa: E402
-from engine.ai.search import play_table_seeds  # noqa: E402
+from engine.ai.search import play_table_seeds, result_from_bounds  # noqa: E402
 from bench.solve_kalah import baseline  # noqa: E402
 
 
@@ -79,13 +79,10 @@ def main() -> None:
                 continue
             board = np.array(position.board)
             i = index(counts, board, position.mover, n)
-            low, high = int(values[2 * i]), int(values[2 * i + 1])
-            stores = position.board[2 * n:]
-            stake = stores[position.mover] - stores[1 - position.mover]
-            if low == high:
+            if values[2 * i] == values[2 * i + 1]:
                 exact += 1
-            elif stake + low >= 1 or stake + high <= -1 or (stake + low >= 0 >= stake + high):
-                result += 1
+            elif result_from_bounds(position, (seeds, (counts, values))) is not None:
+                result += 1  # what a hint then proves (engine.ai.hint)
             else:
                 none += 1
         total = exact + result + none
