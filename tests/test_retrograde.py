@@ -15,7 +15,7 @@ import pytest
 from engine import Position, Ruleset
 from engine.ai.encoding import encode
 from engine.ai.endgame import index
-from engine.ai.retrograde import UNBOUNDED, build, start
+from engine.ai.retrograde import UNBOUNDED, build
 from engine.position import settle_by_cycle
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.ai.encoding import decode_move, encode, may_cycle
 from engine.ai import retrograde
-from engine.ai.endgame import build, fits, layer_counts
+from engine.ai.endgame import build, fits
 from engine.ai.endgame import index as _table_index
 from engine.ai.search_kernel import (
     ABORTED, BOUNDS, BUDGET_START, ENDGAME_SEEDS, ETC_SEEDS, EXACT_DEPTH, EXACT_MODE,
