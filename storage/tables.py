@@ -32,8 +32,8 @@ import numpy as np
 
 from engine.ai import retrograde
 from engine.ai.encoding import encode
-from engine.ai.endgame import BUSY, build, layer_counts
-from engine.ai.search import stores_irrelevant, table_fits
+from engine.ai.endgame import BUSY, build
+from engine.ai.search import stores_irrelevant, table_counts, table_fits
 from engine.errors import excerpt
 from engine.ruleset import Ruleset
 
@@ -100,9 +100,7 @@ def stored_table(rules: Ruleset, max_seeds: int, directory: str | os.PathLike,
         path = table_path(rules, max_seeds, directory)
     except OSError:
         path = Path(str(directory))
-    code = encode(rules)
-    counts = (layer_counts(rules.pits, max_seeds) if stores_irrelevant(rules)
-              else retrograde.table_counts(code, max_seeds))
+    counts = table_counts(rules, max_seeds)
     values, problem = _read(path, shared)
     if values is not None:
         if not table_fits((counts, values), rules, max_seeds):

@@ -109,27 +109,25 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
         return AIMove(position.legal_moves()[0], None, 0, 0, time.perf_counter() - started)
     if not compiled:
         return _in_python(position, settings, limit, seed, started)
-    from engine.ai.search import iterate, solve  # numba loads only when a search is wanted
+    from engine.ai.search import UNLIMITED, iterate, solve  # numba loads only when wanted
 
     if settings.noise:
         return _noisy(position, settings, seed, started)
     nodes = settings.nodes
     if settings.depth < TABLE_DEPTH:
         endgame = None  # the weaker levels play as they always have
-    if endgame is not None and sum(position.pits) <= endgame[0]:
+    left = sum(position.pits)
+    proof = None  # (node budget, seconds) of an attempt to prove the value first
+    if endgame is not None and left <= endgame[0]:
         # The table holds this board's every line: its value is the move (NO_VALUE aside).
-        proved = solve(position, node_limit=nodes // 2, tt_bits=settings.tt_bits,
-                       time_limit=0.5 * limit, **_table_args(endgame))
-        if proved.complete:
-            return AIMove(proved.move, proved.value, proved.depth, proved.nodes,
-                          time.perf_counter() - started)
-        nodes -= proved.nodes
-    elif settings.solve_seeds and sum(position.pits) <= settings.solve_seeds:
+        proof = nodes // 2, 0.5 * limit
+    elif settings.solve_seeds and left <= settings.solve_seeds:
         # At most about 40% of the time on trying to prove the value (counting on at least a
         # million nodes a second), the rest for the search if the proof does not finish.
-        budget = min(nodes // 2, int(0.4 * limit * 1_000_000))
-        solved = solve(position, node_limit=budget, tt_bits=settings.tt_bits,
-                       time_limit=0.4 * limit, **_table_args(endgame))
+        proof = min(nodes // 2, int(0.4 * limit * 1_000_000)), 0.4 * limit
+    if proof is not None:
+        solved = solve(position, node_limit=proof[0], tt_bits=settings.tt_bits,
+                       time_limit=proof[1], **_table_args(endgame))
         if solved.complete:
             return AIMove(solved.move, solved.value, solved.depth, solved.nodes,
                           time.perf_counter() - started)
@@ -137,7 +135,7 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
     # A little is kept back for the work after the search stops, so the move is on time.
     remaining = limit - (time.perf_counter() - started) - 0.1
     if settings.whole_time:
-        from engine.ai.search import UNLIMITED as nodes
+        nodes = UNLIMITED
     result = iterate(position, settings.depth, nodes, max(remaining, 0.05), seed,
                      settings.tt_bits, endgame=endgame)
     return AIMove(result.move, result.value, result.depth, result.nodes,

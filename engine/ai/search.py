@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.ai.encoding import decode_move, encode, may_cycle
 from engine.ai import retrograde
-from engine.ai.endgame import build, fits
+from engine.ai.endgame import build, fits, layer_counts
 from engine.ai.endgame import index as _table_index
 from engine.ai.search_kernel import (
     ABORTED, BOUNDS, BUDGET_START, ENDGAME_SEEDS, ETC_SEEDS, EXACT_DEPTH, EXACT_MODE,
@@ -126,6 +126,13 @@ def largest_table_seeds(rules: Ruleset) -> int:
                     LARGEST_BOUNDS_TABLE_BYTES)
 
 
+def table_counts(rules: Ruleset, max_seeds: int) -> np.ndarray:
+    """The ``counts`` half of the endgame table these rules get for ``max_seeds`` seeds."""
+    if stores_irrelevant(rules):
+        return layer_counts(rules.pits, max_seeds)
+    return retrograde.table_counts(encode(rules), max_seeds)
+
+
 def table_fits(table: tuple, rules: Ruleset, max_seeds: int) -> bool:
     """Whether ``table`` (counts, values) has the shape of the table these rules get for
     ``max_seeds`` seeds: exact values, or pairs of bounds where play depends on the stores."""
@@ -135,7 +142,7 @@ def table_fits(table: tuple, rules: Ruleset, max_seeds: int) -> bool:
         return False
     code = encode(rules)
     counts, values = table
-    expected = retrograde.table_counts(code, max_seeds)
+    expected = table_counts(rules, max_seeds)
     return (counts.shape == expected.shape and bool((counts == expected).all())
             and values.dtype == np.int8
             and values.shape == (retrograde.table_size(code, max_seeds),))
