@@ -9,6 +9,10 @@ import pytest
 
 from engine import Game, Position, Ruleset
 from engine.ai import LEVELS, SEARCH_LEVELS, AIMove, choose_move, hint, solve
+from engine.ai import retrograde
+from engine.ai.encoding import encode
+from engine.ai.search import result_from_bounds
+from engine.ai.search import solve as kernel_solve
 from tests.minimax import minimax, path_minimax
 
 
@@ -34,6 +38,28 @@ def test_solver_matches_path_minimax_where_positions_can_repeat(text):
     pos = Position.initial(Ruleset.parse(text))
     result = solve(pos)
     assert result.complete and result.value == path_minimax(pos)
+
+
+# Found by solving random small positions and comparing with path_minimax (issue 21): the
+# transposition table handed a value that rested on a repetition of a position above it on one
+# path to another path. The solver proved 6 and -2 here.
+@pytest.mark.parametrize("board", [(1, 0, 0, 1, 0, 1, 3, 6), (0, 1, 0, 0, 1, 1, 4, 5)])
+def test_solver_values_do_not_leak_between_paths_where_positions_repeat(board):
+    pos = Position.settled(Ruleset.parse("oware:pits=3,seeds=2"), board, 1)
+    result = kernel_solve(pos)
+    assert result.complete and result.value == path_minimax(pos)
+
+
+def test_a_line_cut_at_the_ply_limit_never_counts_as_proven():
+    # An oware endgame (issue 21) where lines run 400 plies without a repetition. A pass of the
+    # solver cut one there; its guess stayed in the table as if proven, and a later pass
+    # claimed a draw. The endgame table's bounds prove a loss by at least 2.
+    rules = Ruleset.parse("oware")
+    pos = Position.settled(rules, (0, 0, 0, 0, 2, 3, 1, 1, 1, 1, 0, 2, 17, 20), 0)
+    table = retrograde.build(encode(rules), 11)
+    assert result_from_bounds(pos, (11, table))[0] == "loss"
+    result = kernel_solve(pos, node_limit=2_000_000)
+    assert not result.complete or result.value < 0
 
 
 def test_solver_from_midgame_positions_matches_minimax():

@@ -70,6 +70,9 @@ HISTORY_CAP = (1 << 20) - 1
 
 MOVES, ORDER, PATH = 0, 1, 3  # rows of the per-ply array
 TT_EMPTY = -1
+# Spreads the hash of the positions above a node over its table key (see negamax): the golden
+# ratio's odd constant, as a signed 64-bit number.
+PATH_MIX = -7046029254386353131
 
 
 def make_workspace(size: int, tt_bits: int):
@@ -78,7 +81,9 @@ def make_workspace(size: int, tt_bits: int):
 
     kids[ply, 0] is the board after the move being searched at that ply (kids[MAX_PLY, 0] is
     scratch, kids[ROOT_ROW, 0] the root); per_ply[ply, MOVES|ORDER, i] the moves and their
-    ordering scores, and per_ply[ply, PATH, 0] the hash of the node at that ply;
+    ordering scores, per_ply[ply, PATH, 0] the hash of the node at that ply and
+    per_ply[ply, PATH, 1] that of the set of positions above it (exact searches where positions
+    repeat);
     tt[slot] = (key, packed value|depth|bound|move)."""
     return (
         np.zeros((MAX_PLY + 2, 1, size), np.int64),
@@ -239,7 +244,7 @@ def guess_gain(R, NXT, board, mover, move, exact):
 
 @njit(cache=True)
 def _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count, beta,
-         ply):
+         ply, salt):
     """Enhanced transposition cutoff: a move whose child the table already proves good
     enough (or that ends the game well enough) refutes this node without a search.
     Returns that value, or -INF."""
@@ -266,7 +271,7 @@ def _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, 
             value = SCALE * (margin(R, child, mover) - left)
             if value >= beta:
                 return value
-        h = position_hash(Z, child, size, following, stats[MIRROR])
+        h = position_hash(Z, child, size, following, stats[MIRROR]) ^ salt
         base = h & mask
         slot = -1
         if tt[base, 0] == h:
@@ -364,16 +369,16 @@ def _credit(stats, mover, move, amount):
 
 
 @njit(cache=True, inline="always")
-def _prefetch_entry(R, Z, tt, stats, child, following):
+def _prefetch_entry(R, Z, tt, stats, child, following, salt):
     """Start loading the table bucket of the child about to be searched, so that the miss
     overlaps the work the child does before it reads the table (see negamax)."""
-    h = position_hash(Z, child, 2 * R[PITS] + 2, following, stats[MIRROR])
+    h = position_hash(Z, child, 2 * R[PITS] + 2, following, stats[MIRROR]) ^ salt
     prefetch(tt, 2 * (h & (tt.shape[0] - 2)))
 
 
 @njit(cache=True, inline="always")
 def _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, board, mover, moves,
-              order, count, depth, beta, ply):
+              order, count, depth, beta, ply, salt):
     """The children of a null-window node (beta - 1, beta), tried in rounds: each move not
     settled yet is searched under a node budget that grows by BUDGET_GROWTH per round, so a
     cheap refutation further down the list is found before an expensive first try is
@@ -395,7 +400,7 @@ def _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, board, 
             following, over = play(R, NXT, PRV, board, child, mover, m)
             value = _known(R, counts, endgame, stats, child, following, over, mover)
             if value == -INF:
-                _prefetch_entry(R, Z, tt, stats, child, following)
+                _prefetch_entry(R, Z, tt, stats, child, following, salt)
                 stats[NODE_LIMIT] = min(outer, stats[NODES] + budget)
                 value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
                                following, depth, beta - 1, beta, ply)
@@ -445,12 +450,24 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     moves = per_ply[ply, MOVES]
     order = per_ply[ply, ORDER]
     h = 0
+    keyed = False  # h is this node's table key
+    salt = 0  # what its children's keys mix in
     if exact and R[MAY_CYCLE] != 0:
         h = position_hash(Z, board, size, mover, 0)  # whole boards on the path
         per_ply[ply, PATH, 0] = h
         for i in range(ply - 1, -1, -1):
             if per_ply[i, PATH, 0] == h:
                 return cycle_value(R, board, mover)
+        # Graph history interaction: a repetition ends the game, so a value here holds only
+        # for the positions above this one on the path, and a table keyed by the position
+        # alone would hand it to other paths (it made the solver prove wrong values in
+        # oware). So the key also holds the set of those positions: an order-free XOR of
+        # their hashes, mixed so that it cannot cancel the position's own.
+        above = (per_ply[ply - 1, PATH, 1] ^ per_ply[ply - 1, PATH, 0]) if ply > 0 else 0
+        per_ply[ply, PATH, 1] = above
+        salt = (above ^ h) * PATH_MIX
+        h ^= above * PATH_MIX
+        keyed = True
     if exact and not (R[MAY_CYCLE] != 0 and R[CYCLE] == 0):
         # Every seed left ends in a store (or nobody's): the margin can move by at most that
         # (checked before the moves are even listed: it cuts many endgame nodes).
@@ -474,7 +491,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     slot = -1
     mirror = stats[MIRROR]
     if use_tt:
-        if h == 0 or mirror != 0:
+        if not keyed:
             h = position_hash(Z, board, size, mover, mirror)
         base = h & (tt.shape[0] - 2)
         if tt[base, 0] == h:
@@ -505,7 +522,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     # many seeds in play (stats[ETC_SEEDS]; everywhere, it costs time).
     if exact and ply > 0 and left >= stats[ETC_SEEDS]:
         cut = _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count,
-                   beta, ply)
+                   beta, ply, salt)
         if cut > -INF:
             return cut
     # Order the moves by a cheap guess (a replay, then the likely capture), without sowing
@@ -522,7 +539,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
         order[i] = score
     if exact and beta - alpha == 1 and stats[BUDGET_START] > 0:
         best, best_move = _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats,
-                                    board, mover, moves, order, count, depth, beta, ply)
+                                    board, mover, moves, order, count, depth, beta, ply, salt)
         if stats[ABORTED]:
             return 0
         if ply == 0:
@@ -552,7 +569,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
             # calls of _child, not one per case: every recursive call site costs compiling.)
             top = beta if j == 0 or beta - a <= 1 else a + 1
             if exact or depth >= 3:  # where the child reads the table
-                _prefetch_entry(R, Z, tt, stats, child, following)
+                _prefetch_entry(R, Z, tt, stats, child, following, salt)
             value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
                            following, depth, a, top, ply)
             if top != beta and a < value < beta and not stats[ABORTED]:
