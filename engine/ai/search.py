@@ -240,13 +240,14 @@ class Searcher:
     def run(self, position: Position, depth: int, alpha: int, beta: int, node_limit: int,
             exact: bool = False) -> tuple[int, int]:
         """One alpha-beta search from ``position``; returns (value, best move code).
-        ``stats`` holds nodes, whether it aborted at the node limit, and more."""
+        ``stats`` holds nodes, whether it aborted at the node limit, and more. TRUNCATED stays
+        set once an exact search of this searcher has cut a line at MAX_PLY: the table keeps
+        that line's guess as if proven, so no later pass may claim a proof."""
         stats = self.stats
         stats[NODE_LIMIT] = stats[NODES] + node_limit
         stats[ABORTED] = 0
         stats[EXACT_MODE] = int(exact)
         stats[ROOT_MOVE] = -1
-        stats[TRUNCATED] = 0
         kids, per_ply, tt, _ = self.ws
         kids[ROOT_ROW, 0, :] = position.board
         value = negamax(self.code.rules, self.code.next_slot, self.code.prev_pit, self.zobrist,
