@@ -206,3 +206,40 @@ def test_an_oware_hint_gives_the_result_the_table_proves_where_the_margin_is_ope
     suggestion = hint(position, endgame=(14, table))
     assert not suggestion.exact and suggestion.result == "loss"
     assert suggestion.move in position.legal_moves()
+
+
+def test_a_result_the_bounds_prove_is_kept_by_the_move_played():
+    # The depth-limited search reads an oware table's bounds as estimates, and did play moves
+    # that gave away a proved win (1 of 8 oware endgames from medium-level games, issue 21).
+    from engine.ai.search import keeping_result, move_bounds
+
+    rules = Ruleset.parse("oware:pits=2,seeds=2")
+    endgame = (4, build(encode(rules), 4))
+    changed = 0
+    for position in real_positions(rules, 4):
+        bounds = move_bounds(position, endgame)
+        if not bounds or len(bounds) < 2:
+            continue
+        best_low = max(low for low, _ in bounds.values())
+        if best_low < 0:
+            continue  # nothing to keep
+        for move in bounds:
+            kept = keeping_result(position, move, endgame)
+            truth = mover_value_after(position, kept)
+            assert truth >= min(best_low, 1), (position, move)
+            if (bounds[move][0] >= 1) == (best_low >= 1) and bounds[move][0] >= 0:
+                assert kept == move  # it already keeps the result: the search's choice stands
+            changed += kept != move
+        played = choose_move(position, "hard", endgame=endgame).move
+        assert mover_value_after(position, played) >= min(best_low, 1), position
+    assert changed > 10
+
+
+def mover_value_after(position: Position, move: str) -> int:
+    """Brute force's final margin for the player to move in ``position`` after ``move``."""
+    after = position.play(move)
+    if after.is_over():
+        n2 = 2 * position.rules.pits
+        return after.board[n2 + position.mover] - after.board[n2 + 1 - position.mover]
+    value = mover_value(after)
+    return value if after.mover == position.mover else -value

@@ -109,7 +109,8 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
         return AIMove(position.legal_moves()[0], None, 0, 0, time.perf_counter() - started)
     if not compiled:
         return _in_python(position, settings, limit, seed, started)
-    from engine.ai.search import UNLIMITED, iterate, solve  # numba loads only when wanted
+    from engine.ai.search import (  # numba loads only when wanted
+        UNLIMITED, iterate, keeping_result, solve)
 
     if settings.noise:
         return _noisy(position, settings, seed, started)
@@ -138,8 +139,11 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
         nodes = UNLIMITED
     result = iterate(position, settings.depth, nodes, max(remaining, 0.05), seed,
                      settings.tt_bits, endgame=endgame)
-    return AIMove(result.move, result.value, result.depth, result.nodes,
+    # The search reads a table's bounds as estimates: a result they prove is kept here.
+    move = result.move if endgame is None else keeping_result(position, result.move, endgame)
+    return AIMove(move, result.value, result.depth, result.nodes,
                   time.perf_counter() - started)
+
 
 
 TABLE_DEPTH = 8  # levels searching at least this deep (hard, expert) read endgame tables

@@ -148,19 +148,18 @@ def table_fits(table: tuple, rules: Ruleset, max_seeds: int) -> bool:
             and values.shape == (retrograde.table_size(code, max_seeds),))
 
 
-def result_from_bounds(position: Position, endgame: tuple) -> tuple[str, str, int] | None:
-    """Where a table of bounds (oware) proves the result of ``position`` but not its margin:
-    ("win" | "draw" | "loss", a move that keeps it, the bound that decides it: the margin is
-    at least that, or at most for a loss, in the game played out without the majority rule,
-    which has the same result). None if the bounds leave the result open or the board is not
-    in the table. An outcome never moves the margin by more than the seeds left, which clamps
-    the bounds. (tests/test_play_tables.py checks it against brute force.)"""
+def move_bounds(position: Position, endgame: tuple) -> dict[str, tuple[int, int]] | None:
+    """Where a table of bounds (oware) holds every move's outcome: each legal move's (low,
+    high), the final margin for the player to move in the game played out without the majority
+    rule, which has the same result (win, draw or loss). None if the rules keep no bounds or a
+    child is not in the table. An outcome never moves the margin by more than the seeds left,
+    which clamps the bounds. (tests/test_play_tables.py checks them against brute force.)"""
     seeds, (counts, values) = endgame
     rules = position.rules
     if stores_irrelevant(rules) or retrograde.per_store(encode(rules)):
         return None
     n2 = 2 * rules.pits
-    best_low, best_high, keeps = -INF, -INF, None
+    found = {}
     for move in position.legal_moves():
         child = position.play(move)
         board = child.board
@@ -176,9 +175,21 @@ def result_from_bounds(position: Position, endgame: tuple) -> tuple[str, str, in
             high = stake + min(int(values[2 * at + 1]), left)
             if child.mover != position.mover:
                 low, high = -high, -low
-        if low > best_low:
-            best_low, keeps = low, move
-        best_high = max(best_high, high)
+        found[move] = (low, high)
+    return found
+
+
+def result_from_bounds(position: Position, endgame: tuple) -> tuple[str, str, int] | None:
+    """Where a table of bounds (oware) proves the result of ``position`` but not its margin:
+    ("win" | "draw" | "loss", a move that keeps it, the bound that decides it: the margin is
+    at least that, or at most for a loss, in the game played out without the majority rule).
+    None if the bounds leave the result open or the board is not in the table."""
+    bounds = move_bounds(position, endgame)
+    if not bounds:
+        return None
+    keeps = max(bounds, key=lambda move: bounds[move][0])
+    best_low = bounds[keeps][0]
+    best_high = max(high for _, high in bounds.values())
     if best_low >= 1:
         return "win", keeps, best_low
     if best_high <= -1:
@@ -186,6 +197,30 @@ def result_from_bounds(position: Position, endgame: tuple) -> tuple[str, str, in
     if best_low >= 0 >= best_high:
         return "draw", keeps, 0
     return None
+
+
+def keeping_result(position: Position, move: str, endgame: tuple) -> str:
+    """``move``, unless a table of bounds (oware) proves that another move secures a better
+    result: a win where ``move`` is not proved one, a draw where ``move`` may lose. Then the
+    move with the best proved bound.
+
+    >>> rules = Ruleset.parse("oware:pits=2,seeds=2")
+    >>> position = Position.settled(rules, (0, 1, 1, 2, 1, 3), 1)
+    >>> table = (4, retrograde.build(encode(rules), 4))
+    >>> move_bounds(position, table)  # 'a' may win by 6 or lose by 2; 'b' wins by 4
+    {'a': (-2, 6), 'b': (4, 4)}
+    >>> keeping_result(position, "a", table)
+    'b'
+    """
+    bounds = move_bounds(position, endgame)
+    if not bounds:
+        return move
+
+    def secured(low: int) -> int:  # 1: a win, 0: a draw, -1: nothing proved
+        return 1 if low >= 1 else 0 if low >= 0 else -1
+
+    best = max(bounds, key=lambda m: bounds[m][0])
+    return best if secured(bounds[best][0]) > secured(bounds[move][0]) else move
 
 
 def default_tt_bits(rules: Ruleset) -> int:
