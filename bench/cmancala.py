@@ -1,0 +1,224 @@
+"""The expert against CMancala (LifesLight/CMancala, a C alpha-beta program) at equal time per
+move, on paired openings of Kalah(6,4) with the standard capture (CMancala's "classic" mode,
+our ``kalah:capture_needs_opposite=yes``).
+
+    .venv/bin/python bench/cmancala.py --binary PATH/TO/Mancala [--openings 20] [--seconds 1]
+
+CMancala is not a dependency. To build it (its own CMake flags, -O3 -march=native):
+
+    fetch github:LifesLight/CMancala, then: cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+    && cmake --build build   (the program is build/Mancala)
+
+How a game is played: CMancala runs in its own text interface, one process per game (a fresh
+cache of 2**22 entries, the expert's table size), with the opening book off and a time limit.
+Its side is an AI player, ours a "human" player whose moves we type, so both programs sow
+every move. After every move the script compares CMancala's board (its ``encode``) with the
+engine's, and at the end CMancala's announced score with the engine's; any difference stops
+the run.
+
+Equal time: CMancala checks its limit only between iterations, so it overruns it; the
+expert's limit is hard, and it starts no iteration it does not expect to finish. So the
+expert's limit for each move keeps its total time in the game equal to CMancala's mean per
+move (as CMancala reports it, ``last``) times the moves made (``fair_limit``). The script
+prints both programs' mean seconds per move.
+
+Each opening (two random plies, as in bench/match.py) is played twice, sides swapped. Points
+are the expert's (win 1, draw 1/2), with a 95% interval over the openings
+(bench/intervals.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
+
+from engine import Game, Position, Ruleset  # noqa: E402
+from engine.ai import choose_move, warm_up  # noqa: E402
+from bench.intervals import mean_interval  # noqa: E402
+from bench.match import openings  # noqa: E402
+
+RULES = "kalah:capture_needs_opposite=yes"
+CODE = re.compile(r'Code "([0-9a-f]+)"')
+MOVE = re.compile(r"Move: (\d)")
+SPENT = re.compile(r"Total time:\s+([0-9.eE+-]+) seconds")
+RESULT = re.compile(r"(Player \d wins|Draw), score: (\d+) - (\d+)")
+
+
+def cmancala_code(position: Position) -> str:
+    """CMancala's board code: cells (South's pits, South's store, North's pits, North's
+    store) in 8 bits each above a bit for South to move, in hex without five leading zeros."""
+    board = position.board
+    cells = list(board[0:6]) + [board[12]] + list(board[6:12]) + [board[13]]
+    value = 1 if position.mover == 0 else 0
+    for i, seeds in enumerate(cells):
+        value |= seeds << (1 + 8 * i)
+    return f"{value:032x}"[5:]
+
+
+class CMancala:
+    """One CMancala process in its text interface, driven line by line."""
+
+    def __init__(self, binary: str, seconds: float, south_is_cmancala: bool):
+        self.process = subprocess.Popen(
+            ["stdbuf", "-oL", binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True, bufsize=1)
+        self.result: re.Match | None = None  # the end of the game, once announced
+        players = ("ai", "human") if south_is_cmancala else ("human", "ai")
+        for command in ("book false", "cache 22", f"time {seconds:g}", "depth 0",
+                        "progress false", f"player 1 {players[0]}", f"player 2 {players[1]}",
+                        "autoplay false", "start"):
+            self._send(command)
+
+    def _send(self, command: str) -> None:
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
+    def _read_until(self, *patterns: re.Pattern) -> list[re.Match | None]:
+        """Read output until the last pattern matches; the last match of each pattern."""
+        found: list[re.Match | None] = [None] * len(patterns)
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("CMancala stopped")
+            for i, pattern in enumerate(patterns):
+                match = pattern.search(line)
+                if match:
+                    found[i] = match
+            self.result = RESULT.search(line) or self.result
+            if found[-1] is not None:
+                return found
+
+    def load(self, position: Position) -> None:
+        self._send(f"load {cmancala_code(position)}")
+        self._send("encode")
+        (code,) = self._read_until(CODE)
+        if code.group(1) != cmancala_code(position):
+            raise RuntimeError(f"CMancala loaded {code.group(1)}, not {cmancala_code(position)}")
+
+    def think(self) -> tuple[int, float]:
+        """Let CMancala's AI move: (the pit it played, 1-6 from its left, seconds spent)."""
+        self._send("step")
+        self._send("last")
+        move, spent = self._read_until(MOVE, SPENT)
+        return int(move.group(1)), float(spent.group(1))
+
+    def play(self, pit: int) -> None:
+        """Play our move, pit 1-6 counted as CMancala counts the mover's pits."""
+        self._send("step")
+        self._send(str(pit))
+
+    def board_code(self) -> str:
+        self._send("encode")
+        (code,) = self._read_until(CODE)
+        return code.group(1)
+
+    def final_score(self) -> tuple[int, int]:
+        """(South, North) as CMancala announces them at the end of the game."""
+        result = self.result or self._read_until(RESULT)[0]
+        return int(result.group(2)), int(result.group(3))  # player 1 is South
+
+    def close(self) -> None:
+        try:
+            self._send("quit")
+        except BrokenPipeError:
+            pass
+        self.process.kill()
+        self.process.wait()
+
+
+def pit_number(position: Position, move: str) -> int:
+    """A move as CMancala numbers it: 1-6 from the pit farthest from the mover's store."""
+    pit, _ = position.parse_move(move)
+    return pit + 1 if position.mover == 0 else 12 - pit
+
+
+def move_of(position: Position, number: int) -> str:
+    for move in position.legal_moves():
+        if pit_number(position, move) == number:
+            return move
+    raise RuntimeError(f"CMancala played pit {number}, which is not a legal move here")
+
+
+def fair_limit(ours: list[float], theirs: list[float], seconds: float) -> float:
+    """The expert's time limit for its next move: what keeps its total time equal to
+    CMancala's mean per move times the moves made, within half to three times that mean.
+    (The expert stops before its limit, CMancala after it: equal limits are not equal time.)"""
+    mean = statistics.mean(theirs) if theirs else seconds
+    return min(max(mean * (len(ours) + 1) - sum(ours), 0.5 * mean), 3 * mean)
+
+
+def play_game(binary: str, moves: list[str], cmancala_south: bool, seconds: float,
+              level: str) -> tuple[str, tuple[int, int], list[float], list[float]]:
+    """One game: (winner, score, expert's seconds per move, CMancala's)."""
+    rules = Ruleset.parse(RULES)
+    game = Game.from_moves(rules, moves)
+    engine = CMancala(binary, seconds, cmancala_south)
+    ours: list[float] = []
+    theirs: list[float] = []
+    try:
+        engine.load(game.position)
+        while not game.is_over():
+            position = game.position
+            if (position.mover == 0) == cmancala_south:
+                number, spent = engine.think()
+                theirs.append(spent)
+                move = move_of(position, number)
+            else:
+                limit = fair_limit(ours, theirs, seconds)
+                chosen = choose_move(position, level, time_limit=limit)
+                ours.append(chosen.seconds)
+                move = chosen.move
+                engine.play(pit_number(position, move))
+            game.play(move)
+            if game.is_over():
+                announced = engine.final_score()
+                if announced != game.score():
+                    raise RuntimeError(f"after {' '.join(game.moves)}: CMancala scores "
+                                       f"{announced}, the engine {game.score()}")
+            elif engine.board_code() != cmancala_code(game.position):
+                raise RuntimeError(f"boards differ after {' '.join(game.moves)}")
+    finally:
+        engine.close()
+    return game.winner(), game.score(), ours, theirs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", required=True, help="CMancala's program (build/Mancala)")
+    parser.add_argument("--openings", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=1.0,
+                        help="CMancala's time limit per move")
+    parser.add_argument("--level", default="expert")
+    args = parser.parse_args()
+    warm_up()
+    started = time.perf_counter()
+    points, ours, theirs = [], [], []
+    for moves in openings(str(Ruleset.parse(RULES)), args.openings):
+        pair = []
+        for cmancala_south in (False, True):
+            winner, score, spent, spent_theirs = play_game(args.binary, moves, cmancala_south,
+                                                           args.seconds, args.level)
+            ours += spent
+            theirs += spent_theirs
+            expert_side = "north" if cmancala_south else "south"
+            pair.append(1.0 if winner == expert_side else 0.5 if winner == "draw" else 0.0)
+            print(f"{' '.join(moves):5} expert {expert_side:5} {score[0]:2}-{score[1]:<2} "
+                  f"{winner:5} expert {pair[-1]:g}", flush=True)
+        points.append(sum(pair) / 2)
+    share, low, high = mean_interval(points)
+    print(f"\n{args.level} against CMancala, {2 * len(points)} games on {len(points)} paired "
+          f"openings ({time.perf_counter() - started:.0f} s): {share:.0%} of the points, "
+          f"95% interval {low:.0%}-{high:.0%}")
+    print(f"mean seconds per move: {args.level} {statistics.mean(ours):.3f}, "
+          f"CMancala {statistics.mean(theirs):.3f} (limit {args.seconds:g} s)")
+
+
+if __name__ == "__main__":
+    main()
