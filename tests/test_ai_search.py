@@ -228,6 +228,40 @@ def test_time_limit_stops_a_search_midway():
     assert iterate(pos, 6).depth == 6
 
 
+
+def test_with_whole_time_an_unfinished_iteration_still_counts():
+    # The expert thinks until its time is up (issue 21), so its last iteration is nearly
+    # always cut short: the root moves that iteration finished decide the move. A node budget
+    # one short of a whole iteration stands in for the clock here (it stops the same way).
+    from engine.ai.search import iterate
+
+    deeper = differ = 0
+    for spec in ("kalah", "wari"):
+        rng = random.Random(spec)
+        for _ in range(20):
+            game = Game(Ruleset.parse(spec))
+            for _ in range(rng.randint(0, 30)):
+                if not game.is_over():
+                    game.play(rng.choice(game.position.legal_moves()))
+            if game.is_over():
+                continue
+            for depth in range(2, 9):
+                before = iterate(game.position, depth, tt_bits=16)
+                full = iterate(game.position, depth + 1, tt_bits=16)
+                if before.move == full.move:
+                    continue
+                cut = dict(max_depth=depth + 1, node_limit=full.nodes - 1, tt_bits=16)
+                plain = iterate(game.position, **cut)
+                whole = iterate(game.position, whole_time=True, **cut)
+                assert plain.move == before.move and plain.depth == whole.depth == depth
+                # (Another move is possible: one the cut iteration found better than the
+                # last one's, while the move it was about to prove better still was cut.)
+                assert whole.move in game.position.legal_moves()
+                differ += 1
+                deeper += whole.move == full.move
+                break
+    assert differ >= 10 and deeper >= differ // 2, (differ, deeper)
+
 @pytest.mark.parametrize("budget", [1, 7])
 @pytest.mark.parametrize("text", ["kalah:pits=3,seeds=3", "kalah:pits=4,seeds=2",
                                   "kalah:pits=3,seeds=3,capture_needs_opposite=yes,replay=no",

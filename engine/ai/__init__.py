@@ -138,7 +138,7 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
     if settings.whole_time:
         nodes = UNLIMITED
     result = iterate(position, settings.depth, nodes, max(remaining, 0.05), seed,
-                     settings.tt_bits, endgame=endgame)
+                     settings.tt_bits, endgame=endgame, whole_time=settings.whole_time)
     # The search reads a table's bounds as estimates: a result they prove is kept here.
     move = result.move if endgame is None else keeping_result(position, result.move, endgame)
     return AIMove(move, result.value, result.depth, result.nodes,

@@ -25,7 +25,7 @@ from engine.ai.endgame import index as _table_index
 from engine.ai.search_kernel import (
     ABORTED, BOUNDS, BUDGET_START, ENDGAME_SEEDS, ETC_SEEDS, EXACT_DEPTH, EXACT_MODE,
     EXACT_VALUES, HISTORY, INF, MAX_MOVES, MIRROR, NODE_LIMIT, NODES, RELATIVE, ROOT_BONUS,
-    ROOT_MOVE, ROOT_ROW, SCALE, SEL_DEPTH, STOP, TABLE_KIND, TRUNCATED, VALUES_PER_STORE,
+    ROOT_MOVE, ROOT_ROW, ROOT_VALUE, SCALE, SEL_DEPTH, STOP, TABLE_KIND, TRUNCATED, VALUES_PER_STORE,
     make_workspace, negamax,
 )
 from engine.position import Position
@@ -318,12 +318,16 @@ def _deadline(stats: np.ndarray, seconds: float | None):
 
 def iterate(position: Position, max_depth: int, node_limit: int = UNLIMITED,
             time_limit: float | None = None, seed: int = 0, tt_bits: int = 20,
-            searcher: Searcher | None = None, endgame: tuple | None = None) -> SearchResult:
+            searcher: Searcher | None = None, endgame: tuple | None = None,
+            whole_time: bool = False) -> SearchResult:
     """Iterative deepening to ``max_depth`` plies. The node budget makes a search
     deterministic; the time limit only shortens it on a machine too slow for that budget,
     and is hard: an iteration still running when it expires is abandoned for the last one
     finished. A ``searcher`` given keeps the table (the solver reuses its move hints).
-    ``endgame``: (max_seeds, table), an endgame table for these rules to read from."""
+    ``endgame``: (max_seeds, table), an endgame table for these rules to read from.
+    ``whole_time``: think until the time limit. Iterations start while any time is left, and
+    one that a limit stops still counts where it got: its best move among those it finished
+    (the last iteration's best is searched first, so it is never a worse choice)."""
     started = time.perf_counter()
     searcher = searcher or Searcher(position.rules, tt_bits)
     if endgame is not None and endgame[0] > searcher.stats[ENDGAME_SEEDS]:
@@ -333,7 +337,7 @@ def iterate(position: Position, max_depth: int, node_limit: int = UNLIMITED,
     start_nodes = int(stats[NODES])
     with _deadline(stats, time_limit):
         best_move, best_value, reached = _deepen(position, searcher, max_depth, node_limit,
-                                                 time_limit, started, start_nodes)
+                                                 time_limit, started, start_nodes, whole_time)
     if best_move < 0:  # not even depth 1 finished: any legal move is as good as none
         best_move = encode_first(position)
     return SearchResult(decode_move(position.rules, best_move), best_value / SCALE, reached,
@@ -341,7 +345,8 @@ def iterate(position: Position, max_depth: int, node_limit: int = UNLIMITED,
 
 
 def _deepen(position: Position, searcher: Searcher, max_depth: int, node_limit: int,
-            time_limit: float | None, started: float, start_nodes: int) -> tuple[int, int, int]:
+            time_limit: float | None, started: float, start_nodes: int,
+            whole_time: bool) -> tuple[int, int, int]:
     """The iterations of ``iterate``: (best move, its value, depth) of the last one done."""
     stats = searcher.stats
     best_move, best_value, reached = -1, 0, 0
@@ -349,11 +354,13 @@ def _deepen(position: Position, searcher: Searcher, max_depth: int, node_limit: 
         limit = node_limit - (int(stats[NODES]) - start_nodes)
         if limit <= 0:
             break
-        if time_limit is not None and depth > 1:
+        if time_limit is not None and depth > 1 and not whole_time:
             if time.perf_counter() - started > time_limit / 2:
                 break  # the next iteration would take longer than everything so far
         value, move = searcher.run(position, depth, -INF, INF, limit)
         if stats[ABORTED]:
+            if whole_time and move >= 0:
+                best_move, best_value = move, int(stats[ROOT_VALUE])  # depth not finished
             break
         best_move, best_value, reached = move, value, depth
     return best_move, best_value, reached

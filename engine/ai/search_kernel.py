@@ -62,7 +62,10 @@ ETC_SEEDS = 12
 # repeat (engine.ai.retrograde), BOUNDS independent of the stores or VALUES_PER_STORE.
 TABLE_KIND = 13
 EXACT_VALUES, BOUNDS, VALUES_PER_STORE = 0, 1, 2
-ROOT_BONUS = 14  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
+# The value of stats[ROOT_MOVE], the best root move searched to the end so far (an iteration
+# stopped by the clock still has one once its first move is done).
+ROOT_VALUE = 14
+ROOT_BONUS = 15  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
 HISTORY = ROOT_BONUS + MAX_MOVES  # stats[HISTORY + 32 * mover + move]: cutoffs it caused
 STATS_SIZE = HISTORY + 2 * MAX_MOVES
 HISTORY_CAP = (1 << 20) - 1
@@ -513,6 +516,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
             if kind == EXACT:
                 if ply == 0:
                     stats[ROOT_MOVE] = hint
+                    stats[ROOT_VALUE] = value
                 return value
             if kind == LOWER and value >= beta and ply > 0:
                 return value
@@ -582,6 +586,7 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
             best_move = m
             if ply == 0:
                 stats[ROOT_MOVE] = best_move
+                stats[ROOT_VALUE] = best
         if value > a:
             a = value
         if a >= beta:
