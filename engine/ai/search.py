@@ -335,7 +335,9 @@ def iterate(position: Position, max_depth: int, node_limit: int = UNLIMITED,
     searcher.set_root_bonus(seed)
     stats = searcher.stats
     start_nodes = int(stats[NODES])
-    with _deadline(stats, time_limit):
+    # The clock started on entry: making a fresh table can take a tenth of a second.
+    remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
+    with _deadline(stats, remaining):
         best_move, best_value, reached = _deepen(position, searcher, max_depth, node_limit,
                                                  time_limit, started, start_nodes, whole_time)
     if best_move < 0:  # not even depth 1 finished: any legal move is as good as none
