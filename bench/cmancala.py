@@ -3,6 +3,7 @@ move, on paired openings of Kalah(6,4) with the standard capture (CMancala's "cl
 our ``kalah:capture_needs_opposite=yes``).
 
     .venv/bin/python bench/cmancala.py --binary PATH/TO/Mancala [--openings 20] [--seconds 1]
+    .venv/bin/python bench/cmancala.py --binary PATH/TO/Mancala --speed [--runs 5]
 
 CMancala is not a dependency. To build it (its own CMake flags, -O3 -march=native):
 
@@ -21,6 +22,10 @@ expert's limit is hard, and it starts no iteration it does not expect to finish.
 expert's limit for each move keeps its total time in the game equal to CMancala's mean per
 move (as CMancala reports it, ``last``) times the moves made (``fair_limit``). The script
 prints both programs' mean seconds per move.
+
+``--speed`` compares the two searches instead, from the start in one run: nodes and seconds
+to depth 18 (each program with a fresh table of 2**22 entries), and nodes per second in a
+search of ``--seconds``; medians of ``--runs``, and our figure as a ratio to CMancala's.
 
 Each opening (two random plies, as in bench/match.py) is played twice, sides swapped. Points
 are the expert's (win 1, draw 1/2), with a 95% interval over the openings
@@ -41,6 +46,7 @@ sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engin
 
 from engine import Game, Position, Ruleset  # noqa: E402
 from engine.ai import choose_move, warm_up  # noqa: E402
+from engine.ai.search import iterate  # noqa: E402
 from bench.intervals import mean_interval  # noqa: E402
 from bench.match import openings  # noqa: E402
 
@@ -48,6 +54,8 @@ RULES = "kalah:capture_needs_opposite=yes"
 CODE = re.compile(r'Code "([0-9a-f]+)"')
 MOVE = re.compile(r"Move: (\d)")
 SPENT = re.compile(r"Total time:\s+([0-9.eE+-]+) seconds")
+NODES = re.compile(r"Total nodes:\s+([0-9.]+) million")
+DEPTH = re.compile(r"Depth:\s+(\d+)")
 RESULT = re.compile(r"(Player \d wins|Draw), score: (\d+) - (\d+)")
 
 
@@ -65,13 +73,13 @@ def cmancala_code(position: Position) -> str:
 class CMancala:
     """One CMancala process in its text interface, driven line by line."""
 
-    def __init__(self, binary: str, seconds: float, south_is_cmancala: bool):
+    def __init__(self, binary: str, seconds: float, south_is_cmancala: bool, depth: int = 0):
         self.process = subprocess.Popen(
             ["stdbuf", "-oL", binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, bufsize=1)
         self.result: re.Match | None = None  # the end of the game, once announced
         players = ("ai", "human") if south_is_cmancala else ("human", "ai")
-        for command in ("book false", "cache 22", f"time {seconds:g}", "depth 0",
+        for command in ("book false", "cache 22", f"time {seconds:g}", f"depth {depth}",
                         "progress false", f"player 1 {players[0]}", f"player 2 {players[1]}",
                         "autoplay false", "start"):
             self._send(command)
@@ -104,10 +112,16 @@ class CMancala:
 
     def think(self) -> tuple[int, float]:
         """Let CMancala's AI move: (the pit it played, 1-6 from its left, seconds spent)."""
+        move, spent, _, _ = self.think_measured()
+        return move, spent
+
+    def think_measured(self) -> tuple[int, float, float, int]:
+        """``think``, with the nodes it searched and the depth it reached."""
         self._send("step")
         self._send("last")
-        move, spent = self._read_until(MOVE, SPENT)
-        return int(move.group(1)), float(spent.group(1))
+        move, depth, nodes, spent = self._read_until(MOVE, DEPTH, NODES, SPENT)
+        return (int(move.group(1)), float(spent.group(1)), float(nodes.group(1)) * 1e6,
+                int(depth.group(1)))
 
     def play(self, pit: int) -> None:
         """Play our move, pit 1-6 counted as CMancala counts the mover's pits."""
@@ -189,6 +203,40 @@ def play_game(binary: str, moves: list[str], cmancala_south: bool, seconds: floa
     return game.winner(), game.score(), ours, theirs
 
 
+def speed(binary: str, runs: int, seconds: float) -> None:
+    """Nodes and seconds to depth 18 from the start, and nodes/s in ``seconds``, both programs."""
+    start = Position.initial(Ruleset.parse(RULES))
+    rows: dict[str, list[tuple[float, float, int]]] = {}  # (nodes, seconds, depth)
+    for _ in range(runs):
+        for name, depth, limit in (("to depth 18", 18, 0), (f"in {seconds:g} s", 0, seconds)):
+            # CMancala: one fresh process per search, South to move from the start.
+            engine = CMancala(binary, limit, True, depth)
+            try:
+                engine.load(start)
+                _, spent, nodes, reached = engine.think_measured()
+            finally:
+                engine.close()
+            rows.setdefault(f"CMancala {name}", []).append((nodes, spent, reached))
+            ours = iterate(start, depth or 64, tt_bits=22,
+                           time_limit=None if depth else seconds, whole_time=not depth)
+            rows.setdefault(f"project {name}", []).append((ours.nodes, ours.seconds, ours.depth))
+    print(f"{RULES} from the start, median of {runs} runs (each search on a fresh table):")
+    medians = {}
+    for label, found in rows.items():
+        nodes = statistics.median(n for n, _, _ in found)
+        spent = statistics.median(t for _, t, _ in found)
+        depth = statistics.median(d for _, _, d in found)
+        medians[label] = (nodes, spent)
+        print(f"  {label:22} {nodes / 1e6:6.2f} M nodes {spent:7.3f} s "
+              f"{nodes / spent / 1e6:5.2f} M nodes/s, depth {depth:g}")
+    for name in ("to depth 18", f"in {seconds:g} s"):
+        (n_ours, t_ours), (n_theirs, t_theirs) = medians[f"project {name}"], medians[
+            f"CMancala {name}"]
+        print(f"  project/CMancala {name}: nodes {n_ours / n_theirs:.2f}x, "
+              f"seconds {t_ours / t_theirs:.2f}x, nodes/s "
+              f"{(n_ours / t_ours) / (n_theirs / t_theirs):.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", required=True, help="CMancala's program (build/Mancala)")
@@ -196,8 +244,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0,
                         help="CMancala's time limit per move")
     parser.add_argument("--level", default="expert")
+    parser.add_argument("--speed", action="store_true",
+                        help="compare the searches' speed instead of playing")
+    parser.add_argument("--runs", type=int, default=5, help="runs of --speed")
     args = parser.parse_args()
     warm_up()
+    if args.speed:
+        speed(args.binary, args.runs, args.seconds)
+        return
     started = time.perf_counter()
     points, ours, theirs = [], [], []
     for moves in openings(str(Ruleset.parse(RULES)), args.openings):
