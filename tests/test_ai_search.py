@@ -229,6 +229,18 @@ def test_time_limit_stops_a_search_midway():
 
 
 
+@pytest.mark.parametrize("whole_time", [False, True])
+def test_a_search_whose_time_is_gone_still_plays_its_depth_one_move(whole_time):
+    # A move whose time was eaten before the search began (a busy machine, a compile) played
+    # the first legal move blind; it plays depth 1's choice, a few dozen nodes.
+    from engine.ai.search import iterate
+
+    pos = Game.from_moves(Ruleset.parse("kalah"), ["C", "F", "a"]).position
+    late = iterate(pos, 12, time_limit=0, whole_time=whole_time)
+    shallow = iterate(pos, 1)
+    assert (late.move, late.value, late.depth) == (shallow.move, shallow.value, 1)
+    assert late.move != pos.legal_moves()[0]  # not the blind choice
+
 def test_with_whole_time_an_unfinished_iteration_still_counts():
     # The expert thinks until its time is up (issue 21), so its last iteration is nearly
     # always cut short: the root moves that iteration finished decide the move. A node budget

@@ -243,3 +243,22 @@ def mover_value_after(position: Position, move: str) -> int:
         return after.board[n2 + position.mover] - after.board[n2 + 1 - position.mover]
     value = mover_value(after)
     return value if after.mover == position.mover else -value
+
+
+def test_a_table_read_from_disk_needs_no_second_compile(tmp_path):
+    # The bot maps tables read-only from disk; numba compiled the kernel again for that array
+    # type, half a minute inside the first move that read one (it ate a fresh CI run's move).
+    from engine.ai import warm_up
+    from engine.ai.search_kernel import negamax
+
+    warm_up()
+    compiled = len(negamax.signatures)
+    rules = Ruleset.parse("wari:seeds=1")
+    counts, values = build(encode(rules), 6)
+    np.save(tmp_path / "table.npy", values)
+    mapped = np.load(tmp_path / "table.npy", mmap_mode="r")
+    position = Position.settled(rules, (0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 5, 4), 0)
+    move = choose_move(position, "expert", endgame=(6, (counts, mapped)))
+    assert move.value == mover_value(position)
+    assert len(negamax.signatures) == compiled
+    assert values.flags.writeable  # the caller's array is left as it was

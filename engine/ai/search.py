@@ -229,6 +229,19 @@ def default_tt_bits(rules: Ruleset) -> int:
     return 22 if rules.total_seeds <= 40 else 25
 
 
+def _read_only(table: tuple) -> tuple:
+    """Read-only views of a table's arrays. numba compiles the kernel once per array type, and
+    a table read from disk is a read-only memory map (shared by the bot's workers): with every
+    table read-only, one compile (warm_up's) serves them all, instead of a second one of half a
+    minute in the first move that reads a table from disk."""
+    views = []
+    for array in table:
+        view = np.asarray(array).view()  # a plain array, even from a memory map
+        view.setflags(write=False)
+        views.append(view)
+    return tuple(views)
+
+
 class Searcher:
     """One ruleset's compiled search with its own transposition table (2**tt_bits entries)."""
 
@@ -251,7 +264,7 @@ class Searcher:
             self.zobrist[self.size - 2:self.size] = 0
             self.stats[RELATIVE] = 1
             self.stats[MIRROR] = 1  # both sides share entries: see search_kernel.MIRROR
-        self.endgame = (np.zeros((1, 1), np.int64), np.zeros(1, np.int8))  # no table yet
+        self.endgame = _read_only((np.zeros((1, 1), np.int64), np.zeros(1, np.int8)))  # none yet
         self.stats[ENDGAME_SEEDS] = -1
 
     def use_endgame_table(self, max_seeds: int, table: tuple | None = None) -> None:
@@ -267,7 +280,7 @@ class Searcher:
         elif not table_fits(table, self.rules, max_seeds):
             raise ValueError(f"that endgame table is not one of {max_seeds} seeds for "
                              f"{self.rules}")
-        self.endgame = table
+        self.endgame = _read_only(table)
         self.stats[ENDGAME_SEEDS] = max_seeds
         self.stats[TABLE_KIND] = (EXACT_VALUES if not repeats else VALUES_PER_STORE
                                   if retrograde.per_store(self.code) else BOUNDS)
@@ -304,6 +317,13 @@ def _deadline(stats: np.ndarray, seconds: float | None):
     stats[STOP] = 0
     if seconds is None:
         yield
+        return
+    if seconds <= 0:  # already past: stop at once (a timer of 0 s would race the search)
+        stats[STOP] = 1
+        try:
+            yield
+        finally:
+            stats[STOP] = 0
         return
     timer = threading.Timer(max(seconds, 0.0), stats.__setitem__, (STOP, 1))
     timer.daemon = True
@@ -360,6 +380,15 @@ def _deepen(position: Position, searcher: Searcher, max_depth: int, node_limit: 
             if time.perf_counter() - started > time_limit / 2:
                 break  # the next iteration would take longer than everything so far
         value, move = searcher.run(position, depth, -INF, INF, limit)
+        if stats[ABORTED] and depth == 1 and stats[STOP]:
+            # The time was gone before the search began (a busy machine, a slow setup): depth
+            # 1 still runs, a few dozen nodes, so the move is never a blind one. The deadline
+            # has passed, so nothing stops this one; nothing deeper starts.
+            stats[STOP] = 0
+            value, move = searcher.run(position, 1, -INF, INF, limit)
+            if not stats[ABORTED]:
+                best_move, best_value, reached = move, value, 1
+            break
         if stats[ABORTED]:
             if whole_time and move >= 0:
                 best_move, best_value = move, int(stats[ROOT_VALUE])  # depth not finished
