@@ -2,7 +2,7 @@
 
     pip install open_spiel          # not a project dependency: only this script needs it
     python bench/peers.py [--rules kalah:capture_needs_opposite=yes oware] [--openings 10]
-                          [--level expert] [--seconds 1] [--simulations auto]
+                          [--level expert] [--seconds 1] [--simulations auto] [--balanced SEEDS]
 
 OpenSpiel's ``mancala`` is Kalah(6,4) with the standard capture (an empty pit facing an empty
 pit takes nothing), our ``kalah:capture_needs_opposite=yes``; its ``oware`` is our ``oware``
@@ -10,6 +10,8 @@ pit takes nothing), our ``kalah:capture_needs_opposite=yes``; its ``oware`` is o
 stops the game with an error if they differ, so a rules mismatch cannot pass for a result.
 
 Each opening (two random plies from a seeded generator) is played twice, sides swapped.
+Most Kalah openings are won for one side with good play, and then both programs win that side:
+``--balanced SEEDS`` keeps only openings that a search to depth 18 values within SEEDS of even.
 The MCTS bot searches a fixed number of simulations per move (random rollouts, UCT c=2,
 solving proven subtrees); ``--simulations auto`` picks the count it reaches in ``--seconds``
 from the start, measured here, so both sides think for about as long. Points: 1 a win, 1/2 a
@@ -31,6 +33,7 @@ sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engin
 
 from engine import Game, Ruleset  # noqa: E402
 from engine.ai import choose_move, warm_up  # noqa: E402
+from engine.ai.search import iterate  # noqa: E402
 from bench.intervals import mean_interval  # noqa: E402
 
 PEER_GAMES = {"kalah:capture_needs_opposite=yes": "mancala", "oware": "oware"}
@@ -92,20 +95,36 @@ def calibrate(rules: Ruleset, seconds: float) -> int:
         simulations *= 4
 
 
-def openings(rules: Ruleset, count: int) -> list[list[str]]:
+def openings(rules: Ruleset, count: int, balanced: float | None = None) -> list[list[str]]:
     """``count`` different openings of two random plies (seeded): a repeated one would count
-    its games twice."""
+    its games twice. ``balanced``: only openings that a search to depth BALANCED_DEPTH values
+    within that many seeds of even, so that the opening does not decide the game."""
     found: list[list[str]] = []
-    index = 0
+    seen: set[tuple[str, ...]] = set()
+    index = stale = 0
     while len(found) < count:
+        if stale > 5000:  # every opening there is has been drawn many times over
+            raise SystemExit(f"only {len(found)} openings of {rules} are within {balanced} "
+                             f"seeds of even: ask for fewer, or a wider --balanced")
         rng = random.Random(f"peers/{rules}/{index}")
         index += 1
         game = Game(rules)
         for _ in range(2):
             game.play(rng.choice(game.position.legal_moves()))
-        if list(game.moves) not in found:
-            found.append(list(game.moves))
+        if tuple(game.moves) in seen:
+            stale += 1
+            continue
+        seen.add(tuple(game.moves))
+        stale = 0
+        if balanced is not None and not game.is_over():
+            estimate = iterate(game.position, BALANCED_DEPTH, tt_bits=22).value
+            if abs(estimate) > balanced:
+                continue
+        found.append(list(game.moves))
     return found
+
+
+BALANCED_DEPTH = 18
 
 
 def play_table(rules: Ruleset):
@@ -183,6 +202,8 @@ def main() -> None:
     parser.add_argument("--level", default="expert")
     parser.add_argument("--seconds", type=float, default=1.0, help="our time per move")
     parser.add_argument("--simulations", default="auto")
+    parser.add_argument("--balanced", type=float, default=None, metavar="SEEDS",
+                        help="only openings a deep search values within SEEDS of even")
     parser.add_argument("--no-table", action="store_true",
                         help="our levels play without their endgame table (wari, oware)")
     args = parser.parse_args()
@@ -195,7 +216,7 @@ def main() -> None:
         pairs = []
         plies, times = [], []
         started = time.perf_counter()
-        for i, moves in enumerate(openings(rules, args.openings)):
+        for i, moves in enumerate(openings(rules, args.openings, args.balanced)):
             pair = []
             for ours_south in (True, False):
                 points, length, mean = play(rules, moves, ours_south, args.level, args.seconds,
