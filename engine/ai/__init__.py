@@ -145,7 +145,6 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
                   time.perf_counter() - started)
 
 
-
 TABLE_DEPTH = 8  # levels searching at least this deep (hard, expert) read endgame tables
 
 

@@ -25,8 +25,8 @@ from engine.ai.endgame import index as _table_index
 from engine.ai.search_kernel import (
     ABORTED, BOUNDS, BUDGET_START, ENDGAME_SEEDS, ETC_SEEDS, EXACT_DEPTH, EXACT_MODE,
     EXACT_VALUES, HISTORY, INF, MAX_MOVES, MIRROR, NODE_LIMIT, NODES, RELATIVE, ROOT_BONUS,
-    ROOT_MOVE, ROOT_ROW, ROOT_VALUE, SCALE, SEL_DEPTH, STOP, TABLE_KIND, TRUNCATED, VALUES_PER_STORE,
-    make_workspace, negamax,
+    ROOT_MOVE, ROOT_ROW, ROOT_VALUE, SCALE, SEL_DEPTH, STOP, TABLE_KIND, TRUNCATED,
+    VALUES_PER_STORE, make_workspace, negamax,
 )
 from engine.position import Position
 from engine.ruleset import Ruleset
