@@ -230,8 +230,8 @@ def speed(binary: str, runs: int, seconds: float) -> None:
         print(f"  {label:22} {nodes / 1e6:6.2f} M nodes {spent:7.3f} s "
               f"{nodes / spent / 1e6:5.2f} M nodes/s, depth {depth:g}")
     for name in ("to depth 18", f"in {seconds:g} s"):
-        (n_ours, t_ours), (n_theirs, t_theirs) = medians[f"project {name}"], medians[
-            f"CMancala {name}"]
+        n_ours, t_ours = medians[f"project {name}"]
+        n_theirs, t_theirs = medians[f"CMancala {name}"]
         print(f"  project/CMancala {name}: nodes {n_ours / n_theirs:.2f}x, "
               f"seconds {t_ours / t_theirs:.2f}x, nodes/s "
               f"{(n_ours / t_ours) / (n_theirs / t_theirs):.2f}x")

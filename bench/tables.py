@@ -128,6 +128,5 @@ def play_out(proved: list, endgame: tuple, seconds: float) -> None:
           flush=True)
 
 
-
 if __name__ == "__main__":
     main()

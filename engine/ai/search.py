@@ -325,7 +325,7 @@ def _deadline(stats: np.ndarray, seconds: float | None):
         finally:
             stats[STOP] = 0
         return
-    timer = threading.Timer(max(seconds, 0.0), stats.__setitem__, (STOP, 1))
+    timer = threading.Timer(seconds, stats.__setitem__, (STOP, 1))
     timer.daemon = True
     timer.start()
     try:
