@@ -35,14 +35,21 @@ MAX_PLIES = 400  # a game still going after this many plies is ended by agreemen
 
 def openings(rules: str, count: int) -> list[list[str]]:
     """``count`` different openings: two seeded generators can draw the same two plies, and a
-    repeated opening would count its games twice."""
+    repeated opening would count its games twice. Asking for more than there are (35 in
+    Kalah(6,4)) ends with a message."""
     found: list[list[str]] = []
-    index = 0
+    index = stale = 0
     while len(found) < count:
+        if stale > 5000:  # every opening there is has been drawn many times over
+            raise SystemExit(f"{rules} has only {len(found)} openings of two plies: "
+                             f"ask for at most that many")
         moves = opening(rules, index)
         index += 1
-        if moves not in found:
+        if moves in found:
+            stale += 1
+        else:
             found.append(moves)
+            stale = 0
     return found
 
 
