@@ -3,6 +3,7 @@ move, on paired openings of Kalah(6,4) with the standard capture (CMancala's "cl
 our ``kalah:capture_needs_opposite=yes``).
 
     .venv/bin/python bench/cmancala.py --binary PATH/TO/Mancala [--openings 20] [--seconds 1]
+        [--solve]
     .venv/bin/python bench/cmancala.py --binary PATH/TO/Mancala --speed [--runs 5]
 
 CMancala is not a dependency. To build it (its own CMake flags, -O3 -march=native):
@@ -18,10 +19,14 @@ engine's, and at the end CMancala's announced score with the engine's; any diffe
 the run.
 
 Equal time: CMancala checks its limit only between iterations, so it overruns it; the
-expert's limit is hard, and it starts no iteration it does not expect to finish. So the
-expert's limit for each move keeps its total time in the game equal to CMancala's mean per
-move (as CMancala reports it, ``last``) times the moves made (``fair_limit``). The script
-prints both programs' mean seconds per move.
+expert's limit is hard, and it moves at once where its result is proved. So the expert's
+limit for each move keeps its total time in the game equal to CMancala's mean per move (as
+CMancala reports it, ``last``) times the moves made (``fair_limit``). The script prints both
+programs' mean seconds per move.
+
+``--solve`` solves each opening first (``mancala solve``'s endgame table; about a minute an
+opening) and reports the points each program dropped against perfect play, which scores 50%
+on paired openings: above 50% needs the other program's mistakes.
 
 ``--speed`` compares the two searches instead, from the start in one run: nodes and seconds
 to depth 18 (each program with a fresh table of 2**22 entries), and nodes per second in a
@@ -169,8 +174,8 @@ def fair_limit(ours: list[float], theirs: list[float], seconds: float) -> float:
 
 
 def play_game(binary: str, moves: list[str], cmancala_south: bool, seconds: float,
-              level: str) -> tuple[str, tuple[int, int], list[float], list[float]]:
-    """One game: (winner, score, expert's seconds per move, CMancala's)."""
+              level: str) -> tuple[str, tuple[int, int], list[float], list[float], list[str]]:
+    """One game: (winner, score, expert's seconds per move, CMancala's, all its moves)."""
     rules = Ruleset.parse(RULES)
     game = Game.from_moves(rules, moves)
     engine = CMancala(binary, seconds, cmancala_south)
@@ -200,7 +205,39 @@ def play_game(binary: str, moves: list[str], cmancala_south: bool, seconds: floa
                 raise RuntimeError(f"boards differ after {' '.join(game.moves)}")
     finally:
         engine.close()
-    return game.winner(), game.score(), ours, theirs
+    return game.winner(), game.score(), ours, theirs, game.moves
+
+
+def proved_values(openings: list[list[str]]) -> list[int]:
+    """Each opening's value for South with perfect play (seed margin), by the solver with the
+    endgame table ``mancala solve`` reads (from the tables directory, built there if need be)."""
+    from bot.commands.ai import choose_table_seeds
+    from bot.config import tables_dir
+    from engine.ai.search import default_tt_bits, solve
+    from storage.tables import endgame_table
+
+    rules = Ruleset.parse(RULES)
+    seeds = choose_table_seeds(rules)
+    print(f"solving the {len(openings)} openings (endgame table of {seeds} seeds)...",
+          flush=True)
+    table = endgame_table(rules, seeds, tables_dir()).table
+    values = []
+    for moves in openings:
+        position = Game.from_moves(rules, moves).position
+        result = solve(position, tt_bits=default_tt_bits(rules), endgame_seeds=seeds,
+                       endgame_table=table)
+        assert result.complete
+        value = round(result.value)  # proven: a whole number of seeds
+        values.append(value if position.mover == 0 else -value)
+        print(f"  {' '.join(moves):5} {values[-1]:+d} for South ({result.seconds:.0f} s)",
+              flush=True)
+    return values
+
+
+def perfect_points(value_for_south: int, expert_south: bool) -> float:
+    """The expert's points if both sides played perfectly from an opening of that value."""
+    value = value_for_south if expert_south else -value_for_south
+    return 1.0 if value > 0 else 0.5 if value == 0 else 0.0
 
 
 def speed(binary: str, runs: int, seconds: float) -> None:
@@ -247,24 +284,40 @@ def main() -> None:
     parser.add_argument("--speed", action="store_true",
                         help="compare the searches' speed instead of playing")
     parser.add_argument("--runs", type=int, default=5, help="runs of --speed")
+    parser.add_argument("--moves", action="store_true",
+                        help="print each game's moves (to replay or solve a game's positions)")
+    parser.add_argument("--solve", action="store_true",
+                        help="solve each opening first, and count the points each program "
+                             "dropped against perfect play")
     args = parser.parse_args()
     warm_up()
     if args.speed:
         speed(args.binary, args.runs, args.seconds)
         return
+    chosen = openings(str(Ruleset.parse(RULES)), args.openings)
+    values = proved_values(chosen) if args.solve else None
     started = time.perf_counter()
     points, ours, theirs = [], [], []
-    for moves in openings(str(Ruleset.parse(RULES)), args.openings):
+    dropped = {"expert": 0.0, "CMancala": 0.0}  # points given away against perfect play
+    for index, moves in enumerate(chosen):
         pair = []
         for cmancala_south in (False, True):
-            winner, score, spent, spent_theirs = play_game(args.binary, moves, cmancala_south,
-                                                           args.seconds, args.level)
+            winner, score, spent, spent_theirs, played = play_game(
+                args.binary, moves, cmancala_south, args.seconds, args.level)
             ours += spent
             theirs += spent_theirs
             expert_side = "north" if cmancala_south else "south"
             pair.append(1.0 if winner == expert_side else 0.5 if winner == "draw" else 0.0)
+            note = ""
+            if values is not None:
+                perfect = perfect_points(values[index], not cmancala_south)
+                dropped["expert"] += max(perfect - pair[-1], 0.0)
+                dropped["CMancala"] += max(pair[-1] - perfect, 0.0)
+                note = f" (perfect play: {perfect:g})"
             print(f"{' '.join(moves):5} expert {expert_side:5} {score[0]:2}-{score[1]:<2} "
-                  f"{winner:5} expert {pair[-1]:g}", flush=True)
+                  f"{winner:5} expert {pair[-1]:g}{note}", flush=True)
+            if args.moves:
+                print(f"  moves: {' '.join(played)}", flush=True)
         points.append(sum(pair) / 2)
     share, low, high = mean_interval(points)
     print(f"\n{args.level} against CMancala, {2 * len(points)} games on {len(points)} paired "
@@ -272,6 +325,9 @@ def main() -> None:
           f"95% interval {low:.0%}-{high:.0%}")
     print(f"mean seconds per move: {args.level} {statistics.mean(ours):.3f}, "
           f"CMancala {statistics.mean(theirs):.3f} (limit {args.seconds:g} s)")
+    if values is not None:
+        print(f"against perfect play from these openings (which scores 50%): the expert "
+              f"dropped {dropped['expert']:g} points, CMancala {dropped['CMancala']:g}")
 
 
 if __name__ == "__main__":
