@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # not bench/engine.py
 
-from bot.board_picture import draw_board  # noqa: E402
+from bot.render.board_picture import draw_board  # noqa: E402
 from engine import Position, Ruleset, render  # noqa: E402
 from engine.ruleset import PRESETS  # noqa: E402
 

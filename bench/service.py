@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.service import Channel, GameService, Player, ServiceError  # noqa: E402
-from bot.service.ai import known_levels  # noqa: E402
+from bot.ai_runtime.pool import known_levels  # noqa: E402
 
 RULES = "oware"
 FRESH = itertools.count(1)  # channel numbers for games started to replace finished ones

@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bot.kernel_cache import configure
+    from bot.ai_runtime.kernel_cache import configure
 
     configure()  # before anything imports numba: its compiled code goes where it survives
     parser = build_parser()

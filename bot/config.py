@@ -4,7 +4,7 @@
 as platformdirs gives it (``~/.local/share/mancala`` on Linux, honouring ``XDG_DATA_HOME``;
 ``~/Library/Application Support/mancala`` on macOS; ``%APPDATA%\\mancala`` on Windows).
 ``MANCALA_TABLES`` is where ``mancala solve`` keeps its endgame tables (``storage.tables``);
-without it, the user's cache directory. The compiled search's cache is ``bot.kernel_cache``.
+without it, the user's cache directory. The compiled search's cache is ``bot.ai_runtime.kernel_cache``.
 
 >>> database_path({"MANCALA_DB": "/tmp/games.sqlite3"})
 PosixPath('/tmp/games.sqlite3')

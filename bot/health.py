@@ -212,7 +212,7 @@ def check_relay(host: str, port: int, timeout: float = 5.0) -> Check:
 
 
 def check_ai() -> Check:
-    import bot.kernel_cache as kernel
+    import bot.ai_runtime.kernel_cache as kernel
 
     if kernel.is_ready():
         return Check("AI", True, "compiled search ready")

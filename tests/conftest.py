@@ -12,7 +12,7 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-from bot.kernel_cache import configure as configure_kernel_cache
+from bot.ai_runtime.kernel_cache import configure as configure_kernel_cache
 
 # The suite compiles the AI's kernel once, in the foreground, like a benchmark: tests of the
 # AI's moves want the compiled search, not the quick one that stands in while it compiles.

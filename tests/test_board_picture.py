@@ -9,7 +9,7 @@ import re
 import pytest
 from PIL import Image
 
-from bot import board_picture as picture
+from bot.render import board_picture as picture
 from engine import Game, Ruleset
 from engine.position import Position
 from test_discord_limits import RULESETS, positions_along_random_games

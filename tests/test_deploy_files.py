@@ -93,7 +93,7 @@ def test_every_setting_in_env_example_is_one_the_program_reads():
     names = re.findall(r"^#? ?([A-Z][A-Z0-9_]+)=", example, re.M)
     assert {"DISCORD_TOKEN", "MANCALA_DB", "LOG_LEVEL", "METRICS_PORT"} <= set(names)
     code = "\n".join(path.read_text() for path in (ROOT / "bot").rglob("*.py"))
-    code += (ROOT / "bot" / "kernel_cache.py").read_text()
+    code += (ROOT / "bot" / "ai_runtime" / "kernel_cache.py").read_text()
     unread = [name for name in names if f'"{name}"' not in code and name != "NUMBA_CACHE_DIR"]
     assert unread == []
     # a directory here crash-looped the container once: it stays commented out

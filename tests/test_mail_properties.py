@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from bot.mail.bot import MailBot
 from bot.mail.mail_commands import Command, CommandError, parse_command
 from bot.mail.html_text import html_to_text
-from bot.service.ai import AIPool
+from bot.ai_runtime.pool import AIPool
 from bot.mail.position_mail import MailFormatError, parse_position_mail, reply_text
 from bot.mail.reading import MailTooLarge, newest_text, read_mail
 from bot.mail.mail_settings import MailSettings

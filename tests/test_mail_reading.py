@@ -11,7 +11,7 @@ import pytest
 
 from bot.mail.bot import MailBot
 from bot.mail.html_text import html_to_text
-from bot.service.ai import AIPool
+from bot.ai_runtime.pool import AIPool
 from bot.mail.reading import MailTooLarge, newest_text, read_mail
 from bot.mail.mail_settings import MailSettings
 from engine import Position, Ruleset, parse_position

@@ -121,8 +121,8 @@ def test_the_weaker_levels_do_not_read_the_table():
 
 
 def test_a_game_asks_for_its_table_and_one_background_build_makes_it(tmp_path, monkeypatch):
-    from bot import table_cache
-    from bot.service.ai import _choose
+    from bot.ai_runtime import table_cache
+    from bot.ai_runtime.pool import _choose
 
     monkeypatch.setenv("MANCALA_ENDGAME_TABLES", "on")
     monkeypatch.setenv("MANCALA_TABLES", str(tmp_path))
@@ -151,7 +151,7 @@ def test_a_game_asks_for_its_table_and_one_background_build_makes_it(tmp_path, m
 
 def test_tables_can_be_turned_off_and_an_unwritable_directory_costs_only_the_table(
         tmp_path, monkeypatch):
-    from bot import table_cache
+    from bot.ai_runtime import table_cache
 
     rules = Ruleset.parse("oware")
     monkeypatch.setenv("MANCALA_ENDGAME_TABLES", "off")

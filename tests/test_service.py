@@ -12,7 +12,7 @@ from bot.service import (
     IllegalMove, ManualClock, MoveMade, NoOffer, NotAllowed, NotFound, NotYourTurn, OfferAnswered,
     OfferMade, Player, Recorder, Reminder, StaleMove,
 )
-from bot.service.ai import known_levels
+from bot.ai_runtime.pool import known_levels
 
 ALICE = Player("discord", "1001")
 BOB = Player("email", "bob@example.org")

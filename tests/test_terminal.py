@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 
-from bot.service.ai import known_levels
+from bot.ai_runtime.pool import known_levels
 
 PROMPT = re.compile(r"\(([A-Ha-h<>, ]+); help\): $")
 

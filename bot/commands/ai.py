@@ -324,7 +324,7 @@ def run_hint(args: argparse.Namespace) -> int:
 def compile_first() -> None:
     """Compile the AI's search now if it is not in the cache yet, saying so: a solve or hint
     on the command line cannot play at reduced strength, as a game can."""
-    from bot import kernel_cache
+    from bot.ai_runtime import kernel_cache
 
     if not kernel_cache.is_ready():  # loading a cached kernel shows nothing: it is quick
         with waiting("Compiling the AI's search (once on this machine)", estimate=30):
@@ -332,7 +332,7 @@ def compile_first() -> None:
 
 
 def run_warm_up(args: argparse.Namespace) -> int:
-    from bot import kernel_cache
+    from bot.ai_runtime import kernel_cache
 
     where = kernel_cache.configure()
     if kernel_cache.is_ready():

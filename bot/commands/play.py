@@ -45,7 +45,7 @@ def run_play(args: argparse.Namespace) -> int:
     import asyncio
 
     from bot.config import check_database, database_path, load_env
-    from bot.terminal import play
+    from bot.terminal.session import play
 
     load_env(args.env)
     database = check_database(args.db or database_path())  # ConfigError: one clear line
@@ -54,7 +54,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 def opponent(value: str) -> str:
     """An argparse type: an AI level or "human"."""
-    from bot.service.ai import known_levels
+    from bot.ai_runtime.pool import known_levels
 
     wanted = value.strip().lower()
     if wanted != "human" and wanted not in known_levels():

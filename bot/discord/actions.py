@@ -17,7 +17,7 @@ import time
 
 import discord
 
-from bot.board_picture import describe_board, draw_board
+from bot.render.board_picture import describe_board, draw_board
 from bot.discord import formatting as fmt
 from bot.discord.views import board_view
 from bot.service import (

@@ -20,7 +20,7 @@ from bot.mail.replies import build_reply
 from bot.mail.mail_settings import MailSettings
 from bot.mail.transport import PermanentMailError, Relay
 from bot.service.addresses import is_own_address
-from bot.service.ai import AIPool, default_level, known_levels
+from bot.ai_runtime.pool import AIPool, default_level, known_levels
 
 log = logging.getLogger(__name__)
 

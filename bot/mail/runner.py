@@ -14,7 +14,7 @@ from bot.health import heartbeat_forever, heartbeat_path, service_status
 from bot.mail.bot import MailBot
 from bot.mail.reading import MailTooLarge
 from bot.mail.mail_settings import MailSettings, SettingsError
-from bot.service.ai import AIPool
+from bot.ai_runtime.pool import AIPool
 from bot.mail.transport import Relay, TransientMailError, start_server
 from engine.errors import excerpt
 

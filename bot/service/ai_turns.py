@@ -1,5 +1,5 @@
 """The AI's part in games: its moves when it is its turn, and hints for players. Both run in
-the service's AI worker processes (``bot.service.ai``), never on the event loop."""
+the service's AI worker processes (``bot.ai_runtime.pool``), never on the event loop."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from storage import Storage
 
 from bot import metrics
 from bot.service import errors
-from bot.service.ai import AIPool
+from bot.ai_runtime.pool import AIPool
 from bot.service.announcer import Announcer
 from bot.service.games import Games
 from bot.service.play import Play

@@ -15,7 +15,7 @@ from typing import Callable
 
 from storage import open_storage
 
-from bot.service.ai import AIPool
+from bot.ai_runtime.pool import AIPool
 from bot.service.ai_turns import AITurns
 from bot.service.announcer import Announcer
 from bot.service.challenges import Challenges

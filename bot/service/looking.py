@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from storage import Storage
 
 from bot.service import errors
-from bot.service.ai import known_levels
+from bot.ai_runtime.pool import known_levels
 from bot.service.games import Games, parse_rules
 from bot.service.players import Players
 from bot.service.ratings import START

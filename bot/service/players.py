@@ -12,7 +12,7 @@ from engine import excerpt
 
 from bot.service import errors
 from bot.service.addresses import is_own_address, mailbox
-from bot.service.ai import known_levels
+from bot.ai_runtime.pool import known_levels
 from bot.service.types import SURFACES, Player
 
 MAX_PLAYER_ID = 320  # an email address is at most 254 characters, a Discord id 20

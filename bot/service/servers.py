@@ -28,7 +28,7 @@ from engine import Ruleset, RulesetError, excerpt
 from storage import Storage
 
 from bot.service import errors
-from bot.service.ai import default_level, known_levels
+from bot.ai_runtime.pool import default_level, known_levels
 from bot.service.players import Players
 from bot.service.types import Player
 

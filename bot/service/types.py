@@ -35,7 +35,7 @@ class Player:
     def ai(cls, level: str | None = None) -> Player:
         """The AI at ``level``, or at the service's default level when none is named."""
         if not level:
-            from bot.service.ai import default_level
+            from bot.ai_runtime.pool import default_level
             level = default_level()
         return cls("ai", level)
 

@@ -125,7 +125,7 @@ def start_background() -> bool:
         return True
     except OSError:
         return False  # no writable cache: every process compiles on first use instead
-    child = subprocess.Popen([sys.executable, "-m", "bot.kernel_cache"],
+    child = subprocess.Popen([sys.executable, "-m", "bot.ai_runtime.kernel_cache"],
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, start_new_session=True,
                              env=dict(os.environ))

@@ -92,7 +92,7 @@ def prepare(rules: Ruleset, directory: Path | None = None) -> str:
         log.warning("no endgame table for %s: the tables directory cannot be written (%s)",
                     rules, err.strerror or type(err).__name__)
         return "unavailable"
-    command = [sys.executable, "-m", "bot.table_cache", str(rules), str(path.parent)]
+    command = [sys.executable, "-m", "bot.ai_runtime.table_cache", str(rules), str(path.parent)]
     subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL, start_new_session=True, env=dict(os.environ))
     log.info("building the %s endgame table (%d seeds, about half a minute) in %s; the AI "

@@ -7,7 +7,7 @@ Every surface shares this one pool: the games' AI turns and hints, and the mail 
 position-and-move mails, which have no stored game.
 
 Nobody waits for the compiler: while the compiled search is not in the cache (``kernel``, by
-default ``bot.kernel_cache``), the search levels play through the pure-Python search and one
+default ``bot.ai_runtime.kernel_cache``), the search levels play through the pure-Python search and one
 background process compiles; the moves and hints say so (``reduced``).
 """
 
@@ -36,7 +36,7 @@ def _endgame(position: Position, compiled: bool):
     """The play table for the position's rules, mapped in this (worker) process, if built."""
     if not compiled:
         return None
-    from bot.table_cache import loaded
+    from bot.ai_runtime.table_cache import loaded
 
     return loaded(position.rules)
 
@@ -66,13 +66,13 @@ class AIPool:
     def __init__(self, workers: int = 1, time_limit: float | None = None, kernel=None,
                  tables=None):
         if kernel is None:
-            import bot.kernel_cache as kernel
+            import bot.ai_runtime.kernel_cache as kernel
         if tables is None:
-            import bot.table_cache as tables
+            import bot.ai_runtime.table_cache as tables
         self.workers = max(0, workers)
         self.time_limit = time_limit
-        self.kernel = kernel  # is_ready(), start_background(): see bot.kernel_cache
-        self.tables = tables  # prepare(rules): see bot.table_cache
+        self.kernel = kernel  # is_ready(), start_background(): see bot.ai_runtime.kernel_cache
+        self.tables = tables  # prepare(rules): see bot.ai_runtime.table_cache
         self._pool: ProcessPoolExecutor | None = None
 
     def compiled(self, position: Position | None = None) -> bool:
