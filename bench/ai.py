@@ -29,8 +29,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--rules", default="kalah")
-    parser.add_argument("--depths", default="14,18",
-                        help="fixed depths to time the kernel to ('' to skip)")
+    parser.add_argument(
+        "--depths", default="14,18", help="fixed depths to time the kernel to ('' to skip)"
+    )
     parser.add_argument("--skip-levels", action="store_true")
     args = parser.parse_args()
     warm_up()
@@ -46,8 +47,11 @@ def main() -> None:
                 result = iterate(start, 64, time_limit=args.seconds * 2)  # stops near half
             rate = result.nodes / result.seconds
             rows[name].append((rate, result.depth, result.seconds))
-            print(f"run {run + 1} {name:6}  {rate / 1e6:6.3f} M nodes/s  depth {result.depth:2}"
-                  f"  in {result.seconds:.2f} s  ({result.nodes:,} nodes)", flush=True)
+            print(
+                f"run {run + 1} {name:6}  {rate / 1e6:6.3f} M nodes/s  depth {result.depth:2}"
+                f"  in {result.seconds:.2f} s  ({result.nodes:,} nodes)",
+                flush=True,
+            )
     med = {k: statistics.median(r[0] for r in v) for k, v in rows.items()}
     depth = {k: statistics.median(r[1] for r in v) for k, v in rows.items()}
     print(f"\n{args.rules} from the start, {args.runs} runs of ~{args.seconds:g} s, medians:")
@@ -67,10 +71,12 @@ def fixed_depths(start: Position, depths: list[int], runs: int) -> None:
         results = [iterate(start, depth) for _ in range(runs)]
         seconds = statistics.median(r.seconds for r in results)
         nodes = {r.nodes for r in results}
-        print(f"  depth {depth:2}  {results[0].nodes:>12,} nodes  {seconds:7.3f} s  "
-              f"{results[0].nodes / seconds / 1e6:6.3f} M nodes/s"
-              + ("" if len(nodes) == 1 else f"  (nodes differ between runs: {sorted(nodes)})"),
-              flush=True)
+        print(
+            f"  depth {depth:2}  {results[0].nodes:>12,} nodes  {seconds:7.3f} s  "
+            f"{results[0].nodes / seconds / 1e6:6.3f} M nodes/s"
+            + ("" if len(nodes) == 1 else f"  (nodes differ between runs: {sorted(nodes)})"),
+            flush=True,
+        )
 
 
 def level_times(rules: str) -> None:
@@ -80,8 +86,11 @@ def level_times(rules: str) -> None:
     print(f"\nseconds per move on {rules} ({len(positions)} positions, default budgets):")
     for level, settings in SEARCH_LEVELS.items():
         times = [choose_move(p, level, seed=1).seconds for p in positions]
-        print(f"  {level:7} median {statistics.median(times):.3f} s  worst {max(times):.3f} s"
-              f"  (budget {settings.seconds:g} s)", flush=True)
+        print(
+            f"  {level:7} median {statistics.median(times):.3f} s  worst {max(times):.3f} s"
+            f"  (budget {settings.seconds:g} s)",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

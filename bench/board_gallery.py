@@ -62,18 +62,20 @@ def main() -> None:
         return
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    boards = {f"{name}-{kind}": pos for name in PRESETS
-              for kind, pos in sample_positions(name).items()}
+    boards = {
+        f"{name}-{kind}": pos for name in PRESETS for kind, pos in sample_positions(name).items()
+    }
     wide = Ruleset.parse("kalah:pits=8,seeds=6")
-    boards["kalah8-big-counts"] = Position(wide, (150, 0, 3, 1000, 5, 6, 7, 8) * 2 + (99, 1234),
-                                           1, "d")
+    boards["kalah8-big-counts"] = Position(
+        wide, (150, 0, 3, 1000, 5, 6, 7, 8) * 2 + (99, 1234), 1, "d"
+    )
     print(f"{'board':<28} {'picture ms':>10} {'text ms':>8} {'ratio':>7}")
     worst = 0.0
     for name, position in boards.items():
         png = draw_board(position)
         (out / f"{name}.png").write_bytes(png)
-        picture_ms = timed(lambda: draw_board(position), args.runs)
-        text_ms = timed(lambda: render(position), args.runs)
+        picture_ms = timed(lambda p=position: draw_board(p), args.runs)
+        text_ms = timed(lambda p=position: render(p), args.runs)
         worst = max(worst, picture_ms)
         print(f"{name:<28} {picture_ms:>10.1f} {text_ms:>8.3f} {picture_ms / text_ms:>6.0f}x")
     print(f"{len(boards)} pictures in {out}/; slowest {worst:.1f} ms (goal: 50 ms)")

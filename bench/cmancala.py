@@ -40,6 +40,7 @@ are the expert's (win 1, draw 1/2), with a 95% interval over the openings
 from __future__ import annotations
 
 import argparse
+import contextlib
 import pathlib
 import re
 import statistics
@@ -49,11 +50,12 @@ import time
 
 sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
 
+
+from bench.intervals import mean_interval  # noqa: E402
+from bench.match import openings  # noqa: E402
 from engine import Game, Position, Ruleset  # noqa: E402
 from engine.ai import choose_move, warm_up  # noqa: E402
 from engine.ai.search import iterate  # noqa: E402
-from bench.intervals import mean_interval  # noqa: E402
-from bench.match import openings  # noqa: E402
 
 RULES = "kalah:capture_needs_opposite=yes"
 CODE = re.compile(r'Code "([0-9a-f]+)"')
@@ -80,13 +82,26 @@ class CMancala:
 
     def __init__(self, binary: str, seconds: float, south_is_cmancala: bool, depth: int = 0):
         self.process = subprocess.Popen(
-            ["stdbuf", "-oL", binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True, bufsize=1)
+            ["stdbuf", "-oL", binary],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+        )
         self.result: re.Match | None = None  # the end of the game, once announced
         players = ("ai", "human") if south_is_cmancala else ("human", "ai")
-        for command in ("book false", "cache 22", f"time {seconds:g}", f"depth {depth}",
-                        "progress false", f"player 1 {players[0]}", f"player 2 {players[1]}",
-                        "autoplay false", "start"):
+        for command in (
+            "book false",
+            "cache 22",
+            f"time {seconds:g}",
+            f"depth {depth}",
+            "progress false",
+            f"player 1 {players[0]}",
+            f"player 2 {players[1]}",
+            "autoplay false",
+            "start",
+        ):
             self._send(command)
 
     def _send(self, command: str) -> None:
@@ -125,8 +140,12 @@ class CMancala:
         self._send("step")
         self._send("last")
         move, depth, nodes, spent = self._read_until(MOVE, DEPTH, NODES, SPENT)
-        return (int(move.group(1)), float(spent.group(1)), float(nodes.group(1)) * 1e6,
-                int(depth.group(1)))
+        return (
+            int(move.group(1)),
+            float(spent.group(1)),
+            float(nodes.group(1)) * 1e6,
+            int(depth.group(1)),
+        )
 
     def play(self, pit: int) -> None:
         """Play our move, pit 1-6 counted as CMancala counts the mover's pits."""
@@ -144,10 +163,8 @@ class CMancala:
         return int(result.group(2)), int(result.group(3))  # player 1 is South
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(BrokenPipeError):
             self._send("quit")
-        except BrokenPipeError:
-            pass
         self.process.kill()
         self.process.wait()
 
@@ -173,8 +190,9 @@ def fair_limit(ours: list[float], theirs: list[float], seconds: float) -> float:
     return min(max(mean * (len(ours) + 1) - sum(ours), 0.5 * mean), 3 * mean)
 
 
-def play_game(binary: str, moves: list[str], cmancala_south: bool, seconds: float,
-              level: str) -> tuple[str, tuple[int, int], list[float], list[float], list[str]]:
+def play_game(
+    binary: str, moves: list[str], cmancala_south: bool, seconds: float, level: str
+) -> tuple[str, tuple[int, int], list[float], list[float], list[str]]:
     """One game: (winner, score, expert's seconds per move, CMancala's, all its moves)."""
     rules = Ruleset.parse(RULES)
     game = Game.from_moves(rules, moves)
@@ -199,8 +217,10 @@ def play_game(binary: str, moves: list[str], cmancala_south: bool, seconds: floa
             if game.is_over():
                 announced = engine.final_score()
                 if announced != game.score():
-                    raise RuntimeError(f"after {' '.join(game.moves)}: CMancala scores "
-                                       f"{announced}, the engine {game.score()}")
+                    raise RuntimeError(
+                        f"after {' '.join(game.moves)}: CMancala scores "
+                        f"{announced}, the engine {game.score()}"
+                    )
             elif engine.board_code() != cmancala_code(game.position):
                 raise RuntimeError(f"boards differ after {' '.join(game.moves)}")
     finally:
@@ -218,20 +238,21 @@ def proved_values(openings: list[list[str]]) -> list[int]:
 
     rules = Ruleset.parse(RULES)
     seeds = choose_table_seeds(rules)
-    print(f"solving the {len(openings)} openings (endgame table of {seeds} seeds)...",
-          flush=True)
+    print(f"solving the {len(openings)} openings (endgame table of {seeds} seeds)...", flush=True)
     table = endgame_table(rules, seeds, tables_dir()).table
     values = []
     for moves in openings:
         position = Game.from_moves(rules, moves).position
-        result = solve(position, tt_bits=default_tt_bits(rules), endgame_seeds=seeds,
-                       endgame_table=table)
+        result = solve(
+            position, tt_bits=default_tt_bits(rules), endgame_seeds=seeds, endgame_table=table
+        )
         if not result.complete:  # no node limit: only a line past MAX_PLY could stop it
             raise RuntimeError(f"the solve of {' '.join(moves)} did not finish")
         value = round(result.value)  # proven: a whole number of seeds
         values.append(value if position.mover == 0 else -value)
-        print(f"  {' '.join(moves):5} {values[-1]:+d} for South ({result.seconds:.0f} s)",
-              flush=True)
+        print(
+            f"  {' '.join(moves):5} {values[-1]:+d} for South ({result.seconds:.0f} s)", flush=True
+        )
     return values
 
 
@@ -255,8 +276,13 @@ def speed(binary: str, runs: int, seconds: float) -> None:
             finally:
                 engine.close()
             rows.setdefault(f"CMancala {name}", []).append((nodes, spent, reached))
-            ours = iterate(start, depth or 64, tt_bits=22,
-                           time_limit=None if depth else seconds, whole_time=not depth)
+            ours = iterate(
+                start,
+                depth or 64,
+                tt_bits=22,
+                time_limit=None if depth else seconds,
+                whole_time=not depth,
+            )
             rows.setdefault(f"project {name}", []).append((ours.nodes, ours.seconds, ours.depth))
     print(f"{RULES} from the start, median of {runs} runs (each search on a fresh table):")
     medians = {}
@@ -265,31 +291,41 @@ def speed(binary: str, runs: int, seconds: float) -> None:
         spent = statistics.median(t for _, t, _ in found)
         depth = statistics.median(d for _, _, d in found)
         medians[label] = (nodes, spent)
-        print(f"  {label:22} {nodes / 1e6:6.2f} M nodes {spent:7.3f} s "
-              f"{nodes / spent / 1e6:5.2f} M nodes/s, depth {depth:g}")
+        print(
+            f"  {label:22} {nodes / 1e6:6.2f} M nodes {spent:7.3f} s "
+            f"{nodes / spent / 1e6:5.2f} M nodes/s, depth {depth:g}"
+        )
     for name in ("to depth 18", f"in {seconds:g} s"):
         n_ours, t_ours = medians[f"project {name}"]
         n_theirs, t_theirs = medians[f"CMancala {name}"]
-        print(f"  project/CMancala {name}: nodes {n_ours / n_theirs:.2f}x, "
-              f"seconds {t_ours / t_theirs:.2f}x, nodes/s "
-              f"{(n_ours / t_ours) / (n_theirs / t_theirs):.2f}x")
+        print(
+            f"  project/CMancala {name}: nodes {n_ours / n_theirs:.2f}x, "
+            f"seconds {t_ours / t_theirs:.2f}x, nodes/s "
+            f"{(n_ours / t_ours) / (n_theirs / t_theirs):.2f}x"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", required=True, help="CMancala's program (build/Mancala)")
     parser.add_argument("--openings", type=int, default=20)
-    parser.add_argument("--seconds", type=float, default=1.0,
-                        help="CMancala's time limit per move")
+    parser.add_argument("--seconds", type=float, default=1.0, help="CMancala's time limit per move")
     parser.add_argument("--level", default="expert")
-    parser.add_argument("--speed", action="store_true",
-                        help="compare the searches' speed instead of playing")
+    parser.add_argument(
+        "--speed", action="store_true", help="compare the searches' speed instead of playing"
+    )
     parser.add_argument("--runs", type=int, default=5, help="runs of --speed")
-    parser.add_argument("--moves", action="store_true",
-                        help="print each game's moves (to replay or solve a game's positions)")
-    parser.add_argument("--solve", action="store_true",
-                        help="solve each opening first, and count the points each program "
-                             "dropped against perfect play")
+    parser.add_argument(
+        "--moves",
+        action="store_true",
+        help="print each game's moves (to replay or solve a game's positions)",
+    )
+    parser.add_argument(
+        "--solve",
+        action="store_true",
+        help="solve each opening first, and count the points each program "
+        "dropped against perfect play",
+    )
     args = parser.parse_args()
     warm_up()
     if args.speed:
@@ -304,7 +340,8 @@ def main() -> None:
         pair = []
         for cmancala_south in (False, True):
             winner, score, spent, spent_theirs, played = play_game(
-                args.binary, moves, cmancala_south, args.seconds, args.level)
+                args.binary, moves, cmancala_south, args.seconds, args.level
+            )
             ours += spent
             theirs += spent_theirs
             expert_side = "north" if cmancala_south else "south"
@@ -315,20 +352,29 @@ def main() -> None:
                 dropped["expert"] += max(perfect - pair[-1], 0.0)
                 dropped["CMancala"] += max(pair[-1] - perfect, 0.0)
                 note = f" (perfect play: {perfect:g})"
-            print(f"{' '.join(moves):5} expert {expert_side:5} {score[0]:2}-{score[1]:<2} "
-                  f"{winner:5} expert {pair[-1]:g}{note}", flush=True)
+            print(
+                f"{' '.join(moves):5} expert {expert_side:5} {score[0]:2}-{score[1]:<2} "
+                f"{winner:5} expert {pair[-1]:g}{note}",
+                flush=True,
+            )
             if args.moves:
                 print(f"  moves: {' '.join(played)}", flush=True)
         points.append(sum(pair) / 2)
     share, low, high = mean_interval(points)
-    print(f"\n{args.level} against CMancala, {2 * len(points)} games on {len(points)} paired "
-          f"openings ({time.perf_counter() - started:.0f} s): {share:.0%} of the points, "
-          f"95% interval {low:.0%}-{high:.0%}")
-    print(f"mean seconds per move: {args.level} {statistics.mean(ours):.3f}, "
-          f"CMancala {statistics.mean(theirs):.3f} (limit {args.seconds:g} s)")
+    print(
+        f"\n{args.level} against CMancala, {2 * len(points)} games on {len(points)} paired "
+        f"openings ({time.perf_counter() - started:.0f} s): {share:.0%} of the points, "
+        f"95% interval {low:.0%}-{high:.0%}"
+    )
+    print(
+        f"mean seconds per move: {args.level} {statistics.mean(ours):.3f}, "
+        f"CMancala {statistics.mean(theirs):.3f} (limit {args.seconds:g} s)"
+    )
     if values is not None:
-        print(f"against perfect play from these openings (which scores 50%): the expert "
-              f"dropped {dropped['expert']:g} points, CMancala {dropped['CMancala']:g}")
+        print(
+            f"against perfect play from these openings (which scores 50%): the expert "
+            f"dropped {dropped['expert']:g} points, CMancala {dropped['CMancala']:g}"
+        )
 
 
 if __name__ == "__main__":

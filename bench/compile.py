@@ -35,9 +35,8 @@ PHASES = ("import", "warm_up", "endgame", "selfcheck")
 def child() -> None:
     """One process: time each phase, and numba's compiles within them; print JSON."""
     started = time.perf_counter()
-    from numba.core import event
-
     import numpy as np
+    from numba.core import event
 
     from engine import Ruleset
     from engine.ai import endgame, search
@@ -53,11 +52,23 @@ def child() -> None:
         "endgame": lambda: endgame.build(code, 2),
         "selfcheck": lambda: (
             legal_moves(code.rules, code.next_slot, code.prev_pit, board, 0, moves, board.copy()),
-            play_settled(code.rules, code.next_slot, code.prev_pit, board, board.copy(), 0, 0,
-                         moves, board.copy())),
+            play_settled(
+                code.rules,
+                code.next_slot,
+                code.prev_pit,
+                board,
+                board.copy(),
+                0,
+                0,
+                moves,
+                board.copy(),
+            ),
+        ),
     }
-    with event.install_recorder("numba:compile") as compiles, \
-            event.install_recorder("numba:run_pass") as passes:
+    with (
+        event.install_recorder("numba:compile") as compiles,
+        event.install_recorder("numba:run_pass") as passes,
+    ):
         for name, step in steps.items():
             begin = time.perf_counter()
             step()
@@ -92,14 +103,21 @@ def _own_times(events) -> dict:
             stack[-1][2] += spent
             stack[-1][3] += spent if compiling else compiles
         if compiling:
-            entry = own.setdefault(ev.data["dispatcher"].py_func.__qualname__,
-                                   {"seconds": 0.0, "signatures": 0})
+            entry = own.setdefault(
+                ev.data["dispatcher"].py_func.__qualname__, {"seconds": 0.0, "signatures": 0}
+            )
             entry["seconds"] += spent - compiles
             entry["signatures"] += 1
         else:
             # Passes inside an inlined function count for the function that inlines it.
-            name = next((e.data["dispatcher"].py_func.__qualname__ for e, *_ in
-                         reversed(stack) if e.kind == "numba:compile"), ev.data["qualname"])
+            name = next(
+                (
+                    e.data["dispatcher"].py_func.__qualname__
+                    for e, *_ in reversed(stack)
+                    if e.kind == "numba:compile"
+                ),
+                ev.data["qualname"],
+            )
             stage = _stage(ev.data["name"].split(" [")[0])
             entry = own.setdefault(name, {"seconds": 0.0, "signatures": 0})
             entry[stage] = entry.get(stage, 0.0) + spent - inner
@@ -110,8 +128,9 @@ def run_child(cache: str) -> tuple[dict, float]:
     """A fresh process on ``cache``: its report and its wall-clock seconds, start to exit."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
     begin = time.perf_counter()
-    out = subprocess.run([sys.executable, __file__, "--child"], env=env, check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, __file__, "--child"], env=env, check=True, capture_output=True, text=True
+    ).stdout
     return json.loads(out.strip().splitlines()[-1]), time.perf_counter() - begin
 
 
@@ -133,8 +152,11 @@ def main() -> None:
         finally:
             shutil.rmtree(cache, ignore_errors=True)
         runs.append({"cold": cold, "warm": warm, "cold_wall": cold_wall, "warm_wall": warm_wall})
-        print(f"run {run + 1}: cold {cold_wall:6.1f} s   warm {warm_wall:5.2f} s  (process "
-              f"start to exit)", flush=True)
+        print(
+            f"run {run + 1}: cold {cold_wall:6.1f} s   warm {warm_wall:5.2f} s  (process "
+            f"start to exit)",
+            flush=True,
+        )
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(runs))
     report(runs)
@@ -147,10 +169,14 @@ def report(runs: list) -> None:
     print(f"\nmedians of {len(runs)} runs (seconds)\n")
     print(f"  {'phase':28} {'cold':>8} {'warm':>8}")
     for phase in PHASES:
-        print(f"  {phase:28} {med(r['cold']['phases'][phase] for r in runs):8.2f} "
-              f"{med(r['warm']['phases'][phase] for r in runs):8.2f}")
-    print(f"  {'process, start to exit':28} {med(r['cold_wall'] for r in runs):8.2f} "
-          f"{med(r['warm_wall'] for r in runs):8.2f}")
+        print(
+            f"  {phase:28} {med(r['cold']['phases'][phase] for r in runs):8.2f} "
+            f"{med(r['warm']['phases'][phase] for r in runs):8.2f}"
+        )
+    print(
+        f"  {'process, start to exit':28} {med(r['cold_wall'] for r in runs):8.2f} "
+        f"{med(r['warm_wall'] for r in runs):8.2f}"
+    )
     names = {name for r in runs for name in r["cold"]["functions"]}
     columns = ("seconds", "signatures", "typing", "llvm")
 
@@ -162,7 +188,7 @@ def report(runs: list) -> None:
     shown = [row for row in rows if row[0] >= 0.1]
     for seconds, sigs, typing, llvm, name in shown:
         print(f"  {name[:28]:28} {seconds:8.2f} {sigs:5g} {typing:7.2f} {llvm:7.2f}")
-    rest = rows[len(shown):]
+    rest = rows[len(shown) :]
     print(f"  {f'{len(rest)} more, under 0.1 s each':28} {sum(row[0] for row in rest):8.2f}")
     print(f"  {'total':28} {sum(row[0] for row in rows):8.2f}")
 

@@ -19,21 +19,28 @@ from pathlib import Path
 sys.path[0] = str(Path(__file__).resolve().parent.parent / "tests")
 
 import discord  # noqa: E402
+from discord_fake import (  # noqa: E402
+    ALICE_ID,
+    BOB_ID,
+    CHANNEL_ID,
+    GUILD_ID,
+    guild_payload,
+    slash,
+    start_fake_discord,
+)
 
 from bot.discord.client import MancalaBot  # noqa: E402
 from bot.discord.discord_settings import Settings  # noqa: E402
 from bot.service import Channel, GameService, ManualClock, Player  # noqa: E402
-from test_discord_fake import (  # noqa: E402
-    ALICE_ID, BOB_ID, CHANNEL_ID, GUILD_ID, guild_payload, slash, start_fake_discord,
-)
 
 
 async def main(moves: int) -> None:
     fake, runner, port = await start_fake_discord()
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     with tempfile.TemporaryDirectory() as tmp:
-        service = await GameService.open(Path(tmp) / "b.sqlite3", clock=ManualClock(),
-                                         tick_every=None)
+        service = await GameService.open(
+            Path(tmp) / "b.sqlite3", clock=ManualClock(), tick_every=None
+        )
         bot = MancalaBot(service, Settings(guild_id=GUILD_ID, sync_commands=False))
         await bot.login("bench")
         bot._connection.parse_guild_create(guild_payload())
@@ -46,10 +53,12 @@ async def main(moves: int) -> None:
                 for game_id in games:
                     if not (await service.get_game(game_id)).is_over:
                         await service.resign(game_id, alice)
-                plain = await service.start_game(alice, bob, "manbula",
-                                                 Channel("discord", f"1{round_}"))
-                here = await service.start_game(alice, bob, "manbula",
-                                                Channel("discord", str(CHANNEL_ID)))
+                plain = await service.start_game(
+                    alice, bob, "manbula", Channel("discord", f"1{round_}")
+                )
+                here = await service.start_game(
+                    alice, bob, "manbula", Channel("discord", str(CHANNEL_ID))
+                )
                 games = [plain.id, here.id]
             plain = await service.get_game(games[0])
             move = plain.position.legal_moves()[0]
@@ -75,14 +84,18 @@ async def main(moves: int) -> None:
     base, bot_median = statistics.median(direct), statistics.median(through_bot)
     print(f"moves: {moves}")
     print(f"service.move directly:     median {base * 1000:.2f} ms")
-    print(f"/mancala move via the bot: median {bot_median * 1000:.2f} ms "
-          f"(ratio {bot_median / base:.1f}x the direct call)")
+    print(
+        f"/mancala move via the bot: median {bot_median * 1000:.2f} ms "
+        f"(ratio {bot_median / base:.1f}x the direct call)"
+    )
 
 
 if __name__ == "__main__":
     import argparse
 
-    parser = argparse.ArgumentParser(description="One move through the Discord bot against "
-                                                 "the same move on the service directly.")
+    parser = argparse.ArgumentParser(
+        description="One move through the Discord bot against "
+        "the same move on the service directly."
+    )
     parser.add_argument("moves", type=int, nargs="?", default=200, help="moves per run")
     asyncio.run(main(parser.parse_args().moves))

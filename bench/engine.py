@@ -81,8 +81,9 @@ def main() -> None:
     print(f"{'preset':16} {'plies/s':>10}  ratio to baseline")
     for name in PRESETS:
         rules = Ruleset.parse(name)
-        rate = statistics.median(engine_playouts(rules, args.seconds, seed=run)
-                                 for run in range(args.runs))
+        rate = statistics.median(
+            engine_playouts(rules, args.seconds, seed=run) for run in range(args.runs)
+        )
         print(f"{name:16} {rate:10,.0f}  {rate / baseline:5.2f}")
 
 

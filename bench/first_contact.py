@@ -16,6 +16,7 @@ Background compiles started by the cold tries are stopped before the next try.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import pathlib
 import signal
@@ -32,30 +33,36 @@ LEVELS = ["random", "greedy", "easy", "medium", "hard", "expert"]
 
 
 def fresh_env(home: pathlib.Path, cache: pathlib.Path | None = None) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("MANCALA_COMPILE", "XDG_CACHE_HOME", "XDG_DATA_HOME", "MANCALA_DB",
-                        "DISCORD_TOKEN")}
-    env.update(HOME=str(home), NUMBA_CACHE_DIR=str(cache or home / "numba"),
-               PYTHONPATH=str(ROOT))
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in ("MANCALA_COMPILE", "XDG_CACHE_HOME", "XDG_DATA_HOME", "MANCALA_DB", "DISCORD_TOKEN")
+    }
+    env.update(HOME=str(home), NUMBA_CACHE_DIR=str(cache or home / "numba"), PYTHONPATH=str(ROOT))
     return env
 
 
 def stop_compile(cache: pathlib.Path) -> None:
     lock = cache / "mancala-kernel.compiling"
-    try:
+    with contextlib.suppress(OSError, ValueError):
         os.killpg(int(lock.read_text()), signal.SIGKILL)
-    except (OSError, ValueError):
-        pass
 
 
 def terminal_reply(level: str) -> float:
     """Seconds from typing the first move to the AI's reply, in a fresh home."""
     with tempfile.TemporaryDirectory() as home:
         home = pathlib.Path(home)
-        proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "kalah", "--vs", level],
-                                cwd=home, env=fresh_env(home), stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                bufsize=1)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "play", "kalah", "--vs", level],
+            cwd=home,
+            env=fresh_env(home),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+        )
         try:
             text = ""
             while not text.endswith("help): "):
@@ -101,9 +108,15 @@ def service_reply(level: str) -> float:
     with tempfile.TemporaryDirectory() as home:
         home = pathlib.Path(home)
         try:
-            done = subprocess.run([sys.executable, "-c", SERVICE_TRY, level], cwd=home,
-                                  env=fresh_env(home), capture_output=True, text=True,
-                                  timeout=600, check=True)
+            done = subprocess.run(
+                [sys.executable, "-c", SERVICE_TRY, level],
+                cwd=home,
+                env=fresh_env(home),
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=True,
+            )
             return float(done.stdout.split()[-1])
         finally:
             stop_compile(home / "numba")
@@ -111,16 +124,27 @@ def service_reply(level: str) -> float:
 
 def cold_compile(cache: pathlib.Path) -> float:
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "bot.cli", "warm-up"], env=fresh_env(cache, cache),
-                   capture_output=True, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "bot.cli", "warm-up"],
+        env=fresh_env(cache, cache),
+        capture_output=True,
+        check=True,
+    )
     return time.perf_counter() - started
 
 
 def warm_start(cache: pathlib.Path) -> float:
-    code = ("import time; t = time.perf_counter(); from engine.ai import warm_up; warm_up(); "
-            "print(time.perf_counter() - t)")
-    done = subprocess.run([sys.executable, "-c", code], env=fresh_env(cache, cache),
-                          capture_output=True, text=True, check=True)
+    code = (
+        "import time; t = time.perf_counter(); from engine.ai import warm_up; warm_up(); "
+        "print(time.perf_counter() - t)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=fresh_env(cache, cache),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return float(done.stdout.split()[-1])
 
 
@@ -134,10 +158,12 @@ def main() -> None:
     for level in levels:
         term = [terminal_reply(level) for _ in range(args.runs)]
         serv = [service_reply(level) for _ in range(args.runs)]
-        rows.append((level, statistics.median(term), max(term), statistics.median(serv),
-                     max(serv)))
-        print(f"  {level:8} terminal {statistics.median(term):6.2f} s (worst {max(term):.2f})  "
-              f"service {statistics.median(serv):6.2f} s (worst {max(serv):.2f})", flush=True)
+        rows.append((level, statistics.median(term), max(term), statistics.median(serv), max(serv)))
+        print(
+            f"  {level:8} terminal {statistics.median(term):6.2f} s (worst {max(term):.2f})  "
+            f"service {statistics.median(serv):6.2f} s (worst {max(serv):.2f})",
+            flush=True,
+        )
     with tempfile.TemporaryDirectory() as folder:
         cache = pathlib.Path(folder)
         compile_s = cold_compile(cache)

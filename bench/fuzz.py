@@ -34,7 +34,9 @@ TARGETS = {
     "position": (test_fuzz.test_any_written_position_reads_or_is_refused_clearly, 25),
     "cli": (test_fuzz.test_any_command_line_answers_with_a_status_not_a_traceback, 12),
     "service": (
-        test_fuzz.test_any_service_call_answers_with_a_service_error_and_keeps_the_log_whole, 3),
+        test_fuzz.test_any_service_call_answers_with_a_service_error_and_keeps_the_log_whole,
+        3,
+    ),
     "mail": (test_fuzz.test_any_mail_is_answered_or_dropped_and_never_retried_forever, 8),
 }
 
@@ -42,19 +44,28 @@ TARGETS = {
 def run(name: str, count: int) -> dict:
     test, _ = TARGETS[name]
     inner = test.hypothesis.inner_test
-    strategy = st.tuples(*test.hypothesis._given_kwargs.values()) \
-        if test.hypothesis._given_kwargs else None
+    strategy = (
+        st.tuples(*test.hypothesis._given_kwargs.values())
+        if test.hypothesis._given_kwargs
+        else None
+    )
     tally = collections.Counter()
     failures: list[str] = []
     arg_names = list(test.hypothesis._given_kwargs)
 
-    @settings(max_examples=count, database=None, deadline=None, derandomize=False,
-              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=count,
+        database=None,
+        deadline=None,
+        derandomize=False,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(strategy)
     def one(args):
         tally["inputs"] += 1
         try:
-            inner(**dict(zip(arg_names, args)))
+            inner(**dict(zip(arg_names, args, strict=False)))
         except AssertionError as err:
             tally["broken invariant"] += 1
             failures.append(f"invariant: {str(err)[:200]} <- {str(args)[:200]}")
@@ -80,23 +91,32 @@ def main() -> None:
     names = args.only or list(TARGETS)
     weight = sum(TARGETS[n][1] for n in names)
     total = collections.Counter()
-    print(f"{'target':9} {'inputs':>8} {'ok':>8} {'skipped':>8} {'unhandled':>10} "
-          f"{'broken':>7} {'seconds':>8}")
+    print(
+        f"{'target':9} {'inputs':>8} {'ok':>8} {'skipped':>8} {'unhandled':>10} "
+        f"{'broken':>7} {'seconds':>8}"
+    )
     for name in names:
         count = max(1, args.count * TARGETS[name][1] // weight)
         started = time.perf_counter()
         result = run(name, count)
         tally = result["tally"]
         total.update(tally)
-        print(f"{name:9} {tally['inputs']:8,} {tally['ok']:8,} "
-              f"{tally['skipped (not accepted)']:8,} {tally['unhandled exception']:10,} "
-              f"{tally['broken invariant']:7,} {time.perf_counter() - started:8.1f}", flush=True)
+        print(
+            f"{name:9} {tally['inputs']:8,} {tally['ok']:8,} "
+            f"{tally['skipped (not accepted)']:8,} {tally['unhandled exception']:10,} "
+            f"{tally['broken invariant']:7,} {time.perf_counter() - started:8.1f}",
+            flush=True,
+        )
         for line in result["failures"][:5]:
             print("   ", line)
-    print(f"{'all':9} {total['inputs']:8,} {total['ok']:8,} {total['skipped (not accepted)']:8,} "
-          f"{total['unhandled exception']:10,} {total['broken invariant']:7,}")
-    print("ok: accepted, or refused with a documented error and a short clean message; skipped: "
-          "a drawn ruleset the parser refused, where the check needs an accepted one")
+    print(
+        f"{'all':9} {total['inputs']:8,} {total['ok']:8,} {total['skipped (not accepted)']:8,} "
+        f"{total['unhandled exception']:10,} {total['broken invariant']:7,}"
+    )
+    print(
+        "ok: accepted, or refused with a documented error and a short clean message; skipped: "
+        "a drawn ruleset the parser refused, where the check needs an accepted one"
+    )
 
 
 if __name__ == "__main__":

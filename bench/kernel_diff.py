@@ -26,8 +26,10 @@ def main() -> int:
     args = parser.parse_args()
     started = time.perf_counter()
     positions, moves, problems = run(args.positions, args.seed)
-    print(f"{positions:,} positions, {moves:,} moves compared, {len(problems)} disagreements "
-          f"({time.perf_counter() - started:.0f} s, seed {args.seed})")
+    print(
+        f"{positions:,} positions, {moves:,} moves compared, {len(problems)} disagreements "
+        f"({time.perf_counter() - started:.0f} s, seed {args.seed})"
+    )
     for problem in problems:
         print("  " + problem)
     return 1 if problems else 0

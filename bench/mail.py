@@ -48,9 +48,11 @@ Captured: North 0, South 0.
 
 def message(i: int) -> bytes:
     body = OPENING.format(move="ABCDEF"[i % 6]).replace("\n", "\r\n")
-    return (f"From: Player {i} <p{i}@example.org>\r\nTo: mancala@bot.test\r\n"
-            f"Subject: wari {i}\r\nMessage-ID: <{i}.{time.time_ns()}@example.org>\r\n"
-            f"Content-Type: text/plain; charset=utf-8\r\n\r\n{body}").encode()
+    return (
+        f"From: Player {i} <p{i}@example.org>\r\nTo: mancala@bot.test\r\n"
+        f"Subject: wari {i}\r\nMessage-ID: <{i}.{time.time_ns()}@example.org>\r\n"
+        f"Content-Type: text/plain; charset=utf-8\r\n\r\n{body}"
+    ).encode()
 
 
 class Sink:
@@ -70,6 +72,7 @@ class Sink:
 
 def free_port() -> int:
     import socket
+
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -92,8 +95,7 @@ async def push(port: int, messages: list[bytes], connections: int) -> None:
             for raw in batch:
                 await client.sendmail("player@example.org", ["mancala@bot.test"], raw)
 
-    await asyncio.gather(*(one_connection(messages[i::connections])
-                           for i in range(connections)))
+    await asyncio.gather(*(one_connection(messages[i::connections]) for i in range(connections)))
 
 
 async def measure(kind: str, count: int, connections: int) -> float:
@@ -103,15 +105,23 @@ async def measure(kind: str, count: int, connections: int) -> float:
     sink_port, port = free_port(), free_port()
     sink_server = await loop.create_server(lambda: SMTP(sink, loop=loop), "127.0.0.1", sink_port)
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, MANCALA_MAIL_LISTEN=f"127.0.0.1:{port}",
-                   MANCALA_MAIL_RELAY=f"127.0.0.1:{sink_port}",
-                   MANCALA_MAIL_ADDRESS="mancala@bot.test", MANCALA_MAIL_SECRET="bench-secret",
-                   MANCALA_DB=os.path.join(tmp, "games.sqlite3"), PYTHONPATH=str(ROOT))
-        command = ([sys.executable, "-m", "bot.cli", "mail", "--env", os.devnull]
-                   if kind == "bot" else [sys.executable, __file__, "--forwarder", str(port),
-                                          str(sink_port)])
-        process = await asyncio.create_subprocess_exec(*command, env=env, cwd=tmp,
-                                                       stderr=asyncio.subprocess.DEVNULL)
+        env = dict(
+            os.environ,
+            MANCALA_MAIL_LISTEN=f"127.0.0.1:{port}",
+            MANCALA_MAIL_RELAY=f"127.0.0.1:{sink_port}",
+            MANCALA_MAIL_ADDRESS="mancala@bot.test",
+            MANCALA_MAIL_SECRET="bench-secret",
+            MANCALA_DB=os.path.join(tmp, "games.sqlite3"),
+            PYTHONPATH=str(ROOT),
+        )
+        command = (
+            [sys.executable, "-m", "bot.cli", "mail", "--env", os.devnull]
+            if kind == "bot"
+            else [sys.executable, __file__, "--forwarder", str(port), str(sink_port)]
+        )
+        process = await asyncio.create_subprocess_exec(
+            *command, env=env, cwd=tmp, stderr=asyncio.subprocess.DEVNULL
+        )
         try:
             await wait_for_port(port)
             sink.wanted = 50  # warm-up: imports, the AI worker, connections
@@ -154,12 +164,17 @@ async def main(args) -> None:
     for run in range(args.runs):
         base_rates.append(await measure("forwarder", args.messages, args.connections))
         bot_rates.append(await measure("bot", args.messages, args.connections))
-        print(f"run {run + 1}: bot {bot_rates[-1]:.0f} replies/s, "
-              f"forwarder {base_rates[-1]:.0f} messages/s", flush=True)
+        print(
+            f"run {run + 1}: bot {bot_rates[-1]:.0f} replies/s, "
+            f"forwarder {base_rates[-1]:.0f} messages/s",
+            flush=True,
+        )
     bot, base = statistics.median(bot_rates), statistics.median(base_rates)
-    print(f"median over {args.runs} runs of {args.messages} messages on {args.connections} "
-          f"connections: bot {bot:.0f} replies/s, forwarder baseline {base:.0f}/s, "
-          f"ratio {bot / base:.2f}; bar 200/s: {'met' if bot >= 200 else 'NOT met'}")
+    print(
+        f"median over {args.runs} runs of {args.messages} messages on {args.connections} "
+        f"connections: bot {bot:.0f} replies/s, forwarder baseline {base:.0f}/s, "
+        f"ratio {bot / base:.2f}; bar 200/s: {'met' if bot >= 200 else 'NOT met'}"
+    )
 
 
 if __name__ == "__main__":

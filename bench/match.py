@@ -22,14 +22,23 @@ from concurrent.futures import ProcessPoolExecutor
 
 sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
 
+from bench.intervals import mean_interval  # noqa: E402
 from engine import Game, Ruleset  # noqa: E402
 from engine.ai import choose_move, warm_up  # noqa: E402
-from bench.intervals import mean_interval  # noqa: E402
 
-PAIRINGS = [("greedy", "easy"), ("easy", "medium"), ("medium", "hard"), ("hard", "expert"),
-            ("greedy", "expert")]
-BARS = {("easy", "medium"): 0.75, ("medium", "hard"): 0.75, ("hard", "expert"): 0.75,
-        ("greedy", "expert"): 0.95}
+PAIRINGS = [
+    ("greedy", "easy"),
+    ("easy", "medium"),
+    ("medium", "hard"),
+    ("hard", "expert"),
+    ("greedy", "expert"),
+]
+BARS = {
+    ("easy", "medium"): 0.75,
+    ("medium", "hard"): 0.75,
+    ("hard", "expert"): 0.75,
+    ("greedy", "expert"): 0.95,
+}
 MAX_PLIES = 400  # a game still going after this many plies is ended by agreement
 
 
@@ -41,8 +50,9 @@ def openings(rules: str, count: int) -> list[list[str]]:
     index = stale = 0
     while len(found) < count:
         if stale > 5000:  # every opening there is has been drawn many times over
-            raise SystemExit(f"{rules} has only {len(found)} openings of two plies: "
-                             f"ask for at most that many")
+            raise SystemExit(
+                f"{rules} has only {len(found)} openings of two plies: ask for at most that many"
+            )
         moves = opening(rules, index)
         index += 1
         if moves in found:
@@ -89,8 +99,9 @@ def main() -> None:
     parser.add_argument("--openings", type=int, default=2, help="openings per pairing and ruleset")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rules", nargs="+", default=["kalah", "wari", "oware", "al-manqala"])
-    parser.add_argument("--pairs", default=None,
-                        help="only these pairings, e.g. 'hard-expert,greedy-expert'")
+    parser.add_argument(
+        "--pairs", default=None, help="only these pairings, e.g. 'hard-expert,greedy-expert'"
+    )
     args = parser.parse_args()
     pairings = PAIRINGS
     if args.pairs:
@@ -107,8 +118,10 @@ def main() -> None:
     results = {}
     timings = {}
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        futures = [(job, pool.submit(play_game, job[0], job[2], job[3], job[4], 1000 * job[5]))
-                   for job in jobs]
+        futures = [
+            (job, pool.submit(play_game, job[0], job[2], job[3], job[4], 1000 * job[5]))
+            for job in jobs
+        ]
         for (rules, pair, moves, south, north, _), future in futures:
             south, north, score, winner, plies, timing = future.result()
             strong = pair[1]
@@ -120,23 +133,35 @@ def main() -> None:
                 t[0] += total
                 t[1] += count
                 t[2] = max(t[2], worst)
-            print(f"{rules:11} {' '.join(moves):5} S={south:7} N={north:7} "
-                  f"{score[0]:3}-{score[1]:<3} {winner:5} {plies:3} plies", flush=True)
-    print(f"\nscore of the stronger side (second), {2 * args.openings} games per cell "
-          f"({time.perf_counter() - started:.0f} s):")
-    header = (f"{'pairing':18}" + "".join(f"{r:>12}" for r in rulesets)
-              + f"{'all':>8} {'95% interval':>13}  bar")
+            print(
+                f"{rules:11} {' '.join(moves):5} S={south:7} N={north:7} "
+                f"{score[0]:3}-{score[1]:<3} {winner:5} {plies:3} plies",
+                flush=True,
+            )
+    print(
+        f"\nscore of the stronger side (second), {2 * args.openings} games per cell "
+        f"({time.perf_counter() - started:.0f} s):"
+    )
+    header = (
+        f"{'pairing':18}"
+        + "".join(f"{r:>12}" for r in rulesets)
+        + f"{'all':>8} {'95% interval':>13}  bar"
+    )
     print(header)
     for pair in pairings:
         cells = [results[(r, pair)] for r in rulesets]
         every = [p for cell in cells for p in cell]
         # Each opening's two games (sides swapped) were queued one after the other.
-        share, low, high = mean_interval([(a + b) / 2 for a, b in zip(every[::2], every[1::2])])
+        share, low, high = mean_interval(
+            [(a + b) / 2 for a, b in zip(every[::2], every[1::2], strict=False)]
+        )
         bar = BARS.get(pair)
         verdict = "" if bar is None else f"{bar:.0%} {'ok' if share >= bar else 'MISSED'}"
-        print(f"{pair[0] + ' < ' + pair[1]:18}" + "".join(
-            f"{sum(c) / len(c):>11.0%} " for c in cells)
-            + f"{share:>7.0%} {low:>6.0%}-{high:<6.0%}  {verdict}")
+        print(
+            f"{pair[0] + ' < ' + pair[1]:18}"
+            + "".join(f"{sum(c) / len(c):>11.0%} " for c in cells)
+            + f"{share:>7.0%} {low:>6.0%}-{high:<6.0%}  {verdict}"
+        )
     print("\nseconds per move: level, mean, worst")
     for level, (total, count, worst) in sorted(timings.items()):
         if count:

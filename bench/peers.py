@@ -31,13 +31,15 @@ import time
 
 sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
 
+from bench.intervals import mean_interval  # noqa: E402
 from engine import Game, Ruleset  # noqa: E402
 from engine.ai import choose_move, warm_up  # noqa: E402
 from engine.ai.search import iterate  # noqa: E402
-from bench.intervals import mean_interval  # noqa: E402
 
 PEER_GAMES = {"kalah:capture_needs_opposite=yes": "mancala", "oware": "oware"}
 MAX_PLIES = 1000
+
+
 class Peer:
     """An OpenSpiel game and MCTS bot, with the mapping between its boards and actions and
     ours (South is OpenSpiel's player 0)."""
@@ -50,8 +52,16 @@ class Peer:
         self.kind = PEER_GAMES[str(rules)]
         self.game = pyspiel.load_game(self.kind)
         self.state = self.game.new_initial_state()
-        self.bot = pyspiel.MCTSBot(self.game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0,
-                                   simulations, 1000, True, seed, False)
+        self.bot = pyspiel.MCTSBot(
+            self.game,
+            pyspiel.RandomRolloutEvaluator(1, seed),
+            2.0,
+            simulations,
+            1000,
+            True,
+            seed,
+            False,
+        )
 
     def action(self, pit: int) -> int:
         n = self.rules.pits
@@ -104,8 +114,10 @@ def openings(rules: Ruleset, count: int, balanced: float | None = None) -> list[
     index = stale = 0
     while len(found) < count:
         if stale > 5000:  # every opening there is has been drawn many times over
-            raise SystemExit(f"only {len(found)} openings of {rules} are within {balanced} "
-                             f"seeds of even: ask for fewer, or a wider --balanced")
+            raise SystemExit(
+                f"only {len(found)} openings of {rules} are within {balanced} "
+                f"seeds of even: ask for fewer, or a wider --balanced"
+            )
         rng = random.Random(f"peers/{rules}/{index}")
         index += 1
         game = Game(rules)
@@ -141,8 +153,16 @@ def play_table(rules: Ruleset):
     return seeds, endgame_table(rules, seeds, tables_dir()).table
 
 
-def play(rules: Ruleset, moves: list[str], ours_south: bool, level: str, seconds: float,
-         simulations: int, seed: int, endgame=None) -> tuple[float, int, float]:
+def play(
+    rules: Ruleset,
+    moves: list[str],
+    ours_south: bool,
+    level: str,
+    seconds: float,
+    simulations: int,
+    seed: int,
+    endgame=None,
+) -> tuple[float, int, float]:
     """One game; returns (our points, plies, our mean seconds a move)."""
     game = Game(rules)
     peer = Peer(rules, simulations, seed)
@@ -158,8 +178,9 @@ def play(rules: Ruleset, moves: list[str], ours_south: bool, level: str, seconds
             break
         mover = game.position.mover
         if mover == ours:
-            chosen = choose_move(game.position, level, time_limit=seconds, seed=seed,
-                                 endgame=endgame)
+            chosen = choose_move(
+                game.position, level, time_limit=seconds, seed=seed, endgame=endgame
+            )
             spent += chosen.seconds
             count += 1
             pit, _ = game.position.parse_move(chosen.move)
@@ -170,19 +191,25 @@ def play(rules: Ruleset, moves: list[str], ours_south: bool, level: str, seconds
         peer.play(pit)
         both_on = not game.is_over() and not peer.state.is_terminal()
         if both_on and peer.board() != game.position.board:
-            raise SystemExit(f"boards differ after {' '.join(game.moves)}: ours "
-                             f"{game.position.board}, OpenSpiel's {peer.board()}")
+            raise SystemExit(
+                f"boards differ after {' '.join(game.moves)}: ours "
+                f"{game.position.board}, OpenSpiel's {peer.board()}"
+            )
     if game.is_over() != peer.state.is_terminal() and len(game.moves) < MAX_PLIES:
-        raise SystemExit(f"one program ended the game and the other did not after "
-                         f"{' '.join(game.moves)}")
+        raise SystemExit(
+            f"one program ended the game and the other did not after {' '.join(game.moves)}"
+        )
     winner = game.winner()
     if peer.state.is_terminal():
         theirs = peer.state.returns()
-        expected = ("south" if theirs[0] > theirs[1] else "north" if theirs[1] > theirs[0]
-                    else "draw")
+        expected = (
+            "south" if theirs[0] > theirs[1] else "north" if theirs[1] > theirs[0] else "draw"
+        )
         if expected != winner:
-            raise SystemExit(f"the programs disagree on the result after {' '.join(game.moves)}:"
-                             f" ours {winner}, OpenSpiel's {expected}")
+            raise SystemExit(
+                f"the programs disagree on the result after {' '.join(game.moves)}:"
+                f" ours {winner}, OpenSpiel's {expected}"
+            )
     side = "south" if ours_south else "north"
     points = 1.0 if winner == side else 0.5 if winner == "draw" else 0.0
     return points, len(game.moves), spent / max(count, 1)
@@ -202,16 +229,25 @@ def main() -> None:
     parser.add_argument("--level", default="expert")
     parser.add_argument("--seconds", type=float, default=1.0, help="our time per move")
     parser.add_argument("--simulations", default="auto")
-    parser.add_argument("--balanced", type=float, default=None, metavar="SEEDS",
-                        help="only openings a deep search values within SEEDS of even")
-    parser.add_argument("--no-table", action="store_true",
-                        help="our levels play without their endgame table (wari, oware)")
+    parser.add_argument(
+        "--balanced",
+        type=float,
+        default=None,
+        metavar="SEEDS",
+        help="only openings a deep search values within SEEDS of even",
+    )
+    parser.add_argument(
+        "--no-table",
+        action="store_true",
+        help="our levels play without their endgame table (wari, oware)",
+    )
     args = parser.parse_args()
     warm_up()
     for text in args.rules:
         rules = Ruleset.parse(text)
-        simulations = (calibrate(rules, args.seconds) if args.simulations == "auto"
-                       else int(args.simulations))
+        simulations = (
+            calibrate(rules, args.seconds) if args.simulations == "auto" else int(args.simulations)
+        )
         endgame = None if args.no_table else play_table(rules)
         pairs = []
         plies, times = [], []
@@ -219,21 +255,34 @@ def main() -> None:
         for i, moves in enumerate(openings(rules, args.openings, args.balanced)):
             pair = []
             for ours_south in (True, False):
-                points, length, mean = play(rules, moves, ours_south, args.level, args.seconds,
-                                            simulations, 1000 + i, endgame)
+                points, length, mean = play(
+                    rules,
+                    moves,
+                    ours_south,
+                    args.level,
+                    args.seconds,
+                    simulations,
+                    1000 + i,
+                    endgame,
+                )
                 pair.append(points)
                 plies.append(length)
                 times.append(mean)
-                print(f"{rules} {' '.join(moves)} ours={'S' if ours_south else 'N'} "
-                      f"points={points} plies={length}", flush=True)
+                print(
+                    f"{rules} {' '.join(moves)} ours={'S' if ours_south else 'N'} "
+                    f"points={points} plies={length}",
+                    flush=True,
+                )
             pairs.append(sum(pair) / 2)
         mean, low, high = mean_interval(pairs)
-        print(f"\n{rules}: {args.level} against MCTS ({simulations} simulations a move): "
-              f"{mean:.0%} of the points, 95% interval {low:.0%}-{high:.0%}, "
-              f"{2 * len(pairs)} games, "
-              f"{statistics.mean(times):.2f} s a move for ours, "
-              f"{statistics.median(plies)} plies median, {time.perf_counter() - started:.0f} s",
-              flush=True)
+        print(
+            f"\n{rules}: {args.level} against MCTS ({simulations} simulations a move): "
+            f"{mean:.0%} of the points, 95% interval {low:.0%}-{high:.0%}, "
+            f"{2 * len(pairs)} games, "
+            f"{statistics.mean(times):.2f} s a move for ours, "
+            f"{statistics.median(plies)} plies median, {time.perf_counter() - started:.0f} s",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -55,29 +55,34 @@ def main() -> None:
     bases = []
     for _ in range(args.runs):
         started = time.perf_counter()
-        for spec, found in games.items():
+        for found in games.values():
             for game in found:
                 Game.from_moves(game.rules, game.moves).position.legal_moves()
         bases.append(time.perf_counter() - started)
         for spec, found in games.items():
             total_nodes, started = 0, time.perf_counter()
             for game in found:
-                result = iterate(game.position, args.depth,
-                                 searcher=Searcher(game.rules, tt_bits=20))
+                result = iterate(
+                    game.position, args.depth, searcher=Searcher(game.rules, tt_bits=20)
+                )
                 total_nodes += result.nodes
             seconds[spec].append(time.perf_counter() - started)
             nodes[spec] = total_nodes
     base = statistics.median(bases)
-    print(f"depth {args.depth}, {sum(SET.values())} positions, median of {args.runs} runs; "
-          f"baseline (replaying their games) {base * 1000:.1f} ms")
+    print(
+        f"depth {args.depth}, {sum(SET.values())} positions, median of {args.runs} runs; "
+        f"baseline (replaying their games) {base * 1000:.1f} ms"
+    )
     print("| ruleset | positions | nodes | seconds | seconds / baseline |")
     print("|---|---|---|---|---|")
     for spec in SET:
         median = statistics.median(seconds[spec])
         print(f"| {spec} | {SET[spec]} | {nodes[spec]:,} | {median:.2f} | {median / base:,.0f}x |")
     total = sum(statistics.median(seconds[spec]) for spec in SET)
-    print(f"| all | {sum(SET.values())} | {sum(nodes.values()):,} | {total:.2f} | "
-          f"{total / base:,.0f}x |")
+    print(
+        f"| all | {sum(SET.values())} | {sum(nodes.values()):,} | {total:.2f} | "
+        f"{total / base:,.0f}x |"
+    )
 
 
 if __name__ == "__main__":

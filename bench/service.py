@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.service import Channel, GameService, Player, ServiceError  # noqa: E402
 from bot.ai_runtime.pool import known_levels  # noqa: E402
+from bot.service import Channel, GameService, Player, ServiceError  # noqa: E402
 
 RULES = "oware"
 FRESH = itertools.count(1)  # channel numbers for games started to replace finished ones
@@ -67,8 +67,9 @@ class Tables:
         slot = rng.randrange(len(self.ids))
         game = await self.service.get_game(self.ids[slot])
         if game.is_over:
-            new = await self.service.start_game(game.south, game.north, RULES,
-                                                Channel("discord", f"fresh-{next(FRESH)}"))
+            new = await self.service.start_game(
+                game.south, game.north, RULES, Channel("discord", f"fresh-{next(FRESH)}")
+            )
             self.ids[slot] = new.id
             return None
         move = rng.choice(game.position.legal_moves())
@@ -83,20 +84,25 @@ class Tables:
 
 async def baseline(path: Path, seconds: float) -> float:
     import aiosqlite
+
     conn = await aiosqlite.connect(path)
     await conn.execute("PRAGMA synchronous = NORMAL")
-    await conn.execute("CREATE TABLE IF NOT EXISTS bench_g (id INTEGER PRIMARY KEY, ply INT, "
-                       "b TEXT)")
-    await conn.execute("CREATE TABLE IF NOT EXISTS bench_m (g INT, ply INT, b TEXT, "
-                       "PRIMARY KEY (g, ply)) WITHOUT ROWID")
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS bench_g (id INTEGER PRIMARY KEY, ply INT, b TEXT)"
+    )
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS bench_m (g INT, ply INT, b TEXT, "
+        "PRIMARY KEY (g, ply)) WITHOUT ROWID"
+    )
     await conn.execute("INSERT OR REPLACE INTO bench_g VALUES (1, 0, '')")
     await conn.commit()
     board = "[4,4,4,4,4,4,4,4,4,4,4,4,0,0]"
     done, end = 0, time.perf_counter() + seconds
     while time.perf_counter() < end:
         done += 1
-        await conn.execute("UPDATE bench_g SET ply = ?, b = ? WHERE id = 1 AND ply = ?",
-                           (done, board, done - 1))
+        await conn.execute(
+            "UPDATE bench_g SET ply = ?, b = ? WHERE id = 1 AND ply = ?", (done, board, done - 1)
+        )
         await conn.execute("INSERT INTO bench_m VALUES (1, ?, ?)", (done, board))
         await conn.commit()
     await conn.execute("DROP TABLE bench_m")
@@ -136,6 +142,7 @@ async def paced(tables: Tables, seconds, rate=500.0):
             took = await tables.one_move(rng)
             if took is not None:
                 latencies.append(took)
+
         tasks.append(asyncio.ensure_future(fire()))
     await asyncio.gather(*tasks)
     return latencies
@@ -151,8 +158,10 @@ async def loop_lag(stop: asyncio.Event, lags: list, every=0.005):
 async def with_ai(service, tables: Tables, seconds, arena: int):
     level = known_levels()[-1]  # the strongest level: the longest searches
     ai = Player.ai(level)
-    arenas = [await service.start_game(ai, ai, "oware", Channel("terminal", f"arena-{arena}-{k}"))
-              for k in range(2)]
+    arenas = [
+        await service.start_game(ai, ai, "oware", Channel("terminal", f"arena-{arena}-{k}"))
+        for k in range(2)
+    ]
     await asyncio.sleep(1.0)  # the worker processes start
     lags, stop = [], asyncio.Event()
     sampler = asyncio.ensure_future(loop_lag(stop, lags))
@@ -172,38 +181,56 @@ async def run(args):
         service = await GameService.open(path, tick_every=None, ai_workers=2, ai_time_limit=1.0)
         t0 = time.perf_counter()
         all_games = await store_games(service, args.games)
-        print(f"stored {len(all_games)} games in {time.perf_counter() - t0:.1f} s; "
-              f"AI level for the lag test: {known_levels()[-1]}")
+        print(
+            f"stored {len(all_games)} games in {time.perf_counter() - t0:.1f} s; "
+            f"AI level for the lag test: {known_levels()[-1]}"
+        )
         results = []
         try:
             for r in range(args.runs):
                 sample = random.Random(r).sample(all_games, 3 * DRIVEN)
                 base = await baseline(path, min(args.seconds, 3))
                 rate, lat = await throughput(Tables(service, sample[:DRIVEN]), args.seconds)
-                paced_lat = await paced(Tables(service, sample[DRIVEN:2 * DRIVEN]), args.seconds)
-                lags, ai_lat = await with_ai(service, Tables(service, sample[2 * DRIVEN:]),
-                                             args.seconds, r)
-                row = dict(base=base, rate=rate, p50=pct(lat, 50) * 1e3, p99=pct(lat, 99) * 1e3,
-                           paced_n=len(paced_lat) / args.seconds,
-                           paced_p50=pct(paced_lat, 50) * 1e3, paced_p99=pct(paced_lat, 99) * 1e3,
-                           lag_p50=pct(lags, 50) * 1e3, lag_p99=pct(lags, 99) * 1e3,
-                           ai_p99=pct(ai_lat, 99) * 1e3, ratio=rate / base)
+                paced_lat = await paced(Tables(service, sample[DRIVEN : 2 * DRIVEN]), args.seconds)
+                lags, ai_lat = await with_ai(
+                    service, Tables(service, sample[2 * DRIVEN :]), args.seconds, r
+                )
+                row = dict(
+                    base=base,
+                    rate=rate,
+                    p50=pct(lat, 50) * 1e3,
+                    p99=pct(lat, 99) * 1e3,
+                    paced_n=len(paced_lat) / args.seconds,
+                    paced_p50=pct(paced_lat, 50) * 1e3,
+                    paced_p99=pct(paced_lat, 99) * 1e3,
+                    lag_p50=pct(lags, 50) * 1e3,
+                    lag_p99=pct(lags, 99) * 1e3,
+                    ai_p99=pct(ai_lat, 99) * 1e3,
+                    ratio=rate / base,
+                )
                 results.append(row)
-                print(f"run {r + 1}: baseline {base:,.0f} txn/s | throughput {rate:,.0f} moves/s "
-                      f"(p50 {row['p50']:.1f} ms, p99 {row['p99']:.1f} ms) | "
-                      f"at {row['paced_n']:.0f}/s p50 "
-                      f"{row['paced_p50']:.2f} ms p99 {row['paced_p99']:.2f} ms | "
-                      f"with 2 AI searches: loop lag p50 {row['lag_p50']:.2f} ms "
-                      f"p99 {row['lag_p99']:.2f} ms, move p99 {row['ai_p99']:.2f} ms", flush=True)
+                print(
+                    f"run {r + 1}: baseline {base:,.0f} txn/s | throughput {rate:,.0f} moves/s "
+                    f"(p50 {row['p50']:.1f} ms, p99 {row['p99']:.1f} ms) | "
+                    f"at {row['paced_n']:.0f}/s p50 "
+                    f"{row['paced_p50']:.2f} ms p99 {row['paced_p99']:.2f} ms | "
+                    f"with 2 AI searches: loop lag p50 {row['lag_p50']:.2f} ms "
+                    f"p99 {row['lag_p99']:.2f} ms, move p99 {row['ai_p99']:.2f} ms",
+                    flush=True,
+                )
         finally:
             await service.close()
     med = {k: statistics.median(r[k] for r in results) for k in results[0]}
-    print(f"median of {len(results)}: {med['rate']:,.0f} moves/s, {med['ratio']:.2f} x the bare "
-          f"transaction baseline of the same run (median {med['base']:,.0f}/s); p99 at 500/s "
-          f"{med['paced_p99']:.2f} ms; loop lag p99 with two AI searches {med['lag_p99']:.2f} ms")
+    print(
+        f"median of {len(results)}: {med['rate']:,.0f} moves/s, {med['ratio']:.2f} x the bare "
+        f"transaction baseline of the same run (median {med['base']:,.0f}/s); p99 at 500/s "
+        f"{med['paced_p99']:.2f} ms; loop lag p99 with two AI searches {med['lag_p99']:.2f} ms"
+    )
     bar = med["rate"] >= 2000 and med["paced_p99"] <= 20 and med["lag_p99"] <= 50
-    print("bar (>= 2,000 moves/s, p99 <= 20 ms at 500/s, lag p99 <= 50 ms):",
-          "met" if bar else "NOT met")
+    print(
+        "bar (>= 2,000 moves/s, p99 <= 20 ms at 500/s, lag p99 <= 50 ms):",
+        "met" if bar else "NOT met",
+    )
 
 
 def main():

@@ -54,8 +54,13 @@ def run_child(command: list[str], given: str | None = None) -> tuple[str, float,
     """Run ``command`` (``given`` on its input); (its output, wall seconds, its peak resident
     memory in MB, from the kernel's accounts of that one child)."""
     started = time.perf_counter()
-    child = subprocess.Popen(command, stdin=subprocess.PIPE if given else None,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    child = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE if given else None,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     if given:
         child.stdin.write(given)
         child.stdin.close()
@@ -75,30 +80,43 @@ def our_solve(spec: str, fresh: bool) -> dict:
             command += ["--cache", folder]
         output, _, peak = run_child(command)
     value = re.search(r"value ([+-]\d+) \((\w+)", output)
-    figures = re.search(r"nodes ([\d,]+)  time ([\d.]+) s \(table ([\d.]+) s, search ([\d.]+) s",
-                        output)
+    figures = re.search(
+        r"nodes ([\d,]+)  time ([\d.]+) s \(table ([\d.]+) s, search ([\d.]+) s", output
+    )
     table = re.search(r"table (built|loaded).*?-(\d+)-v\d+\.npy", output)
-    return {"value": value.group(1), "proven": value.group(2) == "proven",
-            "nodes": int(figures.group(1).replace(",", "")), "total": float(figures.group(2)),
-            "table": float(figures.group(3)), "search": float(figures.group(4)), "peak": peak,
-            "table_note": f"{table.group(1)}, {table.group(2)} seeds" if table else "none"}
+    return {
+        "value": value.group(1),
+        "proven": value.group(2) == "proven",
+        "nodes": int(figures.group(1).replace(",", "")),
+        "total": float(figures.group(2)),
+        "table": float(figures.group(3)),
+        "search": float(figures.group(4)),
+        "peak": peak,
+        "table_note": f"{table.group(1)}, {table.group(2)} seeds" if table else "none",
+    }
 
 
 def cmancala_solve(binary: str) -> dict:
-    output, seconds, peak = run_child([binary, "--api", "--cache", "26"],
-                                      f"SOLVE {CMANCALA_START}\nQUIT\n")
+    output, seconds, peak = run_child(
+        [binary, "--api", "--cache", "26"], f"SOLVE {CMANCALA_START}\nQUIT\n"
+    )
     value = re.search(r"EVAL (-?\d+)", output)
-    return {"value": f"{int(value.group(1)):+d}" if value else "?", "total": seconds,
-            "peak": peak}
+    return {"value": f"{int(value.group(1)):+d}" if value else "?", "total": seconds, "peak": peak}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--fresh", action="store_true",
-                        help="a new empty tables directory each run: first use, build included")
-    parser.add_argument("--cmancala", metavar="BINARY",
-                        help="CMancala's executable, to solve the standard start beside ours")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="a new empty tables directory each run: first use, build included",
+    )
+    parser.add_argument(
+        "--cmancala",
+        metavar="BINARY",
+        help="CMancala's executable, to solve the standard start beside ours",
+    )
     parser.add_argument("--variants", default="001,standard")
     args = parser.parse_args()
     names = args.variants.split(",")
@@ -110,32 +128,40 @@ def main() -> None:
         for name in names:
             results[name].append(our_solve(VARIANTS[name], args.fresh))
             last = results[name][-1]
-            print(f"run {run} {name:8}: {last['value']} proven={last['proven']} "
-                  f"table {last['table']:.1f} s ({last['table_note']}), search "
-                  f"{last['search']:.1f} s, {last['nodes']:,} nodes, {last['peak']} MB",
-                  flush=True)
+            print(
+                f"run {run} {name:8}: {last['value']} proven={last['proven']} "
+                f"table {last['table']:.1f} s ({last['table_note']}), search "
+                f"{last['search']:.1f} s, {last['nodes']:,} nodes, {last['peak']} MB",
+                flush=True,
+            )
         if args.cmancala:
             peers.append(cmancala_solve(args.cmancala))
-            print(f"run {run} CMancala standard: {peers[-1]['value']} in "
-                  f"{peers[-1]['total']:.1f} s, {peers[-1]['peak']} MB", flush=True)
+            print(
+                f"run {run} CMancala standard: {peers[-1]['value']} in "
+                f"{peers[-1]['total']:.1f} s, {peers[-1]['peak']} MB",
+                flush=True,
+            )
     base = statistics.median(bases)
     print(f"\nbaseline (3000 random games, pure Python): {base:.2f} s, median of {args.runs}")
-    print("| variant | value | table s | search s | total s | total / baseline | nodes | "
-          "peak MB |")
+    print("| variant | value | table s | search s | total s | total / baseline | nodes | peak MB |")
     print("|---|---|---|---|---|---|---|---|")
     for name in names:
         rows = results[name]
         total = statistics.median(r["total"] for r in rows)
-        print(f"| {name} ({rows[0]['table_note']}) | {rows[0]['value']} | "
-              f"{statistics.median(r['table'] for r in rows):.1f} | "
-              f"{statistics.median(r['search'] for r in rows):.1f} | {total:.1f} | "
-              f"{total / base:.1f}x | {statistics.median(r['nodes'] for r in rows):,.0f} | "
-              f"{statistics.median(r['peak'] for r in rows):.0f} |")
+        print(
+            f"| {name} ({rows[0]['table_note']}) | {rows[0]['value']} | "
+            f"{statistics.median(r['table'] for r in rows):.1f} | "
+            f"{statistics.median(r['search'] for r in rows):.1f} | {total:.1f} | "
+            f"{total / base:.1f}x | {statistics.median(r['nodes'] for r in rows):,.0f} | "
+            f"{statistics.median(r['peak'] for r in rows):.0f} |"
+        )
     if peers:
         total = statistics.median(p["total"] for p in peers)
-        print(f"| CMancala standard (2^26 table) | {peers[0]['value']} | - | {total:.1f} | "
-              f"{total:.1f} | {total / base:.1f}x | - | "
-              f"{statistics.median(p['peak'] for p in peers):.0f} |")
+        print(
+            f"| CMancala standard (2^26 table) | {peers[0]['value']} | - | {total:.1f} | "
+            f"{total:.1f} | {total / base:.1f}x | - | "
+            f"{statistics.median(p['peak'] for p in peers):.0f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -24,14 +24,20 @@ sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engin
 from bot.commands.ai import choose_table_seeds  # noqa: E402
 from engine import Game, Ruleset  # noqa: E402
 from engine.ai.search import (  # noqa: E402
-    SOLVE_BUDGET, Searcher, default_tt_bits, solve, stores_irrelevant, warm_up,
+    SOLVE_BUDGET,
+    Searcher,
+    default_tt_bits,
+    solve,
+    stores_irrelevant,
+    warm_up,
 )
 
 VARIANTS = {"001": "kalah", "standard": "kalah:capture_needs_opposite=yes"}
 
 
-def middlegames(rules: Ruleset, count: int, seed: int = 22, low: int = 12,
-                high: int = 30) -> list[Game]:
+def middlegames(
+    rules: Ruleset, count: int, seed: int = 22, low: int = 12, high: int = 30
+) -> list[Game]:
     """``count`` games played at random until ``low`` to ``high`` seeds are left on the
     board."""
     rng = random.Random(seed)
@@ -50,15 +56,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--nodes", type=float, default=2e8, help="node cap per position")
-    parser.add_argument("--seeds", default="12-30",
-                        help="the range of seeds left on the board (default 12-30; 31-40 is "
-                             "a harder set)")
+    parser.add_argument(
+        "--seeds",
+        default="12-30",
+        help="the range of seeds left on the board (default 12-30; 31-40 is a harder set)",
+    )
     parser.add_argument("--rules", choices=["001", "standard", "both"], default="both")
-    parser.add_argument("--table", type=int, default=None,
-                        help="endgame-table seeds (default: as mancala solve; 0 measures the "
-                             "search alone)")
-    parser.add_argument("--budget", type=int, default=SOLVE_BUDGET,
-                        help="node budget of each move's first try (0: plain alpha-beta)")
+    parser.add_argument(
+        "--table",
+        type=int,
+        default=None,
+        help="endgame-table seeds (default: as mancala solve; 0 measures the search alone)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=SOLVE_BUDGET,
+        help="node budget of each move's first try (0: plain alpha-beta)",
+    )
     args = parser.parse_args()
     warm_up()
     variants = VARIANTS if args.rules == "both" else {args.rules: VARIANTS[args.rules]}
@@ -79,22 +94,35 @@ def main() -> None:
             began = time.perf_counter()
             stored = endgame_table(rules, seeds, tables_dir())
             table = stored.table
-            print(f"{name}: table of {seeds} seeds in {time.perf_counter() - began:.1f} s "
-                  f"({stored.note})")
+            print(
+                f"{name}: table of {seeds} seeds in {time.perf_counter() - began:.1f} s "
+                f"({stored.note})"
+            )
         total_nodes = total_seconds = proven = 0
         for n, game in enumerate(games, 1):
             searcher = Searcher(rules, default_tt_bits(rules))
-            result = solve(game.position, node_limit=int(args.nodes), searcher=searcher,
-                           endgame_seeds=seeds, endgame_table=table, budget=args.budget)
+            result = solve(
+                game.position,
+                node_limit=int(args.nodes),
+                searcher=searcher,
+                endgame_seeds=seeds,
+                endgame_table=table,
+                budget=args.budget,
+            )
             total_nodes += result.nodes
             total_seconds += result.seconds
             proven += result.complete
             state = f"{result.value:+g}" if result.complete else "not proven"
-            print(f"{name} #{n:2}: {sum(game.position.pits):2} seeds  {state:>10}  "
-                  f"{result.nodes:>13,} nodes  {result.seconds:7.2f} s", flush=True)
-        print(f"{name}: {proven}/{len(games)} proven, {total_nodes:,} nodes, "
-              f"{total_seconds:.1f} s ({total_seconds / baseline:,.0f}x the replay baseline "
-              f"of {baseline * 1000:.1f} ms)\n")
+            print(
+                f"{name} #{n:2}: {sum(game.position.pits):2} seeds  {state:>10}  "
+                f"{result.nodes:>13,} nodes  {result.seconds:7.2f} s",
+                flush=True,
+            )
+        print(
+            f"{name}: {proven}/{len(games)} proven, {total_nodes:,} nodes, "
+            f"{total_seconds:.1f} s ({total_seconds / baseline:,.0f}x the replay baseline "
+            f"of {baseline * 1000:.1f} ms)\n"
+        )
 
 
 if __name__ == "__main__":

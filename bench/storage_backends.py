@@ -42,15 +42,24 @@ def pct(values, q):
 async def start_games(location: str, count: int) -> list[int]:
     service = await GameService.open(location, tick_every=None)
     try:
-        return [(await service.start_game(Player("discord", f"s{n}"), Player("discord", f"n{n}"),
-                                          "oware", Channel("discord", f"b{n}"))).id
-                for n in range(count)]
+        return [
+            (
+                await service.start_game(
+                    Player("discord", f"s{n}"),
+                    Player("discord", f"n{n}"),
+                    "oware",
+                    Channel("discord", f"b{n}"),
+                )
+            ).id
+            for n in range(count)
+        ]
     finally:
         await service.close()
 
 
-async def drive(location: str, game_ids: list[int], seconds: float, seed: int,
-                start_at: float = 0.0) -> dict:
+async def drive(
+    location: str, game_ids: list[int], seconds: float, seed: int, start_at: float = 0.0
+) -> dict:
     """Moves for ``seconds`` from ``PLAYERS`` concurrent players: acks and latencies."""
     service = await GameService.open(location, tick_every=None, cache_ttl=0.0)
     await asyncio.sleep(max(0.0, start_at - time.time()))
@@ -66,9 +75,12 @@ async def drive(location: str, game_ids: list[int], seconds: float, seed: int,
                 continue
             began = time.perf_counter()
             try:
-                after = await service.move(game_id, view.to_move,
-                                           rng.choice(view.position.legal_moves()),
-                                           expected_ply=view.ply)
+                after = await service.move(
+                    game_id,
+                    view.to_move,
+                    rng.choice(view.position.legal_moves()),
+                    expected_ply=view.ply,
+                )
             except ServiceError:
                 continue  # another player or process moved first
             latencies.append(time.perf_counter() - began)
@@ -114,9 +126,23 @@ print(json.dumps(result))
 
 def two_processes(url: str, game_ids: list[int], seconds: float) -> list[dict]:
     start_at = time.time() + 6  # both import and connect first, then start together
-    workers = [subprocess.Popen([sys.executable, "-c", WORKER, str(ROOT), url,
-                                 json.dumps(game_ids), str(seconds), str(seed), str(start_at)],
-                                stdout=subprocess.PIPE) for seed in (1, 2)]
+    workers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                WORKER,
+                str(ROOT),
+                url,
+                json.dumps(game_ids),
+                str(seconds),
+                str(seed),
+                str(start_at),
+            ],
+            stdout=subprocess.PIPE,
+        )
+        for seed in (1, 2)
+    ]
     return [json.loads(w.communicate(timeout=600)[0]) for w in workers]
 
 
@@ -130,28 +156,37 @@ def main() -> None:
     server = None
     if args.url is None:
         from postgres_server import PostgresServer, binaries
+
         server = PostgresServer(binaries()).start()
-    rows: dict[str, list[tuple]] = {"SQLite, 1 process": [], "PostgreSQL, 1 process": [],
-                                    "PostgreSQL, 2 processes": []}
+    rows: dict[str, list[tuple]] = {
+        "SQLite, 1 process": [],
+        "PostgreSQL, 1 process": [],
+        "PostgreSQL, 2 processes": [],
+    }
     races = []
     try:
         for run in range(args.runs):
             with tempfile.TemporaryDirectory() as folder:
                 path = str(Path(folder) / "bench.sqlite3")
                 ids = asyncio.run(start_games(path, args.games))
-                rows["SQLite, 1 process"].append(summary(
-                    [asyncio.run(drive(path, ids, args.seconds, run))]))
+                rows["SQLite, 1 process"].append(
+                    summary([asyncio.run(drive(path, ids, args.seconds, run))])
+                )
             url = server.new_database() if server else args.url
             ids = asyncio.run(start_games(url, args.games))
-            rows["PostgreSQL, 1 process"].append(summary(
-                [asyncio.run(drive(url, ids, args.seconds, run))]))
+            rows["PostgreSQL, 1 process"].append(
+                summary([asyncio.run(drive(url, ids, args.seconds, run))])
+            )
             url = server.new_database() if server else args.url
             ids = asyncio.run(start_games(url, args.games))
             results = two_processes(url, ids, args.seconds)
             rows["PostgreSQL, 2 processes"].append(summary(results))
             races.append(asyncio.run(lost_and_doubled(url, results)))
-            print(f"run {run + 1}: " + "; ".join(f"{name} {r[-1][0]:,.0f} moves/s"
-                                               for name, r in rows.items()), flush=True)
+            print(
+                f"run {run + 1}: "
+                + "; ".join(f"{name} {r[-1][0]:,.0f} moves/s" for name, r in rows.items()),
+                flush=True,
+            )
     finally:
         if server:
             server.stop()
@@ -161,8 +196,10 @@ def main() -> None:
         rate, p50, p99 = (statistics.median(v[i] for v in values) for i in range(3))
         print(f"{name:<26} {rate:>9,.0f} {p50:>8.2f} {p99:>8.2f} {rate / base:>9.2f}x")
     lost, doubled = sum(r[0] for r in races), sum(r[1] for r in races)
-    print(f"\ntwo processes on the same games, {args.runs} runs: {lost} lost, {doubled} doubled "
-          "moves (must be 0 and 0)")
+    print(
+        f"\ntwo processes on the same games, {args.runs} runs: {lost} lost, {doubled} doubled "
+        "moves (must be 0 and 0)"
+    )
 
 
 if __name__ == "__main__":

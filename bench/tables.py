@@ -30,13 +30,12 @@ import numpy as np
 
 sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
 
+from bench.solve_kalah import baseline  # noqa: E402
 from engine import Game, Ruleset  # noqa: E402
-from engine.ai import choose_move  # noqa: E402
+from engine.ai import choose_move, retrograde  # noqa: E402
 from engine.ai.encoding import encode  # noqa: E402
 from engine.ai.endgame import index  # noqa: E402
-from engine.ai import retrograde  # noqa: E402
 from engine.ai.search import play_table_seeds, result_from_bounds  # noqa: E402
-from bench.solve_kalah import baseline  # noqa: E402
 
 
 def endgames(rules: Ruleset, seeds: int, games: int):
@@ -58,8 +57,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--seeds", type=int, default=None)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--play", type=float, default=None, metavar="SECONDS",
-                        help="play out the proved endgames, expert against expert")
+    parser.add_argument(
+        "--play",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="play out the proved endgames, expert against expert",
+    )
     args = parser.parse_args()
     retrograde.build(encode(Ruleset.parse("wari:pits=2,seeds=1")), 2)  # compiled, not timed
     base = statistics.median(baseline() for _ in range(args.runs))
@@ -75,9 +79,12 @@ def main() -> None:
             times.append(time.perf_counter() - started)
         built = statistics.median(times)
         per_store = retrograde.per_store(code)
-        print(f"{rules}: {seeds} seeds, {values.nbytes / 1e6:.1f} MB, built in {built:.1f} s "
-              f"(median of {args.runs}; {built / base:.0f}x the baseline) "
-              f"({'exact values per store' if per_store else 'bounds'})", flush=True)
+        print(
+            f"{rules}: {seeds} seeds, {values.nbytes / 1e6:.1f} MB, built in {built:.1f} s "
+            f"(median of {args.runs}; {built / base:.0f}x the baseline) "
+            f"({'exact values per store' if per_store else 'bounds'})",
+            flush=True,
+        )
         n = rules.pits
         exact = result = none = 0
         proved = []  # (position, its result for the player to move)
@@ -97,10 +104,13 @@ def main() -> None:
             if found is not None:
                 proved.append((position, found[0]))
         total = exact + result + none
-        print(f"  {total} endgames from medium-vs-medium games: {exact} exact "
-              f"({exact / max(total, 1):.0%}), {result} with the result proven "
-              f"({result / max(total, 1):.0%}), {none} left to the search "
-              f"({none / max(total, 1):.0%})", flush=True)
+        print(
+            f"  {total} endgames from medium-vs-medium games: {exact} exact "
+            f"({exact / max(total, 1):.0%}), {result} with the result proven "
+            f"({result / max(total, 1):.0%}), {none} left to the search "
+            f"({none / max(total, 1):.0%})",
+            flush=True,
+        )
         if args.play is not None:
             play_out(proved, (seeds, (counts, values)), args.play)
 
@@ -113,19 +123,25 @@ def play_out(proved: list, endgame: tuple, seconds: float) -> None:
     for position, result in proved:
         game = Game(position.rules, position)
         while not game.is_over() and len(game.moves) < 1000:
-            game.play(choose_move(game.position, "expert", time_limit=seconds,
-                                  endgame=endgame).move)
+            game.play(
+                choose_move(game.position, "expert", time_limit=seconds, endgame=endgame).move
+            )
         moves += len(game.moves)
         mover = ("south", "north")[position.mover]
         winner = game.winner()
         ended = "draw" if winner == "draw" else "win" if winner == mover else "loss"
         kept += ended == result
         if ended != result:
-            print(f"  {position.board} {mover} to move: proved {result}, ended {ended} "
-                  f"({game.outcome()})", flush=True)
-    print(f"  played out by the expert at {seconds:g} s a move: {kept} of {len(proved)} ended "
-          f"with the proved result ({moves} moves, {time.perf_counter() - started:.0f} s)",
-          flush=True)
+            print(
+                f"  {position.board} {mover} to move: proved {result}, ended {ended} "
+                f"({game.outcome()})",
+                flush=True,
+            )
+    print(
+        f"  played out by the expert at {seconds:g} s a move: {kept} of {len(proved)} ended "
+        f"with the proved result ({moves} moves, {time.perf_counter() - started:.0f} s)",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -19,8 +19,8 @@ import sys
 
 sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
 
-from engine.ai import choose_move, warm_up  # noqa: E402
 from bench.search_set import SET, positions  # noqa: E402
+from engine.ai import choose_move, warm_up  # noqa: E402
 
 
 def main() -> None:
@@ -30,17 +30,22 @@ def main() -> None:
     args = parser.parse_args()
     warm_up()
     shares, depths = {}, {}
-    for run in range(args.runs):
+    for _run in range(args.runs):
         for spec, count in SET.items():
-            moves = [choose_move(game.position, "expert", time_limit=args.seconds)
-                     for game in positions(spec, count)]
+            moves = [
+                choose_move(game.position, "expert", time_limit=args.seconds)
+                for game in positions(spec, count)
+            ]
             shares.setdefault(spec, []).append(
-                statistics.mean(m.seconds for m in moves) / args.seconds)
+                statistics.mean(m.seconds for m in moves) / args.seconds
+            )
             depths.setdefault(spec, []).append(statistics.mean(m.depth for m in moves))
     print(f"expert at {args.seconds:g} s a move, median of {args.runs} runs:")
     for spec in SET:
-        print(f"  {spec}: {statistics.median(shares[spec]):.0%} of the limit, "
-              f"mean depth {statistics.median(depths[spec]):.1f}")
+        print(
+            f"  {spec}: {statistics.median(shares[spec]):.0%} of the limit, "
+            f"mean depth {statistics.median(depths[spec]):.1f}"
+        )
     overall = [statistics.mean(shares[spec][r] for spec in SET) for r in range(args.runs)]
     print(f"  all: {statistics.median(overall):.0%} of the limit")
 

@@ -14,9 +14,8 @@ import pkgutil
 import sys
 
 import bot.commands
-from storage import StorageError
-
 from bot.config import EX_CONFIG, ConfigError
+from storage import StorageError
 
 
 class Parser(argparse.ArgumentParser):
@@ -31,7 +30,8 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
-        prog="mancala", description="Play mancala games in the terminal, on Discord and by email.")
+        prog="mancala", description="Play mancala games in the terminal, on Discord and by email."
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(bot.commands.__path__), key=lambda m: m.name):
         importlib.import_module(f"bot.commands.{info.name}").register(subparsers)
@@ -46,12 +46,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         from bot.config import load_env
+
         load_env()
         try:
             if not os.environ.get("DISCORD_TOKEN", "").strip():
                 from bot.commands.play import play_default
+
                 return play_default()  # no bot to run: play in the terminal
             from bot.commands.discord import run_bot
+
             return run_bot(argparse.Namespace(env=".env"))
         except ConfigError as err:
             print(f"mancala: {err}", file=sys.stderr)

@@ -42,27 +42,33 @@ def node_count(text: str) -> int:
 
 def bounded_int(lo: int, hi: int, what: str = "a whole number"):
     """A type for a whole number from ``lo`` to ``hi``."""
+
     def read(text: str) -> int:
         value = _number(text, what, lo, hi)
         if value != int(value):
             raise argparse.ArgumentTypeError(f"{what} from {lo} to {hi}, not '{excerpt(text)}'")
         return int(value)
+
     return read
 
 
 def seconds(lo: float, hi: float):
     """A type for a time in seconds, more than ``lo`` and at most ``hi``."""
+
     def read(text: str) -> float:
         value = _number(text, "seconds", lo, hi)
         if value <= lo:
-            raise argparse.ArgumentTypeError(f"seconds more than {lo:g} and at most {hi:g}, "
-                                             f"not '{excerpt(text)}'")
+            raise argparse.ArgumentTypeError(
+                f"seconds more than {lo:g} and at most {hi:g}, not '{excerpt(text)}'"
+            )
         return value
+
     return read
 
 
 def text(limit: int = MAX_ARGUMENT):
     """A type for free text (moves, a ruleset): normalised and at most ``limit`` characters."""
+
     def read(value: str) -> str:
         # Bytes that were not UTF-8 reach argv as lone surrogates, which cannot be printed.
         value = value.encode("utf-8", "replace").decode("utf-8")
@@ -70,10 +76,12 @@ def text(limit: int = MAX_ARGUMENT):
             return normalise(value, limit, "the argument")
         except TooLong as err:
             raise argparse.ArgumentTypeError(str(err)) from None
+
     return read
 
 
 def add_env_option(parser) -> None:
     """``--env FILE``: the settings file a command reads first (the environment wins)."""
-    parser.add_argument("--env", default=".env", metavar="FILE",
-                        help="the settings file to read (default: .env)")
+    parser.add_argument(
+        "--env", default=".env", metavar="FILE", help="the settings file to read (default: .env)"
+    )

@@ -17,8 +17,8 @@ True
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 import platformdirs
 
@@ -30,6 +30,7 @@ def load_env(env_file: str | os.PathLike | None = ".env") -> None:
     """Read ``env_file`` (if it exists) into the environment, never overriding what is set."""
     if env_file and Path(env_file).is_file():
         from dotenv import load_dotenv
+
         load_dotenv(env_file, override=False)
 
 
@@ -83,21 +84,26 @@ def check_database(path: str | os.PathLike) -> Path:
         return path
     path = Path(path).expanduser()
     if path.is_dir():
-        raise ConfigError(f"MANCALA_DB is {path}, a directory; give a file in it, like "
-                          f"{path / DB_FILE}")
+        raise ConfigError(
+            f"MANCALA_DB is {path}, a directory; give a file in it, like {path / DB_FILE}"
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "ab"):
             pass
     except OSError as err:
-        raise ConfigError(f"MANCALA_DB is {path}, which cannot be written "
-                          f"({err.strerror or err}); give a file in a folder this user may "
-                          "write") from None
+        raise ConfigError(
+            f"MANCALA_DB is {path}, which cannot be written "
+            f"({err.strerror or err}); give a file in a folder this user may "
+            "write"
+        ) from None
     if path.stat().st_size:
         with open(path, "rb") as handle:
             if handle.read(16) != b"SQLite format 3\x00":
-                raise ConfigError(f"MANCALA_DB is {path}, which is not a SQLite database; give "
-                                  "the games database, or a new file name")
+                raise ConfigError(
+                    f"MANCALA_DB is {path}, which is not a SQLite database; give "
+                    "the games database, or a new file name"
+                )
         _check_schema(path)
     return path
 
@@ -118,7 +124,8 @@ def _check_schema(path: Path) -> None:
     except sqlite3.Error:
         return  # no schema yet (a new file), or locked: opening it says more
     if version is not None and version > LATEST:
-        raise ConfigError(f"MANCALA_DB is {path}, written by a newer version of this program "
-                          f"(schema {version}; this one knows up to {LATEST}); upgrade the "
-                          "program, or restore a backup made for this version")
-
+        raise ConfigError(
+            f"MANCALA_DB is {path}, written by a newer version of this program "
+            f"(schema {version}; this one knows up to {LATEST}); upgrade the "
+            "program, or restore a backup made for this version"
+        )

@@ -28,9 +28,9 @@ import os
 import socket
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Awaitable, Callable
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +44,14 @@ def heartbeat_path(database: str | os.PathLike) -> Path:
     PostgreSQL database, in this machine's data directory (each machine checks its own)."""
     if str(database).startswith(("postgresql://", "postgres://")):
         from bot.config import data_dir
+
         return data_dir() / "bot.health.json"
     database = Path(database)
     return database.with_name(database.name + ".health.json")
 
 
 # -- the running bot's side ------------------------------------------------------------------
+
 
 def sd_notify(message: str) -> bool:
     """Tell systemd ``message`` (READY=1, WATCHDOG=1...) when it runs us with Type=notify;
@@ -78,8 +80,9 @@ def write_heartbeat(path: Path, status: dict) -> None:
     os.replace(temporary, path)
 
 
-async def heartbeat_forever(path: Path, status: Callable[[], Awaitable[dict]],
-                            every: float = BEAT) -> None:
+async def heartbeat_forever(
+    path: Path, status: Callable[[], Awaitable[dict]], every: float = BEAT
+) -> None:
     """Write the heartbeat every ``every`` seconds until cancelled, then remove it (a bot
     that stopped cleanly is not running, rather than stale)."""
     sd_notify("READY=1")
@@ -108,6 +111,7 @@ async def service_status(service) -> dict:
 
 
 # -- ``mancala health`` ----------------------------------------------------------------------
+
 
 @dataclass
 class Check:
@@ -138,13 +142,20 @@ def check_postgres(url: str) -> Check:
     try:
         version, active = asyncio.run(ask())
     except Exception as err:  # noqa: BLE001 - a bad URL, DNS, refused, auth: all one failure
-        return Check("database", False, f"PostgreSQL at {where[:200]} does not answer: "
-                                        f"{type(err).__name__}: {str(err)[:200]}")
+        return Check(
+            "database",
+            False,
+            f"PostgreSQL at {where[:200]} does not answer: {type(err).__name__}: {str(err)[:200]}",
+        )
     if version is None or version > LATEST:
-        return Check("database", False, f"PostgreSQL at {where} has schema version {version}; "
-                                        f"this program knows 1 to {LATEST}")
-    return Check("database", True, f"PostgreSQL at {where} (schema {version}, {active} games "
-                                   "in progress)")
+        return Check(
+            "database",
+            False,
+            f"PostgreSQL at {where} has schema version {version}; this program knows 1 to {LATEST}",
+        )
+    return Check(
+        "database", True, f"PostgreSQL at {where} (schema {version}, {active} games in progress)"
+    )
 
 
 def check_database(path: Path | str) -> Check:
@@ -163,8 +174,7 @@ def check_database(path: Path | str) -> Check:
         try:
             verdict = db.execute("PRAGMA quick_check").fetchone()[0]
             version = db.execute("SELECT max(version) FROM schema_version").fetchone()[0]
-            active = db.execute("SELECT count(*) FROM games WHERE status = 'active'")\
-                .fetchone()[0]
+            active = db.execute("SELECT count(*) FROM games WHERE status = 'active'").fetchone()[0]
         finally:
             db.close()
     except sqlite3.Error as err:
@@ -172,8 +182,11 @@ def check_database(path: Path | str) -> Check:
     if verdict != "ok":
         return Check("database", False, f"{path} is damaged: {verdict}")
     if version is None or version > LATEST:
-        return Check("database", False, f"{path} has schema version {version}; this program "
-                                        f"knows 1 to {LATEST}")
+        return Check(
+            "database",
+            False,
+            f"{path} has schema version {version}; this program knows 1 to {LATEST}",
+        )
     return Check("database", True, f"{path} (schema {version}, {active} games in progress)")
 
 
@@ -184,18 +197,22 @@ def check_bot(path: Path, now: float | None = None) -> Check:
         beat = json.loads(path.read_text())
         age = now - float(beat["time"])
     except FileNotFoundError:
-        return Check("bot", False, "not running (no heartbeat; start it with mancala bot or "
-                                   "mancala mail)")
+        return Check(
+            "bot", False, "not running (no heartbeat; start it with mancala bot or mancala mail)"
+        )
     except (OSError, ValueError, KeyError, TypeError) as err:
         return Check("bot", False, f"unreadable heartbeat {path}: {err}")
     if age > STALE:
-        return Check("bot", False, f"no heartbeat for {age:.0f} s (pid {beat.get('pid')}): "
-                                   f"stopped or hung")
+        return Check(
+            "bot", False, f"no heartbeat for {age:.0f} s (pid {beat.get('pid')}): stopped or hung"
+        )
     surfaces = beat.get("surfaces", {})
     down = [f"{name} {state}" for name, state in surfaces.items() if state in DOWN]
     states = ", ".join(f"{name} {state}" for name, state in surfaces.items()) or "no surface"
-    detail = (f"pid {beat.get('pid')}, beat {age:.0f} s ago: {states}; "
-              f"{beat.get('open_games', '?')} games in progress")
+    detail = (
+        f"pid {beat.get('pid')}, beat {age:.0f} s ago: {states}; "
+        f"{beat.get('open_games', '?')} games in progress"
+    )
     return Check("bot", not down, detail)
 
 
@@ -217,7 +234,12 @@ def check_ai() -> Check:
     if kernel.is_ready():
         return Check("AI", True, "compiled search ready")
     if kernel.is_compiling():
-        return Check("AI", True, "compiling in the background; levels play at reduced "
-                                 "strength meanwhile")
-    return Check("AI", True, "not compiled yet: the first search level compiles it in the "
-                             "background (or run mancala warm-up)")
+        return Check(
+            "AI", True, "compiling in the background; levels play at reduced strength meanwhile"
+        )
+    return Check(
+        "AI",
+        True,
+        "not compiled yet: the first search level compiles it in the "
+        "background (or run mancala warm-up)",
+    )

@@ -21,7 +21,7 @@ import os
 import re
 import sys
 import time
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from bot.config import ConfigError
 
@@ -64,13 +64,17 @@ class OneLine(logging.Formatter):
     converter = time.gmtime
 
     def __init__(self):
-        super().__init__("%(asctime)s %(levelname)s %(name)s %(message)s",
-                         datefmt="%Y-%m-%dT%H:%M:%SZ")
+        super().__init__(
+            "%(asctime)s %(levelname)s %(name)s %(message)s", datefmt="%Y-%m-%dT%H:%M:%SZ"
+        )
 
     def format(self, record: logging.LogRecord) -> str:
         line = super().format(record)
-        fields = [f"{key}={getattr(record, key)}" for key in FIELDS
-                  if getattr(record, key, None) is not None]
+        fields = [
+            f"{key}={getattr(record, key)}"
+            for key in FIELDS
+            if getattr(record, key, None) is not None
+        ]
         if fields:
             first, newline, rest = line.partition("\n")
             line = f"{first} {' '.join(fields)}{newline}{rest}"
@@ -84,8 +88,10 @@ def level(environ: Mapping[str, str] | None = None) -> int:
     if name == "WARN":
         name = "WARNING"
     if name not in LEVELS:
-        raise ConfigError(f"LOG_LEVEL is one of {', '.join(LEVELS)}, not "
-                          f"'{name[:20].encode('ascii', 'replace').decode()}'")
+        raise ConfigError(
+            f"LOG_LEVEL is one of {', '.join(LEVELS)}, not "
+            f"'{name[:20].encode('ascii', 'replace').decode()}'"
+        )
     return getattr(logging, name)
 
 

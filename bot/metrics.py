@@ -18,21 +18,27 @@ True
 from __future__ import annotations
 
 import os
-from typing import Mapping
+from collections.abc import Mapping
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 from bot.config import ConfigError
 
 REGISTRY = CollectorRegistry()
-MOVES = Counter("mancala_moves", "Moves played, by the mover's surface", ["surface"],
-                registry=REGISTRY)
-AI_THINK = Histogram("mancala_ai_think_seconds", "Seconds the AI thought per move", ["level"],
-                     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30), registry=REGISTRY)
-MAIL = Counter("mancala_mail", "Mails read (in) and sent (out)", ["direction"],
-               registry=REGISTRY)
-ERRORS = Counter("mancala_errors", "Refused requests and failures, by kind", ["kind"],
-                 registry=REGISTRY)
+MOVES = Counter(
+    "mancala_moves", "Moves played, by the mover's surface", ["surface"], registry=REGISTRY
+)
+AI_THINK = Histogram(
+    "mancala_ai_think_seconds",
+    "Seconds the AI thought per move",
+    ["level"],
+    buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30),
+    registry=REGISTRY,
+)
+MAIL = Counter("mancala_mail", "Mails read (in) and sent (out)", ["direction"], registry=REGISTRY)
+ERRORS = Counter(
+    "mancala_errors", "Refused requests and failures, by kind", ["kind"], registry=REGISTRY
+)
 OPEN_GAMES = Gauge("mancala_open_games", "Games in progress", registry=REGISTRY)
 
 
@@ -49,8 +55,10 @@ def endpoint(environ: Mapping[str, str] | None = None) -> tuple[str, int] | None
     if not port:
         return None
     if not (port.isascii() and port.isdigit() and len(port) <= 5 and 0 < int(port) < 65536):
-        raise ConfigError(f"METRICS_PORT is a port number from 1 to 65535, not "
-                          f"'{port[:20].encode('ascii', 'replace').decode()}'")
+        raise ConfigError(
+            f"METRICS_PORT is a port number from 1 to 65535, not "
+            f"'{port[:20].encode('ascii', 'replace').decode()}'"
+        )
     return environ.get("METRICS_ADDRESS", "").strip() or "127.0.0.1", int(port)
 
 
@@ -65,5 +73,5 @@ def serve(environ: Mapping[str, str] | None = None):
     try:
         server, _thread = start_http_server(where[1], where[0], registry=REGISTRY)
     except OSError as err:
-        raise ConfigError(f"METRICS_PORT {where[1]} on {where[0]}: {err.strerror or err}")
+        raise ConfigError(f"METRICS_PORT {where[1]} on {where[0]}: {err.strerror or err}") from None
     return server

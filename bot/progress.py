@@ -28,8 +28,9 @@ SPINNER = "|/-\\"
 class Waiting:
     """The state of one wait; ``update(news)`` changes what the line says after the time."""
 
-    def __init__(self, what: str, stream: TextIO, estimate: float | None, log_every: float,
-                 poll=None):
+    def __init__(
+        self, what: str, stream: TextIO, estimate: float | None, log_every: float, poll=None
+    ):
         self.poll = poll  # poll() -> news, asked before each line is drawn
         self.what = what
         self.stream = stream
@@ -83,8 +84,14 @@ class Waiting:
 
 
 @contextmanager
-def waiting(what: str, stream: TextIO | None = None, estimate: float | None = None,
-            after: float = 1.0, log_every: float = 10.0, poll=None):
+def waiting(
+    what: str,
+    stream: TextIO | None = None,
+    estimate: float | None = None,
+    after: float = 1.0,
+    log_every: float = 10.0,
+    poll=None,
+):
     """Show ``what`` is being waited for, from ``after`` seconds on (nothing for a quick
     wait), until the block ends; ``poll()``, if given, says the latest news each time."""
     wait = Waiting(what, stream or sys.stderr, estimate, log_every, poll)

@@ -15,7 +15,20 @@ from engine.position import Position
 from engine.ruleset import PARAMETERS, Ruleset
 
 __all__ = [
-    "Game", "IllegalMove", "MancalaError", "Outcome", "PARAMETERS", "Position", "PositionError",
-    "Ruleset", "RulesetError", "Termination", "excerpt", "from_perspective", "parse_position",
-    "render", "result_lines", "to_perspective",
+    "Game",
+    "IllegalMove",
+    "MancalaError",
+    "Outcome",
+    "PARAMETERS",
+    "Position",
+    "PositionError",
+    "Ruleset",
+    "RulesetError",
+    "Termination",
+    "excerpt",
+    "from_perspective",
+    "parse_position",
+    "render",
+    "result_lines",
+    "to_perspective",
 ]

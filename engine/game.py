@@ -25,8 +25,13 @@ class Game:
     ``AGREED_END``, while ``positions`` keeps the boards as they were played.
     """
 
-    def __init__(self, rules: Ruleset | str, position: Position | None = None,
-                 first: str | None = None, seed: int | None = None):
+    def __init__(
+        self,
+        rules: Ruleset | str,
+        position: Position | None = None,
+        first: str | None = None,
+        seed: int | None = None,
+    ):
         self.rules = Ruleset.parse(rules) if isinstance(rules, str) else rules
         start = position or Position.initial(self.rules, first, random.Random(seed))
         self.positions: list[Position] = [start]
@@ -35,8 +40,14 @@ class Game:
         self._final: Position | None = None  # the settled end of a repetition or agreement
 
     @classmethod
-    def from_moves(cls, rules: Ruleset | str, moves, first: str | None = None,
-                   seed: int | None = None, position: Position | None = None) -> Game:
+    def from_moves(
+        cls,
+        rules: Ruleset | str,
+        moves,
+        first: str | None = None,
+        seed: int | None = None,
+        position: Position | None = None,
+    ) -> Game:
         """Replay a move list (a list or a space-separated string) from the start, or from
         ``position``; IllegalMove names the ply."""
         game = cls(rules, position=position, first=first, seed=seed)
@@ -76,8 +87,9 @@ class Game:
 
     def _settle(self, termination: Termination) -> None:
         last = self.positions[-1]
-        settled = Position(self.rules, settle_by_cycle(self.rules, last.board), last.mover,
-                           last.last_move)
+        settled = Position(
+            self.rules, settle_by_cycle(self.rules, last.board), last.mover, last.last_move
+        )
         self._final = settled.finished(termination)
 
     def is_over(self) -> bool:
@@ -92,6 +104,6 @@ class Game:
         return outcome.score if outcome else None
 
     def winner(self) -> str | None:
-        """"south", "north", "draw", or None while the game goes on."""
+        """ "south", "north", "draw", or None while the game goes on."""
         outcome = self.outcome()
         return outcome.winner if outcome else None

@@ -62,8 +62,7 @@ def to_perspective(move: str, perspective: str) -> str:
 from_perspective = to_perspective  # turning the board round twice is the identity
 
 
-def render(position: Position, perspective: str = "south",
-           outcome: Outcome | None = None) -> str:
+def render(position: Position, perspective: str = "south", outcome: Outcome | None = None) -> str:
     """The board as text, about 30 columns wide: fits a phone's code block and a plain mail.
     A finished game ends with its result lines; ``outcome`` gives one the board cannot know
     (a resignation, a loss on time, an agreed draw), else the position's own is shown."""
@@ -72,8 +71,8 @@ def render(position: Position, perspective: str = "south",
     n = rules.pits
     viewer = _viewer(perspective)
     pits = pos.pits
-    bottom = pits[viewer * n: viewer * n + n]
-    top = pits[(1 - viewer) * n: (1 - viewer) * n + n][::-1]
+    bottom = pits[viewer * n : viewer * n + n]
+    top = pits[(1 - viewer) * n : (1 - viewer) * n + n][::-1]
     width = max(2, len(str(max(pits)))) + 1
     stores = pos.stores
     left, right = str(stores[1 - viewer]), str(stores[viewer])
@@ -88,8 +87,7 @@ def render(position: Position, perspective: str = "south",
     lines += [row(c or "-" for c in bottom), row(rules.letters)]
     if not rules.stores:
         top_name, bottom_name = PLAYERS[1 - viewer].title(), PLAYERS[viewer].title()
-        lines.append(f"Captured: {top_name} {stores[1 - viewer]}, "
-                     f"{bottom_name} {stores[viewer]}.")
+        lines.append(f"Captured: {top_name} {stores[1 - viewer]}, {bottom_name} {stores[viewer]}.")
     outcome = outcome or pos.outcome()
     last = f"last move {to_perspective(pos.last_move, perspective)}" if pos.last_move else ""
     if outcome:
@@ -101,9 +99,13 @@ def render(position: Position, perspective: str = "south",
     return "\n".join(lines)
 
 
-def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
-                   perspective: str = "south",
-                   stores: tuple[int, int] | None = None) -> Position:
+def parse_position(
+    text: str,
+    rules: Ruleset,
+    to_move: str | None = None,
+    perspective: str = "south",
+    stores: tuple[int, int] | None = None,
+) -> Position:
     """Read a board written as ``render`` draws it, or as 003's diagrams (``-`` for empty,
     label rows optional), from either player's side.
 
@@ -130,8 +132,9 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
             written_reason = reason.group(1) if reason else written_reason
             continue
         if _COUNTS.match(line):
-            named.update((who.lower(), _count(k, number, raw))
-                         for who, k in _NAMED_COUNT.findall(line))
+            named.update(
+                (who.lower(), _count(k, number, raw)) for who, k in _NAMED_COUNT.findall(line)
+            )
             continue
         turn, last = _TURN.search(line), _LAST.search(line)
         if turn or last:
@@ -151,12 +154,15 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
         store_line = None
         pit_rows = count_rows
     if len(pit_rows) != 2:
-        raise PositionError(f"found {len(pit_rows)} rows of counts, expected 2 "
-                            f"(and optionally a stores line between them).\n" + BOARD_HELP)
+        raise PositionError(
+            f"found {len(pit_rows)} rows of counts, expected 2 "
+            f"(and optionally a stores line between them).\n" + BOARD_HELP
+        )
     for number, counts in pit_rows:
         if len(counts) != n:
-            raise PositionError(f"line {number} has {len(counts)} pits; {rules.name} has {n} "
-                                f"a side.\n" + BOARD_HELP)
+            raise PositionError(
+                f"line {number} has {len(counts)} pits; {rules.name} has {n} a side.\n" + BOARD_HELP
+            )
     (_, top), (_, bottom) = pit_rows
     mine, theirs = bottom, top[::-1]
     pits = tuple(mine + theirs) if viewer == 0 else tuple(theirs + mine)
@@ -171,8 +177,9 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
     else:
         found = None
     if found is not None and stores is not None and tuple(stores) != found:
-        raise PositionError(f"the board says stores {found} (south, north) but {tuple(stores)} "
-                            "was given")
+        raise PositionError(
+            f"the board says stores {found} (south, north) but {tuple(stores)} was given"
+        )
     final_stores = found or (tuple(stores) if stores is not None else None)
     on_board = sum(pits)
     if final_stores is None:
@@ -180,7 +187,8 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
             raise PositionError(
                 f"the pits hold {on_board} seeds but {rules.name} is played with "
                 f"{rules.total_seeds}; write the captured counts or stores "
-                "(e.g. 'Captured: North 10, South 14').")
+                "(e.g. 'Captured: North 10, South 14')."
+            )
         final_stores = (0, 0)
     if min(final_stores) < 0:
         raise PositionError("stores and captured counts cannot be negative")
@@ -188,7 +196,8 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
         raise PositionError(
             f"the seeds do not add up: {on_board} in the pits and {sum(final_stores)} in the "
             f"stores make {on_board + sum(final_stores)}, but {rules.name} is played with "
-            f"{rules.total_seeds}.")
+            f"{rules.total_seeds}."
+        )
 
     if to_move is not None and to_move not in PLAYERS:
         raise PositionError(f"to_move must be south or north, not '{excerpt(to_move)}'")
@@ -202,8 +211,9 @@ def parse_position(text: str, rules: Ruleset, to_move: str | None = None,
     return _finished(rules, pits + final_stores, mover, last_move, written_reason)
 
 
-def _finished(rules: Ruleset, board: tuple, mover: int, last_move: str | None,
-              words: str) -> Position:
+def _finished(
+    rules: Ruleset, board: tuple, mover: int, last_move: str | None, words: str
+) -> Position:
     """A board whose text says the game is over: as written, not settled again (the end rules
     may have left seeds in the pits, and who was to move is not shown), ended as the words
     say. Words we do not know are taken from the board itself, if it is over."""
@@ -212,9 +222,11 @@ def _finished(rules: Ruleset, board: tuple, mover: int, last_move: str | None,
     except ValueError:
         settled = Position.settled(rules, board, mover, last_move)
         if not settled.is_over():
-            raise PositionError(f"the board says 'Game over ({excerpt(words)})' but the game "
-                                "goes on; leave that line out to read it as a game in play, or "
-                                "write why it ended (for example 'a row is empty').") from None
+            raise PositionError(
+                f"the board says 'Game over ({excerpt(words)})' but the game "
+                "goes on; leave that line out to read it as a game in play, or "
+                "write why it ended (for example 'a row is empty')."
+            ) from None
         return settled
     if written.by is not None:  # the side a termination names is the side left to move
         mover = PLAYERS.index(written.by)
@@ -227,9 +239,11 @@ def _count(token: str, number: int, raw: str) -> int:
     try:
         return whole_number(token, "a count", 0, MAX_COUNT)
     except ValueError:
-        raise PositionError(f"line {number} ('{excerpt(raw)}'): '{excerpt(token, 12)}' is not a "
-                            "count; a pit holds a whole number of seeds, 0 or more, or '-' when "
-                            "empty.") from None
+        raise PositionError(
+            f"line {number} ('{excerpt(raw)}'): '{excerpt(token, 12)}' is not a "
+            "count; a pit holds a whole number of seeds, 0 or more, or '-' when "
+            "empty."
+        ) from None
 
 
 def _check_labels(tokens: list[str], rules: Ruleset, number: int, raw: str) -> None:
@@ -237,4 +251,5 @@ def _check_labels(tokens: list[str], rules: Ruleset, number: int, raw: str) -> N
     if tokens not in (list(letters), list(letters[::-1].lower())):
         raise PositionError(
             f"line {number} ('{excerpt(raw)}') is not understood; label rows read "
-            f"{' '.join(letters[::-1].lower())} (top) and {' '.join(letters)} (bottom).")
+            f"{' '.join(letters[::-1].lower())} (top) and {' '.join(letters)} (bottom)."
+        )

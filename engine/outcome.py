@@ -59,8 +59,15 @@ _WORDS = {
 }
 _SIDE = "(?P<by>south|north)"
 _PATTERNS = [
-    (term, re.compile("^" + re.escape(words).replace(r"\{by\}", _SIDE).replace(r"\{By\}", _SIDE)
-                      + r"(?: at move (?P<ply>[0-9]{1,6}))?$", re.I))
+    (
+        term,
+        re.compile(
+            "^"
+            + re.escape(words).replace(r"\{by\}", _SIDE).replace(r"\{By\}", _SIDE)
+            + r"(?: at move (?P<ply>[0-9]{1,6}))?$",
+            re.I,
+        ),
+    )
     for term, words in [*_WORDS.items(), (Termination.CANNOT_FEED, "the mover cannot feed")]
 ]  # the last: how games stored before the side was named say it
 
@@ -80,12 +87,14 @@ class Outcome(NamedTuple):
     def words(self) -> str:
         """Why it ended, in words: "a row is empty", "South resigned at move 12"."""
         text = _WORDS[self.termination].format(by=self.by or "?", By=(self.by or "?").title())
-        return text + (f" at move {self.ply}" if self.ply and not self.termination.by_the_board
-                       else "")
+        return text + (
+            f" at move {self.ply}" if self.ply and not self.termination.by_the_board else ""
+        )
 
     @classmethod
-    def from_words(cls, words: str, score: tuple[int, int], winner: str | None = None,
-                   cycle: str | None = None) -> Outcome:
+    def from_words(
+        cls, words: str, score: tuple[int, int], winner: str | None = None, cycle: str | None = None
+    ) -> Outcome:
         """The outcome ``words`` describe (as ``words`` writes them); ValueError if none.
         The winner follows from the score unless given, or unless ``cycle`` is "draw" and
         the game ended by repetition or agreement."""
@@ -94,14 +103,26 @@ class Outcome(NamedTuple):
             if match:
                 by = match.groupdict().get("by")
                 ply = match.groupdict().get("ply")
-                return cls.of(term, score, by=by and by.lower(), ply=ply and int(ply),
-                              winner=winner, cycle=cycle)
+                return cls.of(
+                    term,
+                    score,
+                    by=by and by.lower(),
+                    ply=ply and int(ply),
+                    winner=winner,
+                    cycle=cycle,
+                )
         raise ValueError(f"'{words[:60]}' is not a way a game ends")
 
     @classmethod
-    def of(cls, termination: Termination, score: tuple[int, int], by: str | None = None,
-           ply: int | None = None, winner: str | None = None,
-           cycle: str | None = None) -> Outcome:
+    def of(
+        cls,
+        termination: Termination,
+        score: tuple[int, int],
+        by: str | None = None,
+        ply: int | None = None,
+        winner: str | None = None,
+        cycle: str | None = None,
+    ) -> Outcome:
         """An outcome whose winner follows from the termination and the score where it can:
         the side ``by`` loses by resignation or time; a draw agreed, or a repetition or agreed
         end under ``cycle="draw"``, is a draw; otherwise the higher total wins."""
@@ -109,8 +130,8 @@ class Outcome(NamedTuple):
             if termination in (Termination.RESIGNATION, Termination.TIME) and by in PLAYERS:
                 winner = PLAYERS[1 - PLAYERS.index(by)]
             elif termination is Termination.AGREED_DRAW or (
-                    cycle == "draw" and termination in (Termination.REPETITION,
-                                                        Termination.AGREED_END)):
+                cycle == "draw" and termination in (Termination.REPETITION, Termination.AGREED_END)
+            ):
                 winner = "draw"
             else:
                 winner = higher_total(score)

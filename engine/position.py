@@ -23,8 +23,12 @@ from engine.sowing import CCW, CW, apply_move
 
 Move = tuple[int, int]  # (pit index 0..2n-1, direction CCW or CW)
 # Terminations that name a side: a finished position keeps that side as the one to move.
-_NAMES_THE_MOVER = (Termination.NO_MOVE, Termination.CANNOT_FEED, Termination.RESIGNATION,
-                    Termination.TIME)
+_NAMES_THE_MOVER = (
+    Termination.NO_MOVE,
+    Termination.CANNOT_FEED,
+    Termination.RESIGNATION,
+    Termination.TIME,
+)
 MAX_MOVE = 40  # characters of a move as typed: a letter, a direction, a little space
 
 
@@ -67,8 +71,15 @@ class Position:
 
     __slots__ = ("rules", "_board", "_mover", "last_move", "_end", "_legal", "_hash")
 
-    def __init__(self, rules: Ruleset, board: tuple, mover: int, last_move: str | None = None,
-                 end: Termination | None = None, legal: tuple | None = None):
+    def __init__(
+        self,
+        rules: Ruleset,
+        board: tuple,
+        mover: int,
+        last_move: str | None = None,
+        end: Termination | None = None,
+        legal: tuple | None = None,
+    ):
         self.rules = rules
         self._board = board
         self._mover = mover
@@ -80,8 +91,9 @@ class Position:
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
-    def initial(cls, rules: Ruleset, first: str | None = None,
-                rng: random.Random | None = None) -> Position:
+    def initial(
+        cls, rules: Ruleset, first: str | None = None, rng: random.Random | None = None
+    ) -> Position:
         """The starting position. ``first`` overrides the ruleset; ``first=random`` flips a coin
         (with ``rng`` if given, for replayable games)."""
         first = first or rules.first
@@ -93,8 +105,14 @@ class Position:
         return cls.settled(rules, board, PLAYERS.index(first))
 
     @classmethod
-    def settled(cls, rules: Ruleset, board: tuple, mover: int, last_move: str | None = None,
-                grand_slam_by: int | None = None) -> Position:
+    def settled(
+        cls,
+        rules: Ruleset,
+        board: tuple,
+        mover: int,
+        last_move: str | None = None,
+        grand_slam_by: int | None = None,
+    ) -> Position:
         """A position with the end rules applied: if the game is over, the board is swept.
 
         ``grand_slam_by`` names the player whose move was a grand slam under take_all."""
@@ -148,8 +166,10 @@ class Position:
         return self._hash
 
     def __repr__(self) -> str:
-        return (f"Position({str(self.rules)!r}, pits={self.pits}, stores={self.stores}, "
-                f"to_move={self.to_move!r})")
+        return (
+            f"Position({str(self.rules)!r}, pits={self.pits}, stores={self.stores}, "
+            f"to_move={self.to_move!r})"
+        )
 
     # -- verbs --------------------------------------------------------------------------------
 
@@ -182,12 +202,16 @@ class Position:
         move = _move_lookup(self.rules)[self._mover].get(spelled)
         if move is None and len(text) <= MAX_MOVE:  # full-width letters, a typographic '<'
             from engine.inputs import normalise
+
             move = _move_lookup(self.rules)[self._mover].get(normalise(spelled).strip())
         if move is None:
             letters = self.rules.letters
-            hint = (f"a pit letter {letters[0]}-{letters[-1]}" if self.rules.choose == "own"
-                    else f"a pit letter: {letters[0]}-{letters[-1]} for South's row, "
-                         f"{letters[0].lower()}-{letters[-1].lower()} for North's")
+            hint = (
+                f"a pit letter {letters[0]}-{letters[-1]}"
+                if self.rules.choose == "own"
+                else f"a pit letter: {letters[0]}-{letters[-1]} for South's row, "
+                f"{letters[0].lower()}-{letters[-1].lower()} for North's"
+            )
             if self.rules.direction == "choice":
                 hint += ", optionally followed by > (counter-clockwise) or < (clockwise)"
             raise IllegalMove(f"'{excerpt(text, 20)}' is not a move; a move is {hint}")
@@ -224,9 +248,11 @@ class Position:
         if self._board[pit] == 0:
             return f"pit {name} is empty; legal moves: {legal}"
         opp_lo = n if self._mover == 0 else 0
-        if rules.must_feed != "off" and not any(self._board[opp_lo:opp_lo + n]):
-            return (f"{name} does not feed the opponent, whose row is empty "
-                    f"(must_feed={rules.must_feed}); legal moves: {legal}")
+        if rules.must_feed != "off" and not any(self._board[opp_lo : opp_lo + n]):
+            return (
+                f"{name} does not feed the opponent, whose row is empty "
+                f"(must_feed={rules.must_feed}); legal moves: {legal}"
+            )
         if rules.grand_slam == "forbidden":
             return f"{name} would capture all the opponent's seeds (grand slam); legal: {legal}"
         return f"{name} is not allowed here; legal moves: {legal}"
@@ -246,20 +272,24 @@ def _legal_moves(rules: Ruleset, board: tuple, mover: int) -> tuple:
     moves = _candidates(rules, board, mover)
     n = rules.pits
     opp_lo = n if mover == 0 else 0
-    if rules.must_feed != "off" and moves and not any(board[opp_lo:opp_lo + n]):
+    if rules.must_feed != "off" and moves and not any(board[opp_lo : opp_lo + n]):
         if rules.must_feed == "reach":
             moves = [m for m in moves if apply_move(rules, board, mover, *m).reached]
         else:
-            moves = [m for m in moves
-                     if any(apply_move(rules, board, mover, *m).board[opp_lo:opp_lo + n])]
+            moves = [
+                m
+                for m in moves
+                if any(apply_move(rules, board, mover, *m).board[opp_lo : opp_lo + n])
+            ]
     if rules.grand_slam == "forbidden" and rules.captures and moves:
         fair = [m for m in moves if not apply_move(rules, board, mover, *m).slam]
         moves = fair or moves  # every move a grand slam: they are played capturing nothing
     return tuple(moves)
 
 
-def _settle(rules: Ruleset, board: tuple,
-            grand_slam_by: int | None) -> tuple[Termination | None, tuple]:
+def _settle(
+    rules: Ruleset, board: tuple, grand_slam_by: int | None
+) -> tuple[Termination | None, tuple]:
     """Apply the end rules that follow a move; return (why it ended or None, board)."""
     n = rules.pits
     n2 = 2 * n
@@ -281,8 +311,11 @@ def _no_move_end(rules: Ruleset, board: tuple, mover: int) -> tuple[Termination,
     n = rules.pits
     opp_lo = n if mover == 0 else 0
     own_lo = mover * n
-    if (rules.must_feed != "off" and not any(board[opp_lo:opp_lo + n])
-            and any(board[own_lo:own_lo + n])):
+    if (
+        rules.must_feed != "off"
+        and not any(board[opp_lo : opp_lo + n])
+        and any(board[own_lo : own_lo + n])
+    ):
         policy = rules.cannot_feed
         if policy == "owners":
             return Termination.CANNOT_FEED, _sweep(board, n)
@@ -297,7 +330,7 @@ def _sweep_leftover(rules: Ruleset, board: tuple) -> tuple:
 
 def _sweep(board: tuple, n: int, taker_of_everything: int | None = None) -> tuple:
     """Empty the pits into the stores: each row to its owner, or everything to one player."""
-    south, north = sum(board[:n]), sum(board[n:2 * n])
+    south, north = sum(board[:n]), sum(board[n : 2 * n])
     stores = [board[2 * n], board[2 * n + 1]]
     if taker_of_everything is None:
         stores[0] += south

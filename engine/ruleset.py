@@ -48,47 +48,94 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("pits", "pits per row", bounds=(1, 8), kind="int"),
         Parameter("seeds", "seeds per pit at the start", bounds=(1, 12), kind="int"),
         Parameter("first", "who moves first (random: a coin flip)", ("south", "north", "random")),
-        Parameter("stores", "sowing drops a seed in the mover's own store (never the opponent's)",
-                  kind="bool"),
+        Parameter(
+            "stores",
+            "sowing drops a seed in the mover's own store (never the opponent's)",
+            kind="bool",
+        ),
         Parameter("skip_origin", "a lap of sowing skips the pit it started from", kind="bool"),
         Parameter("choose", "own row only, or any non-empty play pit (symmetric)", ("own", "any")),
-        Parameter("laps", "single, or relay: a last seed landing in a pit that was not empty "
-                  "picks that pit up and sows on", ("single", "relay")),
+        Parameter(
+            "laps",
+            "single, or relay: a last seed landing in a pit that was not empty "
+            "picks that pit up and sows on",
+            ("single", "relay"),
+        ),
         Parameter("replay", "the last seed in your own store gives another turn", kind="bool"),
-        Parameter("empty_capture", "last seed in an empty play pit of your row (either row when "
-                  "choose=any) takes the opposite pit: to your store, across into the capturing "
-                  "pit, or none", ("none", "store", "across")),
-        Parameter("capture_needs_opposite", "that capture happens only when the opposite pit "
-                  "holds seeds", kind="bool"),
+        Parameter(
+            "empty_capture",
+            "last seed in an empty play pit of your row (either row when "
+            "choose=any) takes the opposite pit: to your store, across into the capturing "
+            "pit, or none",
+            ("none", "store", "across"),
+        ),
+        Parameter(
+            "capture_needs_opposite",
+            "that capture happens only when the opposite pit holds seeds",
+            kind="bool",
+        ),
         Parameter("capture_takes_sower", "the capturing seed goes to the store too", kind="bool"),
-        Parameter("empty_means", "a pit is empty if it held nothing before the last seed fell "
-                  "(before_drop) or before the move began (before_move)",
-                  ("before_drop", "before_move")),
-        Parameter("captures", "counts that capture (last seed makes the pit hold one of them), "
-                  "chaining backwards over preceding pits", kind="counts"),
+        Parameter(
+            "empty_means",
+            "a pit is empty if it held nothing before the last seed fell "
+            "(before_drop) or before the move began (before_move)",
+            ("before_drop", "before_move"),
+        ),
+        Parameter(
+            "captures",
+            "counts that capture (last seed makes the pit hold one of them), "
+            "chaining backwards over preceding pits",
+            kind="counts",
+        ),
         Parameter("capture_side", "where count captures may happen", ("opponent", "either")),
-        Parameter("grand_slam", "a count capture that would take all the opponent's seeds: "
-                  "take_all (game over, mover takes what is left), no_capture (legal, captures "
-                  "nothing), forbidden (illegal unless every move is one; then it captures "
-                  "nothing), capture (captures as usual)",
-                  ("take_all", "no_capture", "forbidden", "capture")),
-        Parameter("must_feed", "when the opponent's row is empty: your sowing must reach it "
-                  "(reach), they must hold seeds after your move (leave), or no duty (off)",
-                  ("reach", "leave", "off")),
-        Parameter("cannot_feed", "who takes the seeds left when the mover cannot feed",
-                  ("mover", "opponent", "owners")),
-        Parameter("end", "the game ends when the player to move has no move (mover_empty), "
-                  "when a row is empty after a move (either_empty), or when every play pit is "
-                  "empty (all_empty)", ("mover_empty", "either_empty", "all_empty")),
-        Parameter("leftover", "at the end, seeds still on the board go to the owner of the row, "
-                  "or to nobody (none)", ("owner", "none")),
-        Parameter("majority", "the game ends at once when a player holds more than half of all "
-                  "seeds", kind="bool"),
-        Parameter("cycle", "a repeated position (or an agreed end) scores as a draw, splits the "
-                  "seeds left equally, or gives each row to its owner",
-                  ("draw", "split", "owners")),
-        Parameter("direction", "ccw, or choice: the mover picks the direction each move "
-                  "(E or E> counter-clockwise, E< clockwise)", ("ccw", "choice")),
+        Parameter(
+            "grand_slam",
+            "a count capture that would take all the opponent's seeds: "
+            "take_all (game over, mover takes what is left), no_capture (legal, captures "
+            "nothing), forbidden (illegal unless every move is one; then it captures "
+            "nothing), capture (captures as usual)",
+            ("take_all", "no_capture", "forbidden", "capture"),
+        ),
+        Parameter(
+            "must_feed",
+            "when the opponent's row is empty: your sowing must reach it "
+            "(reach), they must hold seeds after your move (leave), or no duty (off)",
+            ("reach", "leave", "off"),
+        ),
+        Parameter(
+            "cannot_feed",
+            "who takes the seeds left when the mover cannot feed",
+            ("mover", "opponent", "owners"),
+        ),
+        Parameter(
+            "end",
+            "the game ends when the player to move has no move (mover_empty), "
+            "when a row is empty after a move (either_empty), or when every play pit is "
+            "empty (all_empty)",
+            ("mover_empty", "either_empty", "all_empty"),
+        ),
+        Parameter(
+            "leftover",
+            "at the end, seeds still on the board go to the owner of the row, or to nobody (none)",
+            ("owner", "none"),
+        ),
+        Parameter(
+            "majority",
+            "the game ends at once when a player holds more than half of all seeds",
+            kind="bool",
+        ),
+        Parameter(
+            "cycle",
+            "a repeated position (or an agreed end) scores as a draw, splits the "
+            "seeds left equally, or gives each row to its owner",
+            ("draw", "split", "owners"),
+        ),
+        Parameter(
+            "direction",
+            "ccw, or choice: the mover picks the direction each move "
+            "(E or E> counter-clockwise, E< clockwise)",
+            ("ccw", "choice"),
+        ),
     ]
 }
 
@@ -106,20 +153,34 @@ def _words_to_params(key: str, value: str) -> dict[str, str]:
     """Translate one applet word into engine parameters (values already normalised)."""
     if key in ("symmetric", "asymmetric"):
         symmetric = (value == "yes") == (key == "symmetric")
-        return {"choose": "any", "end": "all_empty"} if symmetric else {
-            "choose": "own", "end": "mover_empty"}
+        return (
+            {"choose": "any", "end": "all_empty"}
+            if symmetric
+            else {"choose": "own", "end": "mover_empty"}
+        )
     if key == "capture":
         if value not in ("across", "home", "none"):
-            raise RulesetError(f"capture={excerpt(value)} is not allowed; capture takes across, "
-                               "home or none")
+            raise RulesetError(
+                f"capture={excerpt(value)} is not allowed; capture takes across, home or none"
+            )
         return {"empty_capture": {"home": "store"}.get(value, value)}
     if key == "continue":
         return {"laps": "relay" if value == "yes" else "single"}
     return {"seeds": value}  # stones
 
 
-_BOOL_WORDS = {"yes": True, "y": True, "true": True, "on": True, "1": True,
-               "no": False, "n": False, "false": False, "off": False, "0": False}
+_BOOL_WORDS = {
+    "yes": True,
+    "y": True,
+    "true": True,
+    "on": True,
+    "1": True,
+    "no": False,
+    "n": False,
+    "false": False,
+    "off": False,
+    "0": False,
+}
 
 
 @dataclass(frozen=True)
@@ -133,47 +194,121 @@ class Preset:
 
 
 _BASE: dict[str, Any] = dict(
-    pits=6, seeds=4, first="south", stores=True, skip_origin=False, choose="own", laps="single",
-    replay=True, empty_capture="store", capture_needs_opposite=False, capture_takes_sower=True,
-    empty_means="before_drop", captures=(), capture_side="opponent", grand_slam="capture",
-    must_feed="off", cannot_feed="owners", end="either_empty", leftover="owner", majority=False,
-    cycle="owners", direction="ccw",
+    pits=6,
+    seeds=4,
+    first="south",
+    stores=True,
+    skip_origin=False,
+    choose="own",
+    laps="single",
+    replay=True,
+    empty_capture="store",
+    capture_needs_opposite=False,
+    capture_takes_sower=True,
+    empty_means="before_drop",
+    captures=(),
+    capture_side="opponent",
+    grand_slam="capture",
+    must_feed="off",
+    cannot_feed="owners",
+    end="either_empty",
+    leftover="owner",
+    majority=False,
+    cycle="owners",
+    direction="ccw",
 )
 _WARI = dict(
-    _BASE, stores=False, skip_origin=True, replay=False, empty_capture="none", captures=(2, 3),
-    grand_slam="take_all", must_feed="reach", cannot_feed="mover", end="mover_empty",
-    majority=True, cycle="draw",
+    _BASE,
+    stores=False,
+    skip_origin=True,
+    replay=False,
+    empty_capture="none",
+    captures=(2, 3),
+    grand_slam="take_all",
+    must_feed="reach",
+    cannot_feed="mover",
+    end="mover_empty",
+    majority=True,
+    cycle="draw",
 )
 _APPLET = dict(
-    _BASE, seeds=3, empty_capture="across", capture_needs_opposite=True, capture_takes_sower=False,
-    end="mover_empty", cycle="owners",
+    _BASE,
+    seeds=3,
+    empty_capture="across",
+    capture_needs_opposite=True,
+    capture_takes_sower=False,
+    end="mover_empty",
+    cycle="owners",
 )
 
 PRESETS: dict[str, Preset] = {
     p.name: p
     for p in [
-        Preset("kalah", "Kalah, 2x6 with stores: replay on your store, capture from an empty pit "
-               "of your row (001)", "001", dict(_BASE), aliases=("mancala",)),
-        Preset("kalah-nosweep", "The 2x6 classroom rules: empty means empty before the move, "
-               "only the stores count at the end, coin flip for first (002)", "002",
-               dict(_BASE, empty_means="before_move", leftover="none", first="random",
-                    cycle="draw")),
-        Preset("wari", "Wari, 2x6 without stores: capture by 2's and 3's, must feed, grand slam "
-               "takes all (003)", "003", _WARI, aliases=("awale", "awari")),
-        Preset("oware", "Oware Abapa, tournament rules: as wari, but a grand slam captures "
-               "nothing and each keeps their row at the end", "the Oware Abapa tournament rules",
-               dict(_WARI, grand_slam="no_capture", cannot_feed="owners", cycle="owners")),
-        Preset("al-manqala", "Al-manqala, 2x7 with 7 beads: capture 2's and 4's on either row, "
-               "must leave the opponent beads, 50 wins (004)", "004",
-               dict(_WARI, pits=7, seeds=7, skip_origin=False, captures=(2, 4),
-                    capture_side="either", grand_slam="capture", must_feed="leave",
-                    cannot_feed="opponent", cycle="split")),
-        Preset("mankala", "The elf.org applet's Mankala: asymmetric, replay, capture across, "
-               "3 stones, South first (000)", "000", dict(_APPLET), seed_bounds=(3, 6)),
-        Preset("manbula", "The elf.org applet's Manbula: symmetric, replay, continue, no "
-               "capture, 4 stones (000)", "000",
-               dict(_APPLET, seeds=4, choose="any", end="all_empty", laps="relay",
-                    empty_capture="none"), seed_bounds=(3, 6)),
+        Preset(
+            "kalah",
+            "Kalah, 2x6 with stores: replay on your store, capture from an empty pit "
+            "of your row (001)",
+            "001",
+            dict(_BASE),
+            aliases=("mancala",),
+        ),
+        Preset(
+            "kalah-nosweep",
+            "The 2x6 classroom rules: empty means empty before the move, "
+            "only the stores count at the end, coin flip for first (002)",
+            "002",
+            dict(_BASE, empty_means="before_move", leftover="none", first="random", cycle="draw"),
+        ),
+        Preset(
+            "wari",
+            "Wari, 2x6 without stores: capture by 2's and 3's, must feed, grand slam "
+            "takes all (003)",
+            "003",
+            _WARI,
+            aliases=("awale", "awari"),
+        ),
+        Preset(
+            "oware",
+            "Oware Abapa, tournament rules: as wari, but a grand slam captures "
+            "nothing and each keeps their row at the end",
+            "the Oware Abapa tournament rules",
+            dict(_WARI, grand_slam="no_capture", cannot_feed="owners", cycle="owners"),
+        ),
+        Preset(
+            "al-manqala",
+            "Al-manqala, 2x7 with 7 beads: capture 2's and 4's on either row, "
+            "must leave the opponent beads, 50 wins (004)",
+            "004",
+            dict(
+                _WARI,
+                pits=7,
+                seeds=7,
+                skip_origin=False,
+                captures=(2, 4),
+                capture_side="either",
+                grand_slam="capture",
+                must_feed="leave",
+                cannot_feed="opponent",
+                cycle="split",
+            ),
+        ),
+        Preset(
+            "mankala",
+            "The elf.org applet's Mankala: asymmetric, replay, capture across, "
+            "3 stones, South first (000)",
+            "000",
+            dict(_APPLET),
+            seed_bounds=(3, 6),
+        ),
+        Preset(
+            "manbula",
+            "The elf.org applet's Manbula: symmetric, replay, continue, no capture, 4 stones (000)",
+            "000",
+            dict(
+                _APPLET, seeds=4, choose="any", end="all_empty", laps="relay", empty_capture="none"
+            ),
+            seed_bounds=(3, 6),
+        ),
     ]
 }
 _ALIASES = {alias: p.name for p in PRESETS.values() for alias in p.aliases}
@@ -239,7 +374,8 @@ class Ruleset:
         if name not in PRESETS:
             raise RulesetError(
                 f"unknown ruleset '{excerpt(name)}'; choose one of: {', '.join(PRESETS)} "
-                f"(aliases: {', '.join(f'{a}={n}' for a, n in _ALIASES.items())})")
+                f"(aliases: {', '.join(f'{a}={n}' for a, n in _ALIASES.items())})"
+            )
         preset = PRESETS[name]
         values = dict(preset.params)
         for item in filter(None, (part.strip() for part in options.split(","))):
@@ -250,15 +386,19 @@ class Ruleset:
             elif not value:
                 raise RulesetError(f"'{excerpt(item)}' has no value after '='")
             if key in APPLET_WORDS:
-                value = _normalise_bool(key, value) if key in (
-                    "symmetric", "asymmetric", "continue") else value
+                value = (
+                    _normalise_bool(key, value)
+                    if key in ("symmetric", "asymmetric", "continue")
+                    else value
+                )
                 expanded = _words_to_params(key, value)
             elif key in PARAMETERS:
                 expanded = {key: value}
             else:
                 raise RulesetError(
                     f"unknown key '{excerpt(key)}'; keys are: "
-                    f"{', '.join(PARAMETERS)} (and the applet's {', '.join(APPLET_WORDS)})")
+                    f"{', '.join(PARAMETERS)} (and the applet's {', '.join(APPLET_WORDS)})"
+                )
             for k, v in expanded.items():
                 values[k] = _convert(PARAMETERS[k], v, preset)
         rules = cls(name=name, **values)
@@ -269,18 +409,25 @@ class Ruleset:
         preset = PRESETS[self.name]
         lo, hi = preset.seed_bounds or PARAMETERS["seeds"].bounds
         if not lo <= self.seeds <= hi:
-            raise RulesetError(f"seeds={self.seeds} is out of range for {self.name}; "
-                               f"allowed: {lo} to {hi}")
+            raise RulesetError(
+                f"seeds={self.seeds} is out of range for {self.name}; allowed: {lo} to {hi}"
+            )
         if self.empty_capture == "across" and self.capture_takes_sower:
-            raise RulesetError("empty_capture=across keeps the capturing seed in its pit, so "
-                               "capture_takes_sower must be no")
+            raise RulesetError(
+                "empty_capture=across keeps the capturing seed in its pit, so "
+                "capture_takes_sower must be no"
+            )
         if 1 in self.captures and self.empty_capture != "none":
-            raise RulesetError("captures containing 1 overlaps the empty-pit capture; set "
-                               "empty_capture=none or drop 1 from captures")
+            raise RulesetError(
+                "captures containing 1 overlaps the empty-pit capture; set "
+                "empty_capture=none or drop 1 from captures"
+            )
         if not (self.stores or self.captures or self.empty_capture == "store"):
-            raise RulesetError("with stores=no, empty_capture other than store and no captures, "
-                               "no seed ever leaves the board and a game could only end by "
-                               "repetition; set stores=yes, empty_capture=store or captures")
+            raise RulesetError(
+                "with stores=no, empty_capture other than store and no captures, "
+                "no seed ever leaves the board and a game could only end by "
+                "repetition; set stores=yes, empty_capture=store or captures"
+            )
         if self.replay and not self.stores:
             raise RulesetError("replay needs stores=yes (the last seed must land in a store)")
 
@@ -289,8 +436,11 @@ class Ruleset:
     def overrides(self) -> dict[str, Any]:
         """The parameters that differ from the preset's defaults."""
         base = PRESETS[self.name].params
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name in PARAMETERS and getattr(self, f.name) != base[f.name]}
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name in PARAMETERS and getattr(self, f.name) != base[f.name]
+        }
 
     def __str__(self) -> str:
         over = self.overrides()
@@ -302,15 +452,17 @@ class Ruleset:
         """Several lines: the ruleset string, its summary and every parameter's value."""
         preset = PRESETS[self.name]
         over = self.overrides()
-        head = self.name + (": " + ", ".join(f"{k}={format_value(v)}" for k, v in over.items())
-                            if over else "")
+        head = self.name + (
+            ": " + ", ".join(f"{k}={format_value(v)}" for k, v in over.items()) if over else ""
+        )
         lines = [head, preset.summary + ".", f"Source: {preset.source}."]
         if preset.aliases:
             lines.append("Also called: " + ", ".join(preset.aliases) + ".")
         lines.append("Parameters (change with name:key=value,...):")
         for key, param in PARAMETERS.items():
-            lines.append(f"  {key}={format_value(getattr(self, key))}: {param.meaning} "
-                         f"[{param.allowed()}]")
+            lines.append(
+                f"  {key}={format_value(getattr(self, key))}: {param.meaning} [{param.allowed()}]"
+            )
         return "\n".join(lines)
 
     # -- derived facts ------------------------------------------------------------------------
@@ -335,23 +487,25 @@ def _convert(param: Parameter, value: str, preset: Preset) -> Any:
     if param.kind == "bool":
         return _normalise_bool(key, value) == "yes"
     if param.kind == "int":
-        lo, hi = (preset.seed_bounds if key == "seeds" and preset.seed_bounds else param.bounds)
+        lo, hi = preset.seed_bounds if key == "seeds" and preset.seed_bounds else param.bounds
         try:
             return whole_number(value, key, lo, hi)
         except ValueError:
-            raise RulesetError(f"{key}={excerpt(value)} is not allowed; {key} takes a whole "
-                               f"number from {lo} to {hi}") from None
+            raise RulesetError(
+                f"{key}={excerpt(value)} is not allowed; {key} takes a whole "
+                f"number from {lo} to {hi}"
+            ) from None
     if param.kind == "counts":
         if value in ("none", "no", "off"):
             return ()
         try:
             return tuple(sorted({whole_number(p, "", 1, 9) for p in value.split("-")}))
         except ValueError:
-            raise RulesetError(f"captures={excerpt(value)} is not allowed; captures takes "
-                               f"{param.allowed()}") from None
+            raise RulesetError(
+                f"captures={excerpt(value)} is not allowed; captures takes {param.allowed()}"
+            ) from None
     if value not in param.choices:
-        raise RulesetError(f"{key}={excerpt(value)} is not allowed; {key} takes "
-                           f"{param.allowed()}")
+        raise RulesetError(f"{key}={excerpt(value)} is not allowed; {key} takes {param.allowed()}")
     return value
 
 

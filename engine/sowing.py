@@ -55,8 +55,9 @@ class MoveResult(NamedTuple):
     slam: bool  # a count capture would have taken all the opponent's seeds
 
 
-def apply_move(rules: Ruleset, board: tuple | list, mover: int, pit: int,
-               direction: int = CCW) -> MoveResult:
+def apply_move(
+    rules: Ruleset, board: tuple | list, mover: int, pit: int, direction: int = CCW
+) -> MoveResult:
     """Sow from ``pit`` and make the captures; the board passed in is not changed.
 
     A grand slam under no_capture or forbidden captures nothing (a forbidden one is only
@@ -84,8 +85,11 @@ def apply_move(rules: Ruleset, board: tuple | list, mover: int, pit: int,
             break
         # A lap whose last seed makes a capturing count ends the move with that capture:
         # read literally, 003's "only ends in an empty hole" would never capture by count.
-        if t.capture_counts and b[slot] in t.capture_counts and (
-                rules.capture_side == "either" or slot // n != mover):
+        if (
+            t.capture_counts
+            and b[slot] in t.capture_counts
+            and (rules.capture_side == "either" or slot // n != mover)
+        ):
             break
         # Relay sowing picks the pit up again; stop if this would repeat a state of this move.
         key = (tuple(b), slot)
@@ -97,7 +101,7 @@ def apply_move(rules: Ruleset, board: tuple | list, mover: int, pit: int,
         lap_start = slot
     last = slot
     opp_lo = n if mover == 0 else 0
-    reached = any(b[opp_lo:opp_lo + n])
+    reached = any(b[opp_lo : opp_lo + n])
     slam = False
     if last < n2:
         # The empty-pit rule first; a last pit it does not take may still capture by count
@@ -108,8 +112,7 @@ def apply_move(rules: Ruleset, board: tuple | list, mover: int, pit: int,
     return MoveResult(b, last, reached, slam)
 
 
-def _empty_capture(rules: Ruleset, before: tuple | list, b: list, mover: int,
-                   last: int) -> bool:
+def _empty_capture(rules: Ruleset, before: tuple | list, b: list, mover: int, last: int) -> bool:
     """The capture from an empty pit; return whether the last pit was one (the rule applies,
     even where it takes nothing because the opposite pit is empty)."""
     n = rules.pits
@@ -133,8 +136,9 @@ def _empty_capture(rules: Ruleset, before: tuple | list, b: list, mover: int,
     return True
 
 
-def _count_capture(rules: Ruleset, t: Tables, b: list, mover: int, origin: int, direction: int,
-                   last: int) -> bool:
+def _count_capture(
+    rules: Ruleset, t: Tables, b: list, mover: int, origin: int, direction: int, last: int
+) -> bool:
     """Capture by count with backward chaining; return True for a grand slam."""
     n = rules.pits
     either = rules.capture_side == "either"
@@ -144,13 +148,12 @@ def _count_capture(rules: Ruleset, t: Tables, b: list, mover: int, origin: int, 
     prev = t.prev_pit[direction]
     chain = [last]
     pit = prev[last]
-    while (pit != origin and pit != last and b[pit] in counts
-           and (either or pit // n != mover)):
+    while pit != origin and pit != last and b[pit] in counts and (either or pit // n != mover):
         chain.append(pit)
         pit = prev[pit]
     opp_lo = n if mover == 0 else 0
     taken_from_opponent = sum(b[p] for p in chain if opp_lo <= p < opp_lo + n)
-    slam = taken_from_opponent > 0 and taken_from_opponent == sum(b[opp_lo:opp_lo + n])
+    slam = taken_from_opponent > 0 and taken_from_opponent == sum(b[opp_lo : opp_lo + n])
     if slam and rules.grand_slam in ("no_capture", "forbidden"):
         return True
     store = 2 * n + mover

@@ -23,9 +23,16 @@ async def open_storage(location, durable: bool = False) -> Storage:
     else is a SQLite file path. Either is created or migrated to the current schema."""
     if is_postgres_url(location):
         from storage.postgres import open_postgres
+
         return await open_postgres(str(location))
     return await open_sqlite(location, durable)
 
 
-__all__ = ["ChannelTaken", "SQLiteStorage", "Storage", "StorageError", "is_postgres_url",
-           "open_storage"]
+__all__ = [
+    "ChannelTaken",
+    "SQLiteStorage",
+    "Storage",
+    "StorageError",
+    "is_postgres_url",
+    "open_storage",
+]

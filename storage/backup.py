@@ -50,8 +50,10 @@ def check(path: str | Path) -> int:
     finally:
         db.close()
     if version is None or version > LATEST:
-        raise StorageError(f"{path} has schema version {version}, which this program does not "
-                           f"know (it knows 1 to {LATEST}); upgrade the program first")
+        raise StorageError(
+            f"{path} has schema version {version}, which this program does not "
+            f"know (it knows 1 to {LATEST}); upgrade the program first"
+        )
     return version
 
 

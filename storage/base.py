@@ -79,15 +79,17 @@ class Storage(ABC):
         """The move log of a game in ply order."""
 
     @abstractmethod
-    async def record_move(self, game_id: int, ply: int, move: dict, changes: dict,
-                          ratings: list[dict] = ()) -> bool:
+    async def record_move(
+        self, game_id: int, ply: int, move: dict, changes: dict, ratings: list[dict] = ()
+    ) -> bool:
         """Append ``move`` (ply ``ply + 1``) and apply ``changes`` to the game, if its stored
         ply is still ``ply`` and it is active; ``ratings`` rows are upserted in the same
         transaction (when the move ends the game). False if the ply moved on."""
 
     @abstractmethod
-    async def update_game(self, game_id: int, ply: int, changes: dict,
-                          ratings: list[dict] = ()) -> bool:
+    async def update_game(
+        self, game_id: int, ply: int, changes: dict, ratings: list[dict] = ()
+    ) -> bool:
         """Apply ``changes`` if the game is active at ply ``ply``; False otherwise."""
 
     @abstractmethod
@@ -125,8 +127,9 @@ class Storage(ABC):
         """The JSON of a server's settings, or None if it never set any."""
 
     @abstractmethod
-    async def set_server_settings(self, surface: str, server_id: str, settings: str,
-                                  now: float) -> None: ...
+    async def set_server_settings(
+        self, surface: str, server_id: str, settings: str, now: float
+    ) -> None: ...
 
     @abstractmethod
     async def add_server_player(self, surface: str, server_id: str, player_id: int) -> None:
@@ -141,8 +144,9 @@ class Storage(ABC):
     async def rating(self, player_id: int, rules: str) -> dict | None: ...
 
     @abstractmethod
-    async def leaderboard(self, rules: str, limit: int,
-                          server: tuple[str, str] | None = None) -> list[dict]:
+    async def leaderboard(
+        self, rules: str, limit: int, server: tuple[str, str] | None = None
+    ) -> list[dict]:
         """Rating rows joined with the player's surface, external_id and display_name."""
 
     # -- other processes' changes

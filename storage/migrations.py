@@ -12,7 +12,9 @@ backend runs the same list through ``storage.postgres.postgres_sql``, which spel
 from __future__ import annotations
 
 MIGRATIONS: list[tuple[int, str]] = [
-    (1, """
+    (
+        1,
+        """
 CREATE TABLE players (
     id           INTEGER PRIMARY KEY,
     surface      TEXT NOT NULL,              -- terminal, discord, email, ai
@@ -99,11 +101,14 @@ CREATE TABLE ratings (
     PRIMARY KEY (player_id, rules)
 );
 CREATE INDEX ratings_board ON ratings (rules, rating);
-"""),
+""",
+    ),
     # How a game ended, as data (engine.Termination's value), the side it names and the move
     # it came at; result_reason keeps the words. Games ended before are converted from their
     # words, which every version wrote the same way.
-    (2, """
+    (
+        2,
+        """
 ALTER TABLE games ADD COLUMN result_termination TEXT;
 ALTER TABLE games ADD COLUMN result_by TEXT CHECK (result_by IN ('south', 'north'));
 ALTER TABLE games ADD COLUMN result_ply INTEGER;
@@ -126,18 +131,24 @@ UPDATE games SET
         WHEN lower(result_reason) LIKE 'north %' THEN 'north'
     END
 WHERE status = 'over';
-"""),
+""",
+    ),
     # How a player wants to hear it is their move: a mention where the game is, a direct
     # message, or nothing.
-    (3, """
+    (
+        3,
+        """
 ALTER TABLE players ADD COLUMN ping TEXT NOT NULL DEFAULT 'mention'
     CHECK (ping IN ('mention', 'dm', 'off'));
-"""),
+""",
+    ),
     # What a server's admins set for their server (bot.service.servers): one JSON object of
     # the settings they changed, so a new setting needs no migration; and who plays there,
     # for the server's own leaderboard; and leases, so that background work (an AI's turn) is
     # done by one process of several on one database.
-    (4, """
+    (
+        4,
+        """
 CREATE TABLE server_settings (
     surface TEXT NOT NULL,
     server_id TEXT NOT NULL,
@@ -156,7 +167,8 @@ CREATE TABLE server_players (
     player_id INTEGER NOT NULL REFERENCES players (id),
     PRIMARY KEY (surface, server_id, player_id)
 ) WITHOUT ROWID;
-"""),
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

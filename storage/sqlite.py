@@ -25,11 +25,29 @@ from storage.migrations import LATEST, MIGRATIONS
 
 MAX_BATCH = 256  # moves per group commit
 CHECKPOINT_EVERY = 0.5  # seconds between WAL checkpoints (0: SQLite's own, inside commits)
-GAME_COLUMNS = frozenset({
-    "status", "ply", "board", "mover", "offer_kind", "offer_by", "offer_ply", "result_reason",
-    "result_termination", "result_by", "result_ply", "result_winner", "score_south",
-    "score_north", "last_move_at", "remind_at", "forfeit_at", "reminded_at", "ended_at",
-})
+GAME_COLUMNS = frozenset(
+    {
+        "status",
+        "ply",
+        "board",
+        "mover",
+        "offer_kind",
+        "offer_by",
+        "offer_ply",
+        "result_reason",
+        "result_termination",
+        "result_by",
+        "result_ply",
+        "result_winner",
+        "score_south",
+        "score_north",
+        "last_move_at",
+        "remind_at",
+        "forfeit_at",
+        "reminded_at",
+        "ended_at",
+    }
+)
 
 
 async def open_sqlite(path: str | Path, durable: bool = False) -> SQLiteStorage:
@@ -72,7 +90,8 @@ class SQLiteStorage(Storage):
             self._writer = await self._connect()
             await self._writer.execute("PRAGMA journal_mode = WAL")
             await self._writer.execute(
-                f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
+                f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}"
+            )
             await self._migrate()
             self._reader = await self._connect()
             await self._reader.execute("PRAGMA query_only = ON")
@@ -107,7 +126,8 @@ class SQLiteStorage(Storage):
             if current > LATEST:
                 raise StorageError(
                     f"{self.path} has schema version {current}, newer than this program knows "
-                    f"({LATEST}); upgrade the program rather than risk the data")
+                    f"({LATEST}); upgrade the program rather than risk the data"
+                )
             for version, script in MIGRATIONS:
                 if version <= current:
                     continue
@@ -122,10 +142,8 @@ class SQLiteStorage(Storage):
     async def _checkpoint_forever(self) -> None:
         while True:
             await asyncio.sleep(CHECKPOINT_EVERY)
-            try:
+            with contextlib.suppress(sqlite3.Error):  # busy or locked: the next round catches up
                 await self._checkpoints.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            except sqlite3.Error:  # busy or locked: the next round catches up
-                pass
 
     async def close(self) -> None:
         if self._checkpointer is not None:
@@ -168,22 +186,28 @@ class SQLiteStorage(Storage):
                 "VALUES (:player_id, :rules, :rating, :games, :wins, :losses, :draws) "
                 "ON CONFLICT (player_id, rules) DO UPDATE SET rating = excluded.rating, "
                 "games = excluded.games, wins = excluded.wins, losses = excluded.losses, "
-                "draws = excluded.draws", row)
+                "draws = excluded.draws",
+                row,
+            )
 
     # -- players ------------------------------------------------------------------------------
 
     async def player_id(self, surface: str, external_id: str, now: float) -> int:
-        row = await self._one("SELECT id FROM players WHERE surface = ? AND external_id = ?",
-                              (surface, external_id))
+        row = await self._one(
+            "SELECT id FROM players WHERE surface = ? AND external_id = ?", (surface, external_id)
+        )
         if row:
             return row["id"]
         async with self._transaction() as w:
             await w.execute(
                 "INSERT INTO players (surface, external_id, created_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (surface, external_id) DO NOTHING", (surface, external_id, now))
+                "ON CONFLICT (surface, external_id) DO NOTHING",
+                (surface, external_id, now),
+            )
             rows = await w.execute_fetchall(
                 "SELECT id FROM players WHERE surface = ? AND external_id = ?",
-                (surface, external_id))
+                (surface, external_id),
+            )
         return rows[0][0]
 
     async def player(self, player_id: int) -> dict | None:
@@ -200,23 +224,30 @@ class SQLiteStorage(Storage):
     # -- servers ------------------------------------------------------------------------------
 
     async def server_settings(self, surface: str, server_id: str) -> str | None:
-        row = await self._one("SELECT settings FROM server_settings WHERE surface = ? AND "
-                              "server_id = ?", (surface, server_id))
+        row = await self._one(
+            "SELECT settings FROM server_settings WHERE surface = ? AND server_id = ?",
+            (surface, server_id),
+        )
         return row["settings"] if row else None
 
-    async def set_server_settings(self, surface: str, server_id: str, settings: str,
-                                  now: float) -> None:
+    async def set_server_settings(
+        self, surface: str, server_id: str, settings: str, now: float
+    ) -> None:
         async with self._transaction() as w:
             await w.execute(
                 "INSERT INTO server_settings (surface, server_id, settings, updated_at) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (surface, server_id) DO UPDATE SET "
                 "settings = excluded.settings, updated_at = excluded.updated_at",
-                (surface, server_id, settings, now))
+                (surface, server_id, settings, now),
+            )
 
     async def add_server_player(self, surface: str, server_id: str, player_id: int) -> None:
         async with self._transaction() as w:
-            await w.execute("INSERT OR IGNORE INTO server_players (surface, server_id, "
-                            "player_id) VALUES (?, ?, ?)", (surface, server_id, player_id))
+            await w.execute(
+                "INSERT OR IGNORE INTO server_players (surface, server_id, "
+                "player_id) VALUES (?, ?, ?)",
+                (surface, server_id, player_id),
+            )
 
     # -- challenges ---------------------------------------------------------------------------
 
@@ -226,7 +257,9 @@ class SQLiteStorage(Storage):
                 "INSERT INTO challenges (challenger_id, opponent_id, rules, channel_surface, "
                 "channel_id, options, status, created_at, expires_at) VALUES (:challenger_id, "
                 ":opponent_id, :rules, :channel_surface, :channel_id, :options, 'open', "
-                ":created_at, :expires_at)", row)
+                ":created_at, :expires_at)",
+                row,
+            )
         return cursor.lastrowid
 
     async def challenge(self, challenge_id: int) -> dict | None:
@@ -237,30 +270,37 @@ class SQLiteStorage(Storage):
             cursor = await w.execute(
                 "UPDATE challenges SET status = ?, answered_at = ? "
                 "WHERE id = ? AND status = 'open'",
-                (status, now, challenge_id))
+                (status, now, challenge_id),
+            )
         return cursor.rowcount == 1
 
     async def accept_challenge(self, challenge_id: int, game: dict, now: float) -> int | None:
         async with self._transaction() as w:
             cursor = await w.execute(
                 "UPDATE challenges SET status = 'accepted', answered_at = ? "
-                "WHERE id = ? AND status = 'open'", (now, challenge_id))
+                "WHERE id = ? AND status = 'open'",
+                (now, challenge_id),
+            )
             if cursor.rowcount != 1:
                 await w.rollback()
                 return None
             game_id = await self._insert_game(game)
-            await w.execute("UPDATE challenges SET game_id = ? WHERE id = ?",
-                            (game_id, challenge_id))
+            await w.execute(
+                "UPDATE challenges SET game_id = ? WHERE id = ?", (game_id, challenge_id)
+            )
         return game_id
 
     async def open_challenges(self, player_id: int) -> list[dict]:
         return await self._all(
             "SELECT * FROM challenges WHERE status = 'open' AND (challenger_id = ? "
-            "OR opponent_id = ?) ORDER BY id DESC", (player_id, player_id))
+            "OR opponent_id = ?) ORDER BY id DESC",
+            (player_id, player_id),
+        )
 
     async def due_challenges(self, now: float) -> list[dict]:
         return await self._all(
-            "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ?", (now,))
+            "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ?", (now,)
+        )
 
     # -- games --------------------------------------------------------------------------------
 
@@ -271,7 +311,9 @@ class SQLiteStorage(Storage):
                 " status, ply, board, mover, options, rated, created_at, last_move_at, remind_at,"
                 " forfeit_at) VALUES (:rules, :south_id, :north_id, :channel_surface, "
                 ":channel_id, :first, 'active', 0, :board, :mover, :options, :rated, "
-                ":created_at, :last_move_at, :remind_at, :forfeit_at)", game)
+                ":created_at, :last_move_at, :remind_at, :forfeit_at)",
+                game,
+            )
         except sqlite3.IntegrityError as err:
             if _is_channel_taken(err):
                 raise ChannelTaken(f"{game['channel_surface']}:{game['channel_id']}") from None
@@ -288,7 +330,9 @@ class SQLiteStorage(Storage):
     async def active_game_in(self, channel_surface: str, channel_id: str) -> dict | None:
         return await self._one(
             "SELECT * FROM games WHERE channel_surface = ? AND channel_id = ? "
-            "AND status = 'active'", (channel_surface, channel_id))
+            "AND status = 'active'",
+            (channel_surface, channel_id),
+        )
 
     async def game_with_moves(self, game_id: int) -> tuple[dict | None, list[dict]]:
         async with self._snapshot_lock:
@@ -306,11 +350,14 @@ class SQLiteStorage(Storage):
     async def _change_game(self, game_id: int, ply: int, changes: dict) -> bool:
         cursor = await self._writer.execute(
             f"UPDATE games SET {_set_clause(changes)} WHERE id = :_id AND ply = :_ply "
-            "AND status = 'active'", {**changes, "_id": game_id, "_ply": ply})
+            "AND status = 'active'",
+            {**changes, "_id": game_id, "_ply": ply},
+        )
         return cursor.rowcount == 1
 
-    async def record_move(self, game_id: int, ply: int, move: dict, changes: dict,
-                          ratings=()) -> bool:
+    async def record_move(
+        self, game_id: int, ply: int, move: dict, changes: dict, ratings=()
+    ) -> bool:
         # Group commit: moves arriving while a transaction is being written wait and go
         # together in the next one, so many games' moves share one commit.
         future = asyncio.get_running_loop().create_future()
@@ -357,21 +404,33 @@ class SQLiteStorage(Storage):
         for columns, rows in groups.items():
             cursor = await w.executemany(
                 f"UPDATE games SET {_set_clause(dict.fromkeys(columns + ('ply',)))} "
-                "WHERE id = :_id AND ply = :_ply AND status = 'active'", rows)
+                "WHERE id = :_id AND ply = :_ply AND status = 'active'",
+                rows,
+            )
             if cursor.rowcount != len(rows):
                 await w.rollback()
                 return False
         await w.executemany(
             "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, ply + 1, m["move"], m["player_id"], m["played_at"], m["board"],
-              m["mover"]) for game_id, ply, m, *_ in batch])
+            [
+                (
+                    game_id,
+                    ply + 1,
+                    m["move"],
+                    m["player_id"],
+                    m["played_at"],
+                    m["board"],
+                    m["mover"],
+                )
+                for game_id, ply, m, *_ in batch
+            ],
+        )
         await self._upsert_ratings([r for *_, ratings, _f in batch for r in ratings])
         await w.commit()
         return True
 
-    async def _write_one(self, game_id: int, ply: int, move: dict, changes: dict,
-                         ratings) -> bool:
+    async def _write_one(self, game_id: int, ply: int, move: dict, changes: dict, ratings) -> bool:
         w = self._writer
         try:
             if not await self._change_game(game_id, ply, {**changes, "ply": ply + 1}):
@@ -380,8 +439,16 @@ class SQLiteStorage(Storage):
             await w.execute(
                 "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (game_id, ply + 1, move["move"], move["player_id"], move["played_at"],
-                 move["board"], move["mover"]))
+                (
+                    game_id,
+                    ply + 1,
+                    move["move"],
+                    move["player_id"],
+                    move["played_at"],
+                    move["board"],
+                    move["mover"],
+                ),
+            )
             await self._upsert_ratings(ratings)
             await w.commit()
             return True
@@ -410,7 +477,8 @@ class SQLiteStorage(Storage):
         return await self._all(
             f"SELECT * FROM games WHERE (south_id = ? OR north_id = ?) {status} "
             "ORDER BY status = 'over', last_move_at DESC LIMIT ?",
-            (player_id, player_id, limit))
+            (player_id, player_id, limit),
+        )
 
     async def due_clocks(self, now: float) -> list[dict]:
         return await self._all(queries.DUE_CLOCKS, (now, now))
@@ -451,16 +519,20 @@ class SQLiteStorage(Storage):
         async with self._transaction() as w:
             await w.executemany(
                 f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-                f"({', '.join('?' * len(columns))})", [tuple(r[c] for c in columns) for r in rows])
+                f"({', '.join('?' * len(columns))})",
+                [tuple(r[c] for c in columns) for r in rows],
+            )
 
     # -- ratings ------------------------------------------------------------------------------
 
     async def rating(self, player_id: int, rules: str) -> dict | None:
-        return await self._one("SELECT * FROM ratings WHERE player_id = ? AND rules = ?",
-                               (player_id, rules))
+        return await self._one(
+            "SELECT * FROM ratings WHERE player_id = ? AND rules = ?", (player_id, rules)
+        )
 
-    async def leaderboard(self, rules: str, limit: int,
-                          server: tuple[str, str] | None = None) -> list[dict]:
+    async def leaderboard(
+        self, rules: str, limit: int, server: tuple[str, str] | None = None
+    ) -> list[dict]:
         if server is None:
             return await self._all(queries.LEADERBOARD, (rules, limit))
         return await self._all(queries.SERVER_LEADERBOARD, (rules, *server, limit))

@@ -69,8 +69,9 @@ def table_path(rules: Ruleset, max_seeds: int, directory: str | os.PathLike) -> 
     return Path(directory) / f"{name}-{digest.hexdigest()[:16]}-{max_seeds}-{FORMAT}.npy"
 
 
-def endgame_table(rules: Ruleset, max_seeds: int,
-                  directory: str | os.PathLike, progress=None) -> StoredTable:
+def endgame_table(
+    rules: Ruleset, max_seeds: int, directory: str | os.PathLike, progress=None
+) -> StoredTable:
     """The endgame table of every board with at most ``max_seeds`` seeds in the pits: read
     from ``directory`` if it is there and sound, else built and saved there. ValueError (from
     the engine) where the rules admit no table. ``progress(seeds)``, if given, hears each
@@ -85,14 +86,20 @@ def endgame_table(rules: Ruleset, max_seeds: int,
     try:
         _write(path, values)
     except OSError as err:
-        return StoredTable(counts, values, path, "built, not saved",
-                           f"built{rebuilt}; not saved to {excerpt(str(path), 160)}: "
-                           f"{err.strerror or excerpt(err)}")
+        return StoredTable(
+            counts,
+            values,
+            path,
+            "built, not saved",
+            f"built{rebuilt}; not saved to {excerpt(str(path), 160)}: "
+            f"{err.strerror or excerpt(err)}",
+        )
     return StoredTable(counts, values, path, "built", f"built{rebuilt} and saved to {path}")
 
 
-def stored_table(rules: Ruleset, max_seeds: int, directory: str | os.PathLike,
-                 shared: bool = False) -> StoredTable:
+def stored_table(
+    rules: Ruleset, max_seeds: int, directory: str | os.PathLike, shared: bool = False
+) -> StoredTable:
     """The table kept in ``directory``, without building one: ``source`` is "loaded", or
     "missing" with ``note`` saying why ("" if there is no file). ``shared``: map the file
     rather than read it, so that processes reading one table share its memory."""
@@ -105,8 +112,9 @@ def stored_table(rules: Ruleset, max_seeds: int, directory: str | os.PathLike,
     if values is not None:
         if not table_fits((counts, values), rules, max_seeds):
             problem = "it is not a table of that size"
-        elif (stores_irrelevant(rules) and values.size
-              and int(values.min()) <= BUSY):  # a board the build never finished
+        elif (
+            stores_irrelevant(rules) and values.size and int(values.min()) <= BUSY
+        ):  # a board the build never finished
             problem = "some boards have no value"
         else:
             return StoredTable(counts, values, path, "loaded", f"loaded from {path}")
@@ -125,8 +133,9 @@ def _build(rules: Ruleset, max_seeds: int, progress=None):
     return counts, values
 
 
-def largest_stored(rules: Ruleset, directory: str | os.PathLike, at_least: int,
-                   at_most: int) -> int | None:
+def largest_stored(
+    rules: Ruleset, directory: str | os.PathLike, at_least: int, at_most: int
+) -> int | None:
     """The seeds of the largest table for ``rules`` kept in ``directory`` between
     ``at_least`` and ``at_most``, or None (only the file is looked for: reading checks it)."""
     for seeds in range(at_most, at_least - 1, -1):

@@ -10,17 +10,16 @@ game replays from its move log to the board stored for it.
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 from engine import Game, Ruleset
-
 from storage.base import StorageError
-
 from storage.queries import TABLES  # noqa: F401  (the tables copied, in order)
 
 
-async def copy_database(source, target, progress: Callable[[str], None] = lambda s: None
-                        ) -> dict[str, int]:
+async def copy_database(
+    source, target, progress: Callable[[str], None] = lambda s: None
+) -> dict[str, int]:
     """Copy every row of ``source`` into the empty ``target`` (open Storages); the rows
     copied per table. StorageError when the target holds data or the check fails."""
     if await target.count_games() or await target.table_rows("players"):
@@ -43,10 +42,10 @@ async def check_replays(store, progress: Callable[[str], None] = lambda s: None)
     games = await store.table_rows("games")
     for n, row in enumerate(games, 1):
         moves = [m["move"] for m in await store.moves(row["id"])]
-        replay = Game.from_moves(Ruleset.parse(row["rules"]), moves,
-                                 first=row["first"]).position
-        if row["ply"] != len(moves) or (row["status"] == "active"
-                                         and list(replay.board) != json.loads(row["board"])):
+        replay = Game.from_moves(Ruleset.parse(row["rules"]), moves, first=row["first"]).position
+        if row["ply"] != len(moves) or (
+            row["status"] == "active" and list(replay.board) != json.loads(row["board"])
+        ):
             raise StorageError(f"game {row['id']} does not replay to its stored board")
         if n % 1000 == 0:
             progress(f"checked {n:,} of {len(games):,} games")

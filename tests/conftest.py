@@ -26,15 +26,18 @@ _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True, **_COMMON)
 settings.register_profile("dev", **_COMMON)
 settings.register_profile("long", max_examples=1000, **_COMMON)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI")
-                                                                 else "dev"))
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+)
 
 
 # -- the storage backends: every storage test runs on SQLite and on a real PostgreSQL ---------
 
+import discord  # noqa: E402
 import pytest  # noqa: E402
-
-from postgres_server import PostgresServer, binaries, unavailable, HOW_TO_GET  # noqa: E402
+import yarl  # noqa: E402
+from discord_fake import start_fake_discord  # noqa: E402
+from postgres_server import HOW_TO_GET, PostgresServer, binaries, unavailable  # noqa: E402
 
 _server: PostgresServer | None = None
 
@@ -61,3 +64,20 @@ def database(request, tmp_path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "games.sqlite3")
     return _postgres().new_database()
+
+
+# -- Discord: a loopback fake of its API (tests/discord_fake.py) that the real client talks to
+
+
+@pytest.fixture
+async def fake_discord(monkeypatch):
+    """A ``FakeDiscord`` on a free loopback port, with discord.py pointed at it."""
+    fake, runner, port = await start_fake_discord()
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket,
+        "DEFAULT_GATEWAY",
+        yarl.URL(f"ws://127.0.0.1:{port}/gateway"),
+    )
+    yield fake
+    await runner.cleanup()

@@ -19,14 +19,17 @@ from pathlib import Path
 
 import pytest
 
-HOW_TO_GET = ("PostgreSQL's server binaries are not installed: apt-get install postgresql "
-              "(Debian/Ubuntu), or set MANCALA_PG_BIN to the folder holding initdb and pg_ctl")
+HOW_TO_GET = (
+    "PostgreSQL's server binaries are not installed: apt-get install postgresql "
+    "(Debian/Ubuntu), or set MANCALA_PG_BIN to the folder holding initdb and pg_ctl"
+)
 
 
 def binaries() -> Path | None:
     explicit = os.environ.get("MANCALA_PG_BIN")
-    candidates = [explicit] if explicit else sorted(glob.glob("/usr/lib/postgresql/*/bin"),
-                                                    reverse=True)
+    candidates = (
+        [explicit] if explicit else sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
+    )
     for folder in candidates:
         if folder and (Path(folder) / "initdb").exists() and (Path(folder) / "pg_ctl").exists():
             return Path(folder)
@@ -51,21 +54,45 @@ class PostgresServer:
         self._databases = 0
 
     def _run(self, *argv: str) -> None:
-        done = subprocess.run([*self.as_user, *argv], capture_output=True, text=True,
-                              timeout=120)
+        done = subprocess.run([*self.as_user, *argv], capture_output=True, text=True, timeout=120)
         if done.returncode != 0:
             raise RuntimeError(f"{argv[0]} failed: {done.stdout}{done.stderr}")
 
     def start(self) -> PostgresServer:
         if self.as_user:
             shutil.chown(self.root, "postgres")
-        self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-A", "trust",
-                  "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale", "C")
-        options = (f"-p {self.port} -h 127.0.0.1 -k {self.root} -F "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-                   "-c max_connections=200")
-        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-o", options,
-                  "-l", str(self.root / "server.log"), "-w", "-t", "60", "start")
+        self._run(
+            str(self.bindir / "initdb"),
+            "-D",
+            str(self.data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--no-sync",
+            "-E",
+            "UTF8",
+            "--locale",
+            "C",
+        )
+        options = (
+            f"-p {self.port} -h 127.0.0.1 -k {self.root} -F "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+            "-c max_connections=200"
+        )
+        self._run(
+            str(self.bindir / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.root / "server.log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
         return self
 
     def url(self, database: str = "postgres") -> str:
@@ -75,14 +102,25 @@ class PostgresServer:
         """A fresh, empty database on the server; its URL."""
         self._databases += 1
         name = f"t{os.getpid()}_{self._databases}"
-        self._run(str(self.bindir / "psql"), "-h", "127.0.0.1", "-p", str(self.port),
-                  "-U", "postgres", "-q", "-c", f"CREATE DATABASE {name}")
+        self._run(
+            str(self.bindir / "psql"),
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(self.port),
+            "-U",
+            "postgres",
+            "-q",
+            "-c",
+            f"CREATE DATABASE {name}",
+        )
         return self.url(name)
 
     def stop(self) -> None:
         try:
-            self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
-                      "-w", "stop")
+            self._run(
+                str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"
+            )
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 

@@ -38,47 +38,60 @@ def test_opening_move_E():
 # and the seeds captured. 003 prints no captured counts; the seeds missing from the board are
 # given as captured, 5 by South and the rest by North, so that nobody has passed half yet.
 CAPTURES = [
-    ("""  f e d c b a
+    (
+        """  f e d c b a
           1 1 2 3 1 1
           - - - 4 7 2
-          A B C D E F""", "D",
-     """  f e d c b a
+          A B C D E F""",
+        "D",
+        """  f e d c b a
           1 1 2 3 2 2
           - - - - 8 3
           A B C D E F""",
-     """  f e d c b a
+        """  f e d c b a
           1 1 2 3 - -
           - - - - 8 3
-          A B C D E F""", 4),
-    ("""  f e d c b a
+          A B C D E F""",
+        4,
+    ),
+    (
+        """  f e d c b a
           1 1 2 3 1 1
           - - - 4 7 2
-          A B C D E F""", "E",
-     """  f e d c b a
+          A B C D E F""",
+        "E",
+        """  f e d c b a
           2 2 3 4 2 2
           - - - 4 - 3
           A B C D E F""",
-     """  f e d c b a
+        """  f e d c b a
           - - - 4 2 2
           - - - 4 - 3
-          A B C D E F""", 7),
-    ("""  f e d c b a
+          A B C D E F""",
+        7,
+    ),
+    (
+        """  f e d c b a
           1 - 1 - 1 2
           - - - - - 17
-          A B C D E F""", "F",
-     """  f e d c b a
+          A B C D E F""",
+        "F",
+        """  f e d c b a
           3 2 3 2 3 4
           1 1 1 1 1 -
           A B C D E F""",
-     """  f e d c b a
+        """  f e d c b a
           - - - - - 4
           1 1 1 1 1 -
-          A B C D E F""", 13),
+          A B C D E F""",
+        13,
+    ),
 ]
 
 
-@pytest.mark.parametrize("before, move, sown, captured, gain", CAPTURES,
-                         ids=["from D", "from E", "from F"])
+@pytest.mark.parametrize(
+    "before, move, sown, captured, gain", CAPTURES, ids=["from D", "from E", "from F"]
+)
 def test_capture_examples(before, move, sown, captured, gain):
     north = 48 - seeds_on(before) - 5
     start = parse_position(before, WARI, stores=(5, north))

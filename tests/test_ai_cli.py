@@ -13,8 +13,11 @@ def test_solve_prints_the_proven_value_and_a_best_move(capsys):
     out = capsys.readouterr().out
     assert "value +8 for South (proven)" in out
     assert re.search(r"best move [A-D]\n", out)
-    assert re.search(r"[\d,]+ nodes in [\d.]+ s \(with a table of the boards with at most 10 "
-                     r"seeds left\)", out)
+    assert re.search(
+        r"[\d,]+ nodes in [\d.]+ s \(with a table of the boards with at most 10 "
+        r"seeds left\)",
+        out,
+    )
     assert main(["solve", "kalah:pits=4,seeds=3", "--table", "0", "--tt-bits", "16"]) == 0
     out = capsys.readouterr().out
     assert "value +8 for South (proven)" in out and "table" not in out
@@ -35,8 +38,9 @@ def test_solve_proves_a_wari_endgame_from_its_table(capsys, tmp_path, monkeypatc
     from engine.notation import render
 
     # Ten seeds left, South one short of a majority: the table says whether it gets there.
-    position = Position.settled(Ruleset.parse("wari"), (1, 1, 0, 3, 0, 0, 2, 0, 2, 0, 1, 0,
-                                                        24, 14), 0)
+    position = Position.settled(
+        Ruleset.parse("wari"), (1, 1, 0, 3, 0, 0, 2, 0, 2, 0, 1, 0, 24, 14), 0
+    )
     board = tmp_path / "board.txt"
     board.write_text(render(position))
     assert main(["solve", "wari", "--position", str(board), "--table", "10"]) == 0
@@ -44,15 +48,18 @@ def test_solve_proves_a_wari_endgame_from_its_table(capsys, tmp_path, monkeypatc
     assert "(proven)" in out and "table of the boards with at most 10 seeds" in out
 
 
-@pytest.mark.parametrize("argv, says", [
-    (["solve", "kalah", "--table", "30"], "--table: a seed count from 0 to 20, not '30'"),
-    (["solve", "kalah", "--tt-bits", "40"], "--tt-bits: a number of bits from 10 to 32"),
-    (["solve", "kalah:pits=3,seeds=2", "--nodes", "1e19"], "a node count from 1 to 1e+12"),
-    (["solve", "kalah", "--nodes", "nan"], "a node count from 1"),
-    (["hint", "kalah", "--time", "0"], "--time: seconds more than 0 and at most 600"),
-    (["hint", "kalah", "--time", "-1"], "--time: seconds from 0 to 600, not '-1'"),
-    (["hint", "kalah", "--time", "inf"], "--time: seconds from 0 to 600"),
-])
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["solve", "kalah", "--table", "30"], "--table: a seed count from 0 to 20, not '30'"),
+        (["solve", "kalah", "--tt-bits", "40"], "--tt-bits: a number of bits from 10 to 32"),
+        (["solve", "kalah:pits=3,seeds=2", "--nodes", "1e19"], "a node count from 1 to 1e+12"),
+        (["solve", "kalah", "--nodes", "nan"], "a node count from 1"),
+        (["hint", "kalah", "--time", "0"], "--time: seconds more than 0 and at most 600"),
+        (["hint", "kalah", "--time", "-1"], "--time: seconds from 0 to 600, not '-1'"),
+        (["hint", "kalah", "--time", "inf"], "--time: seconds from 0 to 600"),
+    ],
+)
 def test_out_of_range_options_get_the_usage_line_and_status_2(capsys, argv, says):
     with pytest.raises(SystemExit) as exit_:
         main(argv)
@@ -96,9 +103,13 @@ def test_a_long_solve_reports_progress_and_stops_cleanly_on_ctrl_c(tmp_path):
     import sys
 
     env = dict(os.environ, MANCALA_TABLES=str(tmp_path))
-    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "solve", "kalah", "--table", "0",
-                             "--tt-bits", "16"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "solve", "kalah", "--table", "0", "--tt-bits", "16"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         line = proc.stderr.readline()  # the first progress line, after about a second
         assert line.startswith("Solving kalah: ") and "nodes" in line and "table" in line
@@ -125,8 +136,7 @@ def test_the_al_manqala_puzzle_is_answered_with_its_proof_line(capsys):
     assert "best move C\n" in out
     line = next(text for text in out.splitlines() if text.startswith("line "))
     assert line.startswith("line C ") and line.endswith("South wins.")
-    assert main(["solve", "al-manqala", "--position", str(PUZZLE), "--moves", "B",
-                 "--quiet"]) == 0
+    assert main(["solve", "al-manqala", "--position", str(PUZZLE), "--moves", "B", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "for North (proven)" in out and "value +" in out
     assert "line g: Game over (South cannot feed)" in out and out.rstrip().endswith("North wins.")

@@ -38,9 +38,16 @@ def random_endgame(rules: Ruleset, most: int, rng: random.Random) -> Position | 
     return None if position.is_over() else position
 
 
-@pytest.mark.parametrize("text", ["kalah:pits=3,seeds=3", "kalah-nosweep:pits=3,seeds=3",
-                                  "kalah:pits=4,seeds=2,capture_needs_opposite=yes",
-                                  "kalah:pits=3,seeds=3,replay=no", "mankala:pits=3"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kalah:pits=3,seeds=3",
+        "kalah-nosweep:pits=3,seeds=3",
+        "kalah:pits=4,seeds=2,capture_needs_opposite=yes",
+        "kalah:pits=3,seeds=3,replay=no",
+        "mankala:pits=3",
+    ],
+)
 def test_table_values_equal_minimax(text):
     rules = Ruleset.parse(text)
     most = min(rules.total_seeds, 8)
@@ -53,8 +60,11 @@ def test_table_values_equal_minimax(text):
         if position is None:
             continue
         stores = position.stores
-        table = stores[position.mover] - stores[1 - position.mover] + int(
-            values[index(counts, np.array(position.board), position.mover, rules.pits)])
+        table = (
+            stores[position.mover]
+            - stores[1 - position.mover]
+            + int(values[index(counts, np.array(position.board), position.mover, rules.pits)])
+        )
         assert table == minimax(position), position.board
         checked += 1
 

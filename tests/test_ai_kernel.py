@@ -33,15 +33,25 @@ def test_every_preset_agrees_along_random_games(name):
 
 def test_random_mixes_cover_the_parameters():
     rng = random.Random(5)
-    seen = {(key, str(getattr(rules, key))) for rules in (random_rules(rng) for _ in range(400))
-            for key in ("laps", "direction", "grand_slam", "must_feed", "choose", "end")}
-    for pair in [("laps", "relay"), ("direction", "choice"), ("grand_slam", "forbidden"),
-                 ("must_feed", "leave"), ("choose", "any"), ("end", "all_empty")]:
+    seen = {
+        (key, str(getattr(rules, key)))
+        for rules in (random_rules(rng) for _ in range(400))
+        for key in ("laps", "direction", "grand_slam", "must_feed", "choose", "end")
+    }
+    for pair in [
+        ("laps", "relay"),
+        ("direction", "choice"),
+        ("grand_slam", "forbidden"),
+        ("must_feed", "leave"),
+        ("choose", "any"),
+        ("end", "all_empty"),
+    ]:
         assert pair in seen
 
 
-@pytest.mark.parametrize("key, value", [("REPLAY", 0), ("EMPTY_CAPTURE", 0),
-                                        ("CAPTURE_MASK", (1 << 5) | (1 << 6))])
+@pytest.mark.parametrize(
+    "key, value", [("REPLAY", 0), ("EMPTY_CAPTURE", 0), ("CAPTURE_MASK", (1 << 5) | (1 << 6))]
+)
 def test_a_corrupted_kernel_rule_is_caught(key, value):
     """The differential check must be able to fail: run it with one rule of the encoded
     kalah changed, and it names the moves where the kernel now disagrees."""
@@ -53,8 +63,10 @@ def test_a_corrupted_kernel_rule_is_caught(key, value):
     broken = code.rules.copy()
     broken[getattr(encoding, key)] = value
     corrupted = code._replace(rules=broken)
-    positions = [Game.from_moves(rules, moves).position
-                 for moves in ("", "C", "C F", "A d B", "F a E c", "C F b D e")]
+    positions = [
+        Game.from_moves(rules, moves).position
+        for moves in ("", "C", "C F", "A d B", "F a E c", "C F b D e")
+    ]
     assert all(mismatches(pos) == [] for pos in positions)
     assert any(mismatches(pos, corrupted) for pos in positions)
 

@@ -8,17 +8,23 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from engine import Game, Position, Ruleset
-from engine.ai import LEVELS, SEARCH_LEVELS, AIMove, choose_move, hint, solve
-from engine.ai import retrograde
+from engine.ai import LEVELS, SEARCH_LEVELS, AIMove, choose_move, hint, retrograde, solve
 from engine.ai.encoding import encode
 from engine.ai.search import result_from_bounds
 from engine.ai.search import solve as kernel_solve
 from tests.minimax import minimax, path_minimax
 
 
-@pytest.mark.parametrize("text", ["kalah:pits=3,seeds=3", "kalah:pits=4,seeds=2",
-                                  "kalah:pits=3,seeds=2", "kalah-nosweep:pits=3,seeds=2",
-                                  "kalah:pits=3,seeds=3,capture_needs_opposite=yes,replay=no"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kalah:pits=3,seeds=3",
+        "kalah:pits=4,seeds=2",
+        "kalah:pits=3,seeds=2",
+        "kalah-nosweep:pits=3,seeds=2",
+        "kalah:pits=3,seeds=3,capture_needs_opposite=yes,replay=no",
+    ],
+)
 def test_solver_matches_minimax_on_small_boards(text):
     pos = Position.initial(Ruleset.parse(text))
     result = solve(pos)
@@ -26,14 +32,23 @@ def test_solver_matches_minimax_on_small_boards(text):
     assert result.value == minimax(pos)
     # The move it names really achieves that value.
     child = pos.play(result.move)
-    achieved = (child.stores[pos.mover] - child.stores[1 - pos.mover] if child.is_over()
-                else minimax(child) * (1 if child.mover == pos.mover else -1))
+    achieved = (
+        child.stores[pos.mover] - child.stores[1 - pos.mover]
+        if child.is_over()
+        else minimax(child) * (1 if child.mover == pos.mover else -1)
+    )
     assert achieved == result.value
 
 
-@pytest.mark.parametrize("text", ["wari:pits=2,seeds=2", "oware:pits=2,seeds=1",
-                                  "al-manqala:pits=2,seeds=1",
-                                  "manbula:pits=2,seeds=3,empty_capture=store"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "wari:pits=2,seeds=2",
+        "oware:pits=2,seeds=1",
+        "al-manqala:pits=2,seeds=1",
+        "manbula:pits=2,seeds=3,empty_capture=store",
+    ],
+)
 def test_solver_matches_path_minimax_where_positions_can_repeat(text):
     pos = Position.initial(Ruleset.parse(text))
     result = solve(pos)
@@ -166,8 +181,8 @@ def test_solver_table_entries_carry_over_between_store_splits():
     # Where stores cannot change play (kalah), the table is keyed by the pits alone and keeps
     # values relative to the stores' margin: a second solve of the same pits with the seeds
     # moved between the stores must reuse those entries and still shift the value correctly.
-    from engine.ai.search import Searcher, solve as solve_with
-    from engine.ai.search import stores_irrelevant
+    from engine.ai.search import Searcher, stores_irrelevant
+    from engine.ai.search import solve as solve_with
 
     rules = Ruleset.parse("kalah:pits=4,seeds=2")
     assert stores_irrelevant(rules)
@@ -179,13 +194,20 @@ def test_solver_table_entries_carry_over_between_store_splits():
         assert result.complete and result.value == minimax(pos)
 
 
-@pytest.mark.parametrize("text", ["kalah:pits=4,seeds=2", "kalah:pits=3,seeds=3",
-                                  "kalah:pits=4,seeds=2,capture_needs_opposite=yes",
-                                  "kalah:pits=3,seeds=3,replay=no"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kalah:pits=4,seeds=2",
+        "kalah:pits=3,seeds=3",
+        "kalah:pits=4,seeds=2,capture_needs_opposite=yes",
+        "kalah:pits=3,seeds=3,replay=no",
+    ],
+)
 def test_solver_shares_entries_between_a_board_and_its_rotation(text):
     # With mirroring, North to move on a board is hashed as South to move on the board turned
     # half round: one table must serve both, with the values and best moves of each side.
-    from engine.ai.search import Searcher, solve as solve_with
+    from engine.ai.search import Searcher
+    from engine.ai.search import solve as solve_with
 
     rules = Ruleset.parse(text)
     n = rules.pits
@@ -201,22 +223,25 @@ def test_solver_shares_entries_between_a_board_and_its_rotation(text):
             continue
         pos = game.position
         board = pos.board
-        turned = board[n:2 * n] + board[:n] + (board[2 * n + 1], board[2 * n])
+        turned = board[n : 2 * n] + board[:n] + (board[2 * n + 1], board[2 * n])
         rotated = Position.settled(rules, turned, 1 - pos.mover)
         for each in (pos, rotated):  # the second solve reads what the first one stored
             result = solve_with(each, searcher=shared)
             assert result.complete and result.value == minimax(each)
             child = each.play(result.move)
-            achieved = (child.stores[each.mover] - child.stores[1 - each.mover]
-                        if child.is_over()
-                        else minimax(child) * (1 if child.mover == each.mover else -1))
+            achieved = (
+                child.stores[each.mover] - child.stores[1 - each.mover]
+                if child.is_over()
+                else minimax(child) * (1 if child.mover == each.mover else -1)
+            )
             assert achieved == result.value
 
 
 def test_time_limit_stops_a_search_midway():
     # One exact pass over Kalah(6,4) from the start runs for minutes: only a stop inside the
     # kernel can end it on time (how soon is measured in bench/ai.py, not here).
-    from engine.ai.search import iterate, solve as solve_with
+    from engine.ai.search import iterate
+    from engine.ai.search import solve as solve_with
 
     pos = Position.initial(Ruleset.parse("kalah"))
     result = solve_with(pos, time_limit=0.3)
@@ -226,7 +251,6 @@ def test_time_limit_stops_a_search_midway():
     searched = iterate(pos, 64, time_limit=0.3)
     assert searched.move in pos.legal_moves() and searched.depth >= 1
     assert iterate(pos, 6).depth == 6
-
 
 
 @pytest.mark.parametrize("whole_time", [False, True])
@@ -240,6 +264,7 @@ def test_a_search_whose_time_is_gone_still_plays_its_depth_one_move(whole_time):
     shallow = iterate(pos, 1)
     assert (late.move, late.value, late.depth) == (shallow.move, shallow.value, 1)
     assert late.move != pos.legal_moves()[0]  # not the blind choice
+
 
 def test_with_whole_time_an_unfinished_iteration_still_counts():
     # The expert thinks until its time is up (issue 21), so its last iteration is nearly
@@ -274,10 +299,18 @@ def test_with_whole_time_an_unfinished_iteration_still_counts():
                 break
     assert differ >= 10 and deeper >= differ // 2, (differ, deeper)
 
+
 @pytest.mark.parametrize("budget", [1, 7])
-@pytest.mark.parametrize("text", ["kalah:pits=3,seeds=3", "kalah:pits=4,seeds=2",
-                                  "kalah:pits=3,seeds=3,capture_needs_opposite=yes,replay=no",
-                                  "wari:pits=2,seeds=2", "oware:pits=2,seeds=1"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kalah:pits=3,seeds=3",
+        "kalah:pits=4,seeds=2",
+        "kalah:pits=3,seeds=3,capture_needs_opposite=yes,replay=no",
+        "wari:pits=2,seeds=2",
+        "oware:pits=2,seeds=1",
+    ],
+)
 def test_budgeted_tries_that_run_out_are_retried_to_the_same_value(text, budget):
     # The solver first tries each move under a small node budget and retries the ones that
     # ran out. Budgets of a node or a few make nearly every try run out, at every depth, so

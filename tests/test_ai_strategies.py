@@ -11,8 +11,16 @@ def position(pits, rules="kalah:pits=4,seeds=3", mover=0, stores=(0, 0)):
 
 
 def test_all_eight_are_offered_before_the_search_levels():
-    assert STRATEGIES == ("random", "first", "first-largest", "first-smallest", "last",
-                          "last-largest", "last-smallest", "greedy")
+    assert STRATEGIES == (
+        "random",
+        "first",
+        "first-largest",
+        "first-smallest",
+        "last",
+        "last-largest",
+        "last-smallest",
+        "greedy",
+    )
     assert LEVELS[:8] == STRATEGIES and LEVELS[-1] == "expert"
 
 
@@ -69,5 +77,6 @@ def test_every_strategy_plays_a_legal_move_in_every_preset(strategy):
 
 def test_unknown_strategy_names_the_choices():
     from engine.ai.strategies import pick
+
     with pytest.raises(ValueError, match="strategies are: random, first"):
         pick(Position.initial(Ruleset.parse("kalah")), "cleverest")

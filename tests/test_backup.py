@@ -10,8 +10,7 @@ from bot.service import Channel, GameService, ManualClock, Player
 ALICE, BOB = Player("discord", "1"), Player("email", "b@example.org")
 
 
-async def test_a_backup_taken_while_games_are_played_is_a_sound_copy(tmp_path, monkeypatch,
-                                                                      capsys):
+async def test_a_backup_taken_while_games_are_played_is_a_sound_copy(tmp_path, monkeypatch, capsys):
     database = tmp_path / "games.sqlite3"
     monkeypatch.setenv("MANCALA_DB", str(database))
     service = await GameService.open(database, clock=ManualClock(1e6), tick_every=None)
@@ -29,8 +28,7 @@ async def test_a_backup_taken_while_games_are_played_is_a_sound_copy(tmp_path, m
     assert "exists already" in capsys.readouterr().err
 
 
-def test_restore_checks_the_file_and_keeps_the_database_it_replaces(tmp_path, monkeypatch,
-                                                                     capsys):
+def test_restore_checks_the_file_and_keeps_the_database_it_replaces(tmp_path, monkeypatch, capsys):
     database = tmp_path / "games.sqlite3"
     monkeypatch.setenv("MANCALA_DB", str(database))
     bogus = tmp_path / "bogus.sqlite3"

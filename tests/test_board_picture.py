@@ -8,11 +8,11 @@ import re
 
 import pytest
 from PIL import Image
+from test_discord_limits import RULESETS, positions_along_random_games
 
 from bot.render import board_picture as picture
 from engine import Game, Ruleset
 from engine.position import Position
-from test_discord_limits import RULESETS, positions_along_random_games
 
 
 def pit_centre(n: int, index: int) -> tuple[int, int]:
@@ -28,7 +28,7 @@ def pit_centre(n: int, index: int) -> tuple[int, int]:
 
 @pytest.mark.parametrize("rules", RULESETS)
 def test_every_rulesets_boards_draw_and_read_aloud(rules):
-    for position, ply in positions_along_random_games(rules, games=1):
+    for position, _ply in positions_along_random_games(rules, games=1):
         png = picture.draw_board(position)
         image = Image.open(io.BytesIO(png))
         assert image.format == "PNG" and image.width <= 1100 and image.height < 400
@@ -57,13 +57,17 @@ def test_the_last_move_is_ringed_and_nothing_else():
 
 
 def test_big_counts_small_and_large_boards_fit():
-    for spec, board in (("kalah:pits=8,seeds=6", (150, 0, 3, 1000, 5, 6, 7, 8) * 2 + (99, 1234)),
-                        ("kalah:pits=1,seeds=1", (12345, 0, 7, 0))):
+    for spec, board in (
+        ("kalah:pits=8,seeds=6", (150, 0, 3, 1000, 5, 6, 7, 8) * 2 + (99, 1234)),
+        ("kalah:pits=1,seeds=1", (12345, 0, 7, 0)),
+    ):
         rules = Ruleset.parse(spec)
         position = Position(rules, board, 1, "a")  # as written, not settled by the rules
         image = Image.open(io.BytesIO(picture.draw_board(position)))
-        assert image.width == 2 * picture.MARGIN + (rules.pits + 2) * picture.CELL \
-            + (rules.pits + 1) * picture.GAP
+        assert (
+            image.width
+            == 2 * picture.MARGIN + (rules.pits + 2) * picture.CELL + (rules.pits + 1) * picture.GAP
+        )
         text = picture.describe_board(position)
         assert all(str(count) in text for count in board)
 

@@ -10,6 +10,7 @@ from engine import Game, render
 def run(capsys, *argv, stdin=None, monkeypatch=None):
     if stdin is not None:  # str or bytes, read as a real standard input would be
         import io
+
         data = stdin.encode() if isinstance(stdin, str) else stdin
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
     status = main(list(argv))
@@ -35,8 +36,7 @@ def test_board_after_moves_matches_the_engine(capsys):
     assert out.splitlines()[-2].startswith("Captured: South 0, North 0")
 
 
-def test_move_reads_a_position_checks_the_move_and_prints_the_next(capsys, tmp_path,
-                                                                   monkeypatch):
+def test_move_reads_a_position_checks_the_move_and_prints_the_next(capsys, tmp_path, monkeypatch):
     board = tmp_path / "board.txt"
     board.write_text(render(Game.from_moves("wari", "E d").position))
     status, out, _ = run(capsys, "move", "wari", "--position", str(board), "--move", "A")
@@ -46,8 +46,17 @@ def test_move_reads_a_position_checks_the_move_and_prints_the_next(capsys, tmp_p
     assert status == 1 and out == ""
     assert "pit E is empty; legal moves: A, B, C, D, F" in err
 
-    status, out, _ = run(capsys, "move", "wari", "--position", "-", "--move", "B",
-                         stdin=board.read_text(), monkeypatch=monkeypatch)
+    status, out, _ = run(
+        capsys,
+        "move",
+        "wari",
+        "--position",
+        "-",
+        "--move",
+        "B",
+        stdin=board.read_text(),
+        monkeypatch=monkeypatch,
+    )
     assert status == 0 and "North to move; last move B." in out
 
 
@@ -55,8 +64,9 @@ def test_move_from_north_side_uses_north_letters(capsys, tmp_path):
     # North writes the board from their side, their pits uppercase at the bottom.
     board = tmp_path / "north.txt"
     board.write_text(render(Game.from_moves("wari", "E").position, perspective="north"))
-    status, out, _ = run(capsys, "move", "wari", "--position", str(board), "--move", "A",
-                         "--perspective", "north")
+    status, out, _ = run(
+        capsys, "move", "wari", "--position", str(board), "--move", "A", "--perspective", "north"
+    )
     assert status == 0
     expected = render(Game.from_moves("wari", "E a").position, perspective="north")
     assert out.strip() == expected.strip()
@@ -66,8 +76,10 @@ def test_errors_are_one_line_and_nonzero(capsys, tmp_path):
     for argv, says in [
         (("rules", "chess"), "unknown ruleset 'chess'"),
         (("board", "wari", "--moves", "E Z"), "move 2 (Z)"),
-        (("move", "wari", "--position", str(tmp_path / "missing"), "--move", "A"),
-         "cannot read the position"),
+        (
+            ("move", "wari", "--position", str(tmp_path / "missing"), "--move", "A"),
+            "cannot read the position",
+        ),
     ]:
         status, out, err = run(capsys, *argv)
         assert status == 1 and out == "" and says in err and "Traceback" not in err
@@ -78,6 +90,10 @@ def test_errors_are_one_line_and_nonzero(capsys, tmp_path):
 
 
 def test_the_console_script_runs():
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "board", "kalah", "--moves", "C"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "board", "kalah", "--moves", "C"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0 and "South to move; last move C." in done.stdout

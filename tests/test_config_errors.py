@@ -12,14 +12,25 @@ import pytest
 def mancala(*args, env_extra, cwd):
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "MANCALA_DB")}
     env.update(env_extra)
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], env=env, cwd=cwd,
-                          input="quit\n", capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        env=env,
+        cwd=cwd,
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.parametrize("args", [["play"], ["bot"], ["mail"], []])
 def test_a_database_path_that_is_a_directory_is_one_line_and_status_78(tmp_path, args):
-    env = {"MANCALA_DB": str(tmp_path), "DISCORD_TOKEN": "t" if args != ["play"] else "",
-           "MANCALA_MAIL_ADDRESS": "mancala@example.org", "MANCALA_MAIL_RELAY": "127.0.0.1:1"}
+    env = {
+        "MANCALA_DB": str(tmp_path),
+        "DISCORD_TOKEN": "t" if args != ["play"] else "",
+        "MANCALA_MAIL_ADDRESS": "mancala@example.org",
+        "MANCALA_MAIL_RELAY": "127.0.0.1:1",
+    }
     done = mancala(*args, env_extra=env, cwd=tmp_path)
     assert done.returncode == 78, done.stderr
     lines = done.stderr.strip().splitlines()
@@ -35,8 +46,7 @@ def test_an_unwritable_or_foreign_database_file_is_refused_clearly(tmp_path):
     if os.geteuid() != 0:  # root may write anywhere
         locked = tmp_path / "locked"
         locked.mkdir(mode=0o500)
-        done = mancala("play", env_extra={"MANCALA_DB": str(locked / "g.sqlite3")},
-                       cwd=tmp_path)
+        done = mancala("play", env_extra={"MANCALA_DB": str(locked / "g.sqlite3")}, cwd=tmp_path)
         assert done.returncode == 78 and "cannot be written" in done.stderr
 
 
@@ -52,8 +62,9 @@ def test_the_env_example_gives_a_working_setup(tmp_path):
     assert "New game #1" in done.stdout
 
 
-@pytest.mark.parametrize("url", ["postgresql://bot:s3cret-pw@127.0.0.1:1/games",
-                                 "postgresql://::::"])
+@pytest.mark.parametrize(
+    "url", ["postgresql://bot:s3cret-pw@127.0.0.1:1/games", "postgresql://::::"]
+)
 def test_an_unreachable_or_malformed_postgresql_url_is_one_line(tmp_path, url):
     """Not a traceback, and never the password; status 1, so a service manager retries a
     database that is down for a moment."""

@@ -1,7 +1,7 @@
 """A Discord player challenges an email address, and the game runs across both surfaces.
 
 Everything is real but the far ends: ``mancala bot``'s coroutine (``serve``) with mail settings
-runs the Discord client against the loopback fake of Discord (test_discord_fake.py) and the
+runs the Discord client against the loopback fake of Discord (tests/discord_fake.py) and the
 mail surface's SMTP server on one game service and one SQLite file; the email player's mail
 server is an aiosmtpd mailbox on loopback (test_mail_support.py), which is also the relay the
 bot mails through. The email player acts only with the tokens the bot mailed them.
@@ -15,15 +15,21 @@ from email.message import EmailMessage
 
 import discord
 import pytest
+from discord_fake import (
+    ALICE_ID,
+    APP_ID,
+    BOB_ID,
+    CHANNEL_ID,
+    GUILD_ID,
+    click,
+    slash,
+)
+from test_mail_support import Mailbox, free_port, mail, send_raw
 
 from bot.discord.client import serve
 from bot.discord.discord_settings import Settings
 from bot.mail.mail_settings import MailSettings
 from bot.service import GameService, Player
-from test_discord_fake import (  # noqa: F401  (fake_discord is a fixture)
-    ALICE_ID, APP_ID, BOB_ID, CHANNEL_ID, GUILD_ID, click, fake_discord, slash,
-)
-from test_mail_support import Mailbox, free_port, mail, send_raw
 
 ANN = "ann@example.org"
 BOT_ADDRESS = "mancala@bot.test"
@@ -58,15 +64,22 @@ class BothSurfaces:
         with its subject and In-Reply-To (which carry the token and the move number)."""
         self.sent += 1
         address = to["Reply-To"].addresses[0].addr_spec
-        raw = mail(body, subject=f"Re: {to['Subject']}", sender=sender, to=address,
-                   message_id=f"<reply{self.sent}@example.org>",
-                   extra=f"In-Reply-To: {to['Message-ID']}\r\n"
-                         f"References: {to['Message-ID']}\r\n")
+        raw = mail(
+            body,
+            subject=f"Re: {to['Subject']}",
+            sender=sender,
+            to=address,
+            message_id=f"<reply{self.sent}@example.org>",
+            extra=f"In-Reply-To: {to['Message-ID']}\r\nReferences: {to['Message-ID']}\r\n",
+        )
         await send_raw(self.mail_port, raw, sender, [address])
 
     def channel_posts(self) -> list:
-        return [r for r in self.fake.requests
-                if r.method == "POST" and r.path == f"/channels/{CHANNEL_ID}/messages"]
+        return [
+            r
+            for r in self.fake.requests
+            if r.method == "POST" and r.path == f"/channels/{CHANNEL_ID}/messages"
+        ]
 
 
 def text_of(message: EmailMessage) -> str:
@@ -76,13 +89,20 @@ def text_of(message: EmailMessage) -> str:
 @contextlib.asynccontextmanager
 async def running_bot(fake, database: str, with_mail: bool = True):
     mailbox = await Mailbox().start()
-    mail_settings = MailSettings(listen=("127.0.0.1", free_port()),
-                                 relay=("127.0.0.1", mailbox.port),
-                                 bot_address=f"Mancala <{BOT_ADDRESS}>", secret=b"s" * 32,
-                                 database=database) if with_mail else None
-    task = asyncio.create_task(serve("fake-token", Settings(guild_id=GUILD_ID,
-                                                            database=database),
-                                     mail_settings))
+    mail_settings = (
+        MailSettings(
+            listen=("127.0.0.1", free_port()),
+            relay=("127.0.0.1", mailbox.port),
+            bot_address=f"Mancala <{BOT_ADDRESS}>",
+            secret=b"s" * 32,
+            database=database,
+        )
+        if with_mail
+        else None
+    )
+    task = asyncio.create_task(
+        serve("fake-token", Settings(guild_id=GUILD_ID, database=database), mail_settings)
+    )
     try:
         await asyncio.wait_for(fake.identified.wait(), 10)
         await fake.wait_for("PUT", f"/applications/{APP_ID}/")  # commands synced: ready
@@ -105,12 +125,12 @@ async def stored_game(database: str, game_id: int):
         return await service.get_game(game_id)
 
 
-async def test_a_game_between_discord_and_email_from_challenge_to_moves(fake_discord,
-                                                                        database):
+async def test_a_game_between_discord_and_email_from_challenge_to_moves(fake_discord, database):
     async with running_bot(fake_discord, database) as both:
         # Alice challenges Ann's address; Ann is to move first
-        card = await both.command(ALICE_ID, "challenge", ruleset="wari", email=" Ann@Example.ORG",
-                                  first="opponent")
+        card = await both.command(
+            ALICE_ID, "challenge", ruleset="wari", email=" Ann@Example.ORG", first="opponent"
+        )
         assert not card.ephemeral
         assert f"<@{ALICE_ID}> challenges an…@example.org (by email)" in card.content
         assert ANN not in card.content  # the channel does not get her address
@@ -136,8 +156,10 @@ async def test_a_game_between_discord_and_email_from_challenge_to_moves(fake_dis
         assert "You play South against alice" in body and "Your move, move 1" in body
         accepted = await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/messages")
         assert "Challenge accepted." in accepted.content and "```" in accepted.content
-        assert "an…@example.org (by email) to move (South): waiting for their move by email" \
+        assert (
+            "an…@example.org (by email) to move (South): waiting for their move by email"
             in accepted.content
+        )
         assert accepted.buttons() == []  # Alice cannot move for Ann
 
         # Ann moves by mail (a bare letter: the reply's In-Reply-To says which move)
@@ -177,8 +199,9 @@ async def test_a_game_between_discord_and_email_from_challenge_to_moves(fake_dis
 
 async def test_a_last_move_by_mail_posts_the_result_once(fake_discord, database):
     async with running_bot(fake_discord, database) as both:
-        await both.command(ALICE_ID, "challenge", ruleset="kalah:pits=1,seeds=1",
-                           email=ANN, first="opponent")
+        await both.command(
+            ALICE_ID, "challenge", ruleset="kalah:pits=1,seeds=1", email=ANN, first="opponent"
+        )
         await both.reply(await both.next_mail(), "accept")
         accepted = await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/messages")
         assert "Challenge accepted." in accepted.content
@@ -190,8 +213,7 @@ async def test_a_last_move_by_mail_posts_the_result_once(fake_discord, database)
         assert sum("Game over" in r.content for r in both.channel_posts()) == 1
 
 
-async def test_offers_cross_over_and_an_accepted_draw_ends_the_game_once(fake_discord,
-                                                                          database):
+async def test_offers_cross_over_and_an_accepted_draw_ends_the_game_once(fake_discord, database):
     async with running_bot(fake_discord, database) as both:
         await both.command(ALICE_ID, "challenge", ruleset="kalah", email=ANN)
         await both.reply(await both.next_mail(), "accept")
@@ -263,18 +285,22 @@ async def test_a_mail_without_the_token_does_not_answer_the_challenge(fake_disco
         assert "the game begins" in text_of(await both.next_mail())
 
 
-@pytest.mark.parametrize("options, expected", [
-    ({"email": "ann@"}, "'ann@' is not an email address; write one like ann@example.org."),
-    ({"email": "Ann <ann@example.org>"}, "is not an email address"),
-    ({"email": "ann@example"}, "is not an email address"),
-    ({"email": "ann@@example.org"}, "is not an email address"),
-    ({"email": "Mancala+c1-abc@bot.test"}, "That is my own address"),
-    ({"email": ANN, "opponent": discord.Object(BOB_ID)}, "opponent or email, not both"),
-    ({}, "Whom do you challenge?"),
-    ({"email": ANN, "level": "first"}, "level is for games against me"),
-])
-async def test_a_bad_email_challenge_is_refused_privately(fake_discord, database, options,
-                                                          expected):
+@pytest.mark.parametrize(
+    "options, expected",
+    [
+        ({"email": "ann@"}, "'ann@' is not an email address; write one like ann@example.org."),
+        ({"email": "Ann <ann@example.org>"}, "is not an email address"),
+        ({"email": "ann@example"}, "is not an email address"),
+        ({"email": "ann@@example.org"}, "is not an email address"),
+        ({"email": "Mancala+c1-abc@bot.test"}, "That is my own address"),
+        ({"email": ANN, "opponent": discord.Object(BOB_ID)}, "opponent or email, not both"),
+        ({}, "Whom do you challenge?"),
+        ({"email": ANN, "level": "first"}, "level is for games against me"),
+    ],
+)
+async def test_a_bad_email_challenge_is_refused_privately(
+    fake_discord, database, options, expected
+):
     async with running_bot(fake_discord, database) as both:
         reply = await both.command(ALICE_ID, "challenge", ruleset="kalah", **options)
         assert reply.ephemeral and expected in reply.content
@@ -290,8 +316,9 @@ async def test_without_mail_settings_email_challenges_are_refused(fake_discord, 
         assert reply.ephemeral
         assert "Email play is not enabled on this bot" in reply.content
         assert "MANCALA_MAIL_ADDRESS" in reply.content
-        card = await both.command(ALICE_ID, "challenge", ruleset="kalah",
-                                  opponent=discord.Object(BOB_ID))
+        card = await both.command(
+            ALICE_ID, "challenge", ruleset="kalah", opponent=discord.Object(BOB_ID)
+        )
         assert not card.ephemeral  # Discord challenges work as before
     async with await GameService.open(database, tick_every=None) as service:
         [only] = await service.open_challenges(Player("discord", str(ALICE_ID)))

@@ -22,15 +22,22 @@ def verify_unit(text: str, tmp_path: Path) -> str:
     """systemd-analyze's complaints about a unit (empty when it is clean). The unit's
     /opt/mancala paths point at this checkout's ``mancala``, so its commands are checked."""
     unit = tmp_path / "mancala-discord.service"
-    unit.write_text(text.replace("/opt/mancala/bin/mancala",
-                                 str(Path(sys.executable).with_name("mancala"))))
-    done = subprocess.run(["systemd-analyze", "verify", "--man=no", str(unit)],
-                          capture_output=True, text=True, timeout=60)
+    unit.write_text(
+        text.replace("/opt/mancala/bin/mancala", str(Path(sys.executable).with_name("mancala")))
+    )
+    done = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     return (done.stdout + done.stderr).strip() + ("" if done.returncode == 0 else " [failed]")
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
-                    reason="systemd-analyze is not installed (apt-get install systemd)")
+@pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None,
+    reason="systemd-analyze is not installed (apt-get install systemd)",
+)
 def test_the_systemd_unit_passes_systemd_analyze(tmp_path):
     unit = (DEPLOY / "mancala-discord.service").read_text()
     assert verify_unit(unit, tmp_path) == ""
@@ -65,21 +72,24 @@ def test_the_compose_file_keeps_data_and_cache_in_volumes_and_gives_up_on_bad_se
     assert (DEPLOY / service["build"]["context"] / service["build"]["dockerfile"]).is_file()
     database = compose["services"]["db"]  # PostgreSQL, only with --profile postgres
     assert database["profiles"] == ["postgres"] and database["image"].startswith(
-        "docker.io/library/postgres:")
+        "docker.io/library/postgres:"
+    )
     assert database["volumes"][0].split(":")[0] in compose["volumes"]
 
 
 def test_the_container_file_runs_unprivileged_warm_and_with_a_healthcheck():
     text = (DEPLOY / "Containerfile").read_text()
-    lines = [line.strip() for line in text.replace("\\\n", " ").splitlines()
-             if line.strip() and not line.startswith("#")]
+    lines = [
+        line.strip()
+        for line in text.replace("\\\n", " ").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     instructions = [line.split()[0] for line in lines]
     env = " ".join(line for line in lines if line.startswith("ENV"))
     assert "MANCALA_DB=/data/" in env and "NUMBA_CACHE_DIR=/cache/" in env
     assert instructions.index("USER") < lines.index("RUN mancala warm-up")  # cache as the user
     assert any(line.startswith("USER") and "root" not in line for line in lines)
-    assert any(line.startswith("VOLUME") and "/data" in line and "/cache" in line
-               for line in lines)
+    assert any(line.startswith("VOLUME") and "/data" in line and "/cache" in line for line in lines)
     healthcheck = next(line for line in lines if line.startswith("HEALTHCHECK"))
     assert '"mancala", "health"' in healthcheck
     for line in lines:

@@ -1,5 +1,5 @@
 """The bot end to end: the real discord.py client, the real game service on a SQLite file, and
-a loopback fake of Discord (test_discord_fake.py) that records what the bot sends.
+a loopback fake of Discord (tests/discord_fake.py) that records what the bot sends.
 
 Interactions are raw gateway payloads handed to the client's own parser, so they pass through
 discord.py's CommandTree, autocomplete and persistent-view dispatch as in production.
@@ -12,24 +12,34 @@ import dataclasses
 
 import discord
 import pytest
+from discord_fake import (
+    ALICE_ID,
+    APP_ID,
+    BOB_ID,
+    BOT_ID,
+    CAROL_ID,
+    CHANNEL_ID,
+    GUILD_ID,
+    click,
+    guild_payload,
+    in_dm,
+    slash,
+    typed_message,
+)
+from test_discord_limits import check_command_limits
 
 from bot.discord.client import MancalaBot
 from bot.discord.discord_settings import Settings
 from bot.service import Channel, GameService, ManualClock, Player
 from engine.ai import LEVELS
 from engine.ruleset import PARAMETERS
-from test_discord_limits import check_command_limits
-from test_discord_fake import (  # noqa: F401  (fake_discord is a fixture)
-    ALICE_ID, APP_ID, BOB_ID, BOT_ID, CAROL_ID, CHANNEL_ID, GUILD_ID, click, fake_discord,
-    guild_payload, in_dm, slash, typed_message,
-)
-
 
 LEVEL = LEVELS[0]  # the quickest AI: these tests are about the bot, not the AI
 
 
-async def start_bot(fake, path, message_content: bool = False,
-                    clock: ManualClock | None = None) -> MancalaBot:
+async def start_bot(
+    fake, path, message_content: bool = False, clock: ManualClock | None = None
+) -> MancalaBot:
     service = await GameService.open(path, clock=clock or ManualClock(), tick_every=None)
     client = MancalaBot(service, Settings(guild_id=GUILD_ID, message_content=message_content))
     await client.login("fake-token")  # runs setup_hook: commands, buttons, notifier, sync
@@ -70,8 +80,9 @@ class Table:
         return await self.send(slash(user, sub, **options))
 
     async def click(self, user: int, message: dict, label: str):
-        (button,) = [b for row in message["components"] for b in row["components"]
-                     if b.get("label") == label]
+        (button,) = [
+            b for row in message["components"] for b in row["components"] if b.get("label") == label
+        ]
         channel_id = int(message["channel_id"])  # the click comes from the message's channel
         return await self.send(click(user, button["custom_id"], message, channel_id))
 
@@ -82,8 +93,9 @@ class Table:
 
     async def game_between_alice_and_bob(self, rules: str = "kalah"):
         """Alice challenges Bob, Bob accepts with the button: the board's message."""
-        card = await self.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
-                                  ruleset=rules)
+        card = await self.command(
+            ALICE_ID, "challenge", opponent=discord.Object(BOB_ID), ruleset=rules
+        )
         await self.click(BOB_ID, card.message, "Accept")
         return await self.fake.wait_for("POST", f"/webhooks/{APP_ID}/")
 
@@ -108,8 +120,9 @@ async def test_setup_hook_syncs_one_mancala_group_to_the_test_guild(bot, fake_di
 
 
 async def test_a_challenge_shows_accept_and_decline_and_pings_only_the_challenged(table):
-    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
-                               ruleset="wari:captures=2-4")
+    card = await table.command(
+        ALICE_ID, "challenge", opponent=discord.Object(BOB_ID), ruleset="wari:captures=2-4"
+    )
     assert not card.ephemeral
     assert f"<@{ALICE_ID}> challenges <@{BOB_ID}>" in card.content
     assert "wari:captures=2-3-4" not in card.content and "`wari:captures=2-4`" in card.content
@@ -118,15 +131,17 @@ async def test_a_challenge_shows_accept_and_decline_and_pings_only_the_challenge
 
 
 async def test_a_bad_ruleset_is_refused_privately_with_what_is_accepted(table):
-    reply = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
-                                ruleset="wari:pits=99")
+    reply = await table.command(
+        ALICE_ID, "challenge", opponent=discord.Object(BOB_ID), ruleset="wari:pits=99"
+    )
     assert reply.ephemeral
     assert "pits" in reply.content and "1 to 8" in reply.content
 
 
 async def test_only_the_challenged_player_can_accept(table):
-    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
-                               ruleset="kalah")
+    card = await table.command(
+        ALICE_ID, "challenge", opponent=discord.Object(BOB_ID), ruleset="kalah"
+    )
     refused = await table.click(CAROL_ID, card.message, "Accept")
     assert refused.ephemeral
     accepted = await table.command(BOB_ID, "accept")
@@ -136,8 +151,9 @@ async def test_only_the_challenged_player_can_accept(table):
 
 
 async def test_accept_by_button_closes_the_card_and_posts_the_board(table, fake_discord):
-    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
-                               ruleset="oware")
+    card = await table.command(
+        ALICE_ID, "challenge", opponent=discord.Object(BOB_ID), ruleset="oware"
+    )
     accepted = await table.click(BOB_ID, card.message, "Accept")
     assert accepted.body["type"] == 7 and accepted.data["components"] == []
     assert accepted.content.endswith("**Accepted.**")
@@ -146,8 +162,9 @@ async def test_accept_by_button_closes_the_card_and_posts_the_board(table, fake_
 
 
 async def test_decline_by_button_closes_the_card(table):
-    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
-                               ruleset="kalah")
+    card = await table.command(
+        ALICE_ID, "challenge", opponent=discord.Object(BOB_ID), ruleset="kalah"
+    )
     declined = await table.click(BOB_ID, card.message, "Decline")
     assert declined.body["type"] == 7  # the card itself is updated
     assert "declined" in declined.content and declined.data["components"] == []
@@ -197,8 +214,9 @@ async def test_an_illegal_move_gets_the_engines_reason_privately(table):
 
 
 async def test_the_ai_replies_as_a_follow_up_of_the_players_move(table, fake_discord):
-    started = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOT_ID),
-                                  ruleset="kalah", level=LEVEL)
+    started = await table.command(
+        ALICE_ID, "challenge", opponent=discord.Object(BOT_ID), ruleset="kalah", level=LEVEL
+    )
     assert f"the AI ({LEVEL})" in started.content and f"<@{ALICE_ID}> to move" in started.content
     moved = await table.command(ALICE_ID, "move", pit="A")
     assert f"the AI ({LEVEL}) to move" in moved.content
@@ -209,15 +227,19 @@ async def test_the_ai_replies_as_a_follow_up_of_the_players_move(table, fake_dis
     assert f"<@{ALICE_ID}> to move" in reply.content
     assert [b["label"] for b in reply.buttons()] == list("ABCDEF")
     # everything came as replies and follow-ups: no second copy in the channel
-    assert not [r for r in fake_discord.requests
-                if r.method == "POST" and r.path == f"/channels/{CHANNEL_ID}/messages"]
+    assert not [
+        r
+        for r in fake_discord.requests
+        if r.method == "POST" and r.path == f"/channels/{CHANNEL_ID}/messages"
+    ]
 
 
 async def test_challenging_the_bot_without_a_level_plays_the_default_level(table):
     from engine.ai import DEFAULT_LEVEL
 
-    started = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOT_ID),
-                                  ruleset="kalah")
+    started = await table.command(
+        ALICE_ID, "challenge", opponent=discord.Object(BOT_ID), ruleset="kalah"
+    )
     assert f"the AI ({DEFAULT_LEVEL})" in started.content
 
 
@@ -241,8 +263,9 @@ async def test_a_draw_offer_is_accepted_with_its_button(table, fake_discord):
 
 
 async def test_autocomplete_offers_presets_and_only_the_legal_moves(table):
-    presets = await table.autocomplete(ALICE_ID, "challenge", "ruleset",
-                                       opponent=discord.Object(BOB_ID), ruleset="wa")
+    presets = await table.autocomplete(
+        ALICE_ID, "challenge", "ruleset", opponent=discord.Object(BOB_ID), ruleset="wa"
+    )
     assert presets == ["wari"]
     await table.game_between_alice_and_bob("wari")
     await table.command(ALICE_ID, "move", pit="F")
@@ -263,8 +286,9 @@ async def test_games_and_rules_answer_privately(table):
 
 async def test_a_busy_channel_sends_the_next_game_to_a_thread(table, fake_discord):
     await table.game_between_alice_and_bob()
-    reply = await table.command(CAROL_ID, "challenge", opponent=discord.Object(ALICE_ID),
-                                ruleset="oware")
+    reply = await table.command(
+        CAROL_ID, "challenge", opponent=discord.Object(ALICE_ID), ruleset="oware"
+    )
     thread = (await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/threads")).message
     assert f"see <#{thread['id']}>" in reply.content
     card = await fake_discord.wait_for("POST", f"/channels/{thread['id']}/messages")
@@ -315,16 +339,23 @@ async def test_without_message_content_typed_letters_are_not_requested(bot):
 
 
 async def test_user_text_never_pings_anyone(table):
-    reply = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
-                                ruleset="@everyone <@&1234>")
+    reply = await table.command(
+        ALICE_ID, "challenge", opponent=discord.Object(BOB_ID), ruleset="@everyone <@&1234>"
+    )
     assert reply.ephemeral
     allowed = reply.data["allowed_mentions"]
     assert allowed["parse"] == [] and not allowed.get("users") and not allowed.get("roles")
 
 
 async def test_the_ai_moving_first_answers_the_challenge_with_a_follow_up(table, fake_discord):
-    started = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOT_ID),
-                                  ruleset="wari", first="opponent", level=LEVEL)
+    started = await table.command(
+        ALICE_ID,
+        "challenge",
+        opponent=discord.Object(BOT_ID),
+        ruleset="wari",
+        first="opponent",
+        level=LEVEL,
+    )
     assert f"the AI ({LEVEL}) to move (South): thinking" in started.content
     await table.client.service.idle()
     reply = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
@@ -357,14 +388,16 @@ async def test_no_hints_in_a_rated_game_between_people(table):
     assert reply.ephemeral and "rated" in reply.content
 
 
-async def test_a_forfeit_is_posted_once_though_both_players_are_told(table, fake_discord,
-                                                                       clock):
+async def test_a_forfeit_is_posted_once_though_both_players_are_told(table, fake_discord, clock):
     await table.game_between_alice_and_bob()
     clock.advance(4 * 86400)  # Discord forfeits after three days of silence
     await table.client.service.tick()
     await table.client.service.idle()
-    posted = [r for r in fake_discord.requests
-              if r.method == "POST" and r.path == f"/channels/{CHANNEL_ID}/messages"]
+    posted = [
+        r
+        for r in fake_discord.requests
+        if r.method == "POST" and r.path == f"/channels/{CHANNEL_ID}/messages"
+    ]
     forfeits = [r for r in posted if "ran out of time" in r.content]
     assert len(forfeits) == 1
     assert "Game over" in forfeits[0].content
@@ -389,15 +422,16 @@ async def test_a_move_menu_replaces_buttons_when_the_direction_is_chosen(table, 
     board = await table.game_between_alice_and_bob("manbula:direction=choice")
     (menu,) = board.selects()  # 24 moves: A, A<, ..., f<
     assert {o["value"] for o in menu["options"]} >= {"A", "A<", "f<"}
-    picked = await table.send(click(ALICE_ID, menu["custom_id"], board.message,
-                                    values=["B<"]))
+    picked = await table.send(click(ALICE_ID, menu["custom_id"], board.message, values=["B<"]))
     assert picked.body["type"] == 7
     after = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
     assert "Last move: **B<**" in after.content
 
 
-@pytest.mark.parametrize("spec", ["wari", "al-manqala:captures=2-3-4,cycle=owners",
-                                  "mankala:symmetric,continue,stones=5"])
+@pytest.mark.parametrize(
+    "spec",
+    ["wari", "al-manqala:captures=2-3-4,cycle=owners", "mankala:symmetric,continue,stones=5"],
+)
 async def test_rules_come_whole_as_an_embed_within_discords_limits(table, spec):
     reply = await table.command(ALICE_ID, "rules", ruleset=spec)
     assert reply.ephemeral and reply.content == ""
@@ -405,30 +439,36 @@ async def test_rules_come_whole_as_an_embed_within_discords_limits(table, spec):
     fields = embed["fields"]
     assert len(fields) == len(PARAMETERS) <= 25
     assert {f["name"].split(" = ")[0] for f in fields} == set(PARAMETERS)
-    total = len(embed["title"]) + len(embed["description"]) + sum(
-        len(f["name"]) + len(f["value"]) for f in fields)
+    total = (
+        len(embed["title"])
+        + len(embed["description"])
+        + sum(len(f["name"]) + len(f["value"]) for f in fields)
+    )
     assert total <= 6000 and all(len(f["value"]) <= 1024 for f in fields)
 
 
 async def test_a_card_answered_by_command_loses_its_buttons(table, fake_discord):
-    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
-                               ruleset="wari")
+    card = await table.command(
+        ALICE_ID, "challenge", opponent=discord.Object(BOB_ID), ruleset="wari"
+    )
     assert [b["label"] for b in card.buttons()] == ["Accept", "Decline"]
     await table.command(BOB_ID, "decline")
-    edit = await fake_discord.wait_for("PATCH", f"/channels/{CHANNEL_ID}/messages/"
-                                                f"{card.message['id']}")
+    edit = await fake_discord.wait_for(
+        "PATCH", f"/channels/{CHANNEL_ID}/messages/{card.message['id']}"
+    )
     assert edit.body["components"] == [] and "Challenge declined." in edit.content
 
 
-async def test_an_expired_card_says_so_and_its_stale_buttons_close_it(table, fake_discord,
-                                                                    clock):
-    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
-                               ruleset="wari")
+async def test_an_expired_card_says_so_and_its_stale_buttons_close_it(table, fake_discord, clock):
+    card = await table.command(
+        ALICE_ID, "challenge", opponent=discord.Object(BOB_ID), ruleset="wari"
+    )
     clock.advance(2 * 86400)  # a Discord challenge stays open a day
     await table.client.service.tick()
     await table.client.service.idle()
-    edit = await fake_discord.wait_for("PATCH", f"/channels/{CHANNEL_ID}/messages/"
-                                                f"{card.message['id']}")
+    edit = await fake_discord.wait_for(
+        "PATCH", f"/channels/{CHANNEL_ID}/messages/{card.message['id']}"
+    )
     assert edit.body["components"] == [] and "Challenge expired." in edit.content
     pressed = await table.click(BOB_ID, card.message, "Accept")  # a client showing the old card
     assert pressed.body["type"] == 7 and pressed.body["data"]["components"] == []
@@ -436,14 +476,16 @@ async def test_an_expired_card_says_so_and_its_stale_buttons_close_it(table, fak
 
 
 async def test_cancel_withdraws_your_own_challenge_and_closes_its_card(table, fake_discord):
-    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
-                               ruleset="oware")
+    card = await table.command(
+        ALICE_ID, "challenge", opponent=discord.Object(BOB_ID), ruleset="oware"
+    )
     nothing = await table.command(BOB_ID, "cancel")  # Bob has made no challenge
     assert nothing.ephemeral and "no open challenge" in nothing.content
     done = await table.command(ALICE_ID, "cancel")
     assert done.ephemeral and "Challenge cancelled." in done.content
-    edit = await fake_discord.wait_for("PATCH", f"/channels/{CHANNEL_ID}/messages/"
-                                                f"{card.message['id']}")
+    edit = await fake_discord.wait_for(
+        "PATCH", f"/channels/{CHANNEL_ID}/messages/{card.message['id']}"
+    )
     assert edit.body["components"] == []
 
 
@@ -481,32 +523,42 @@ async def test_rematch_on_the_final_board_swaps_the_sides(table, fake_discord):
     assert "Accept" in [b["label"] for b in card.buttons()]
     accepted = await table.click(ALICE_ID, card.message, "Accept")
     game = await table.client.service.active_game(Channel("discord", str(CHANNEL_ID)))
-    assert (game.south, game.north) == (Player("discord", str(BOB_ID)),
-                                        Player("discord", str(ALICE_ID)))
+    assert (game.south, game.north) == (
+        Player("discord", str(BOB_ID)),
+        Player("discord", str(ALICE_ID)),
+    )
     assert game.position.to_move == "south"  # kalah's South moves first: Bob, this time
     assert accepted is not None and board is not None
 
 
 async def test_a_clocked_game_shows_the_move_deadline_as_a_discord_timestamp(table, clock):
-    card = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
-                               ruleset="kalah", clock="12h")
+    card = await table.command(
+        ALICE_ID, "challenge", opponent=discord.Object(BOB_ID), ruleset="kalah", clock="12h"
+    )
     board = await table.click(BOB_ID, card.message, "Accept")
-    board = board if "to move" in board.content else await table.fake.wait_for(
-        "POST", f"/webhooks/{APP_ID}/")
+    board = (
+        board
+        if "to move" in board.content
+        else await table.fake.wait_for("POST", f"/webhooks/{APP_ID}/")
+    )
     due = int(clock() + 12 * 3600)
     assert f"Move due <t:{due}:R>." in board.content
 
 
-async def test_pings_go_to_the_player_to_move_once_a_while_and_as_they_chose(table, clock,
-                                                                          fake_discord):
+async def test_pings_go_to_the_player_to_move_once_a_while_and_as_they_chose(
+    table, clock, fake_discord
+):
     board = await table.game_between_alice_and_bob("kalah")
     looked = await table.command(CAROL_ID, "board")  # a spectator looks: nobody is pinged
     assert mentioned_users(looked) == set()
     chosen = await table.command(BOB_ID, "pings", mode="dm")
     assert chosen.ephemeral and "direct message" in chosen.content
     moved = await table.click(ALICE_ID, board.message, "A")  # A: Bob's turn
-    moved = moved if moved.body.get("type") == 4 else await fake_discord.wait_for(
-        "POST", f"/webhooks/{APP_ID}/")
+    moved = (
+        moved
+        if moved.body.get("type") == 4
+        else await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    )
     assert mentioned_users(moved) == set()  # Bob asked for a DM instead
     dm = await fake_discord.wait_for("POST", "/users/@me/channels")
     assert dm.body["recipient_id"] in (BOB_ID, str(BOB_ID))
@@ -533,15 +585,17 @@ async def test_a_board_is_a_picture_with_alt_text_beside_the_text_board(table, f
 async def test_server_settings_need_manage_server_to_change_and_anyone_may_look(table):
     no_manage = discord.Permissions.all()
     no_manage.manage_guild = False
-    refused = await table.send(slash(BOB_ID, "settings", permissions=no_manage.value,
-                                     ruleset="wari"))
+    refused = await table.send(
+        slash(BOB_ID, "settings", permissions=no_manage.value, ruleset="wari")
+    )
     assert refused.ephemeral and "Manage Server" in refused.content
     look = await table.send(slash(BOB_ID, "settings", permissions=no_manage.value))
     assert look.ephemeral and "- ruleset: kalah" in look.content  # nothing was changed
     bad = await table.command(ALICE_ID, "settings", ruleset="chess")
     assert bad.ephemeral and "chess" in bad.content and "Saved" not in bad.content
-    saved = await table.command(ALICE_ID, "settings", ruleset="wari", text_board=False,
-                                pings="off", clock="2d")
+    saved = await table.command(
+        ALICE_ID, "settings", ruleset="wari", text_board=False, pings="off", clock="2d"
+    )
     assert saved.content.startswith("Saved.") and "- ruleset: wari" in saved.content
     assert "- text board: off" in saved.content and "48 hours per move" in saved.content
     assert len(saved.content) <= 2000
@@ -565,8 +619,13 @@ async def test_a_servers_settings_shape_its_games(table, fake_discord):
 
 async def test_a_games_own_thread_is_archived_a_while_after_the_game_ends(table, fake_discord):
     table.client.actions.archive_after = 0.05  # ten minutes in production
-    reply = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID),
-                                ruleset="kalah:pits=2,seeds=1", thread=True)
+    reply = await table.command(
+        ALICE_ID,
+        "challenge",
+        opponent=discord.Object(BOB_ID),
+        ruleset="kalah:pits=2,seeds=1",
+        thread=True,
+    )
     thread = (await fake_discord.wait_for("POST", f"/channels/{CHANNEL_ID}/threads")).message
     card = await fake_discord.wait_for("POST", f"/channels/{thread['id']}/messages")
     await table.click(BOB_ID, card.message, "Accept")
@@ -577,8 +636,11 @@ async def test_a_games_own_thread_is_archived_a_while_after_the_game_ends(table,
         if fake_discord.threads[thread["id"]]["thread_metadata"]["archived"]:
             break
         await asyncio.sleep(0.05)
-    (archive,) = [r for r in fake_discord.requests
-                  if r.method == "PATCH" and r.path == f"/channels/{thread['id']}"]
+    (archive,) = [
+        r
+        for r in fake_discord.requests
+        if r.method == "PATCH" and r.path == f"/channels/{thread['id']}"
+    ]
     assert archive.body == {"archived": True}
     assert reply.content  # the challenger was answered in the channel
 
@@ -586,8 +648,9 @@ async def test_a_games_own_thread_is_archived_a_while_after_the_game_ends(table,
 async def test_a_player_plays_the_ai_in_a_dm_with_the_bot(table, fake_discord):
     dm = 977000000000000001
     started = await table.send(in_dm(slash(ALICE_ID, "challenge", level=LEVEL), dm))
-    assert "thinking" not in started.content and f"<@{ALICE_ID}> to move (South)" in \
-        started.content  # South (she) moves first; no opponent needed here: it is me
+    assert (
+        "thinking" not in started.content and f"<@{ALICE_ID}> to move (South)" in started.content
+    )  # South (she) moves first; no opponent needed here: it is me
     assert started.body["data"]["attachments"][0]["filename"] == "board.png"
     game = await table.client.service.active_game(Channel("discord", str(dm)))
     assert game.north == Player.ai(LEVEL)
@@ -597,8 +660,9 @@ async def test_a_player_plays_the_ai_in_a_dm_with_the_bot(table, fake_discord):
     await table.client.service.idle()
     game = await table.client.service.get_game(game.id)
     assert game.moves[0] == "A" and len(game.moves) >= 2  # the AI answered
-    person = await table.send(in_dm(slash(ALICE_ID, "challenge",
-                                           opponent=discord.Object(BOB_ID)), dm))
+    person = await table.send(
+        in_dm(slash(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID)), dm)
+    )
     assert person.ephemeral and "Challenge people in a server" in person.content
     settings = await table.send(in_dm(slash(ALICE_ID, "settings"), dm))
     assert settings.ephemeral and "belong to a server" in settings.content
@@ -609,14 +673,16 @@ async def test_the_leaderboard_is_this_servers_with_everyones_on_request(table):
     await table.command(ALICE_ID, "resign")  # a rated game: Bob won
     service = table.client.service
     stranger = Player("discord", "555")  # rated elsewhere: never seen on this server
-    game = await service.start_game(stranger, Player("discord", "556"),
-                                    "kalah:pits=2,seeds=1", Channel("discord", "42"))
+    game = await service.start_game(
+        stranger, Player("discord", "556"), "kalah:pits=2,seeds=1", Channel("discord", "42")
+    )
     await service.resign(game.id, Player("discord", "556"))
     here = await table.command(CAROL_ID, "leaderboard", ruleset="kalah:pits=2,seeds=1")
     assert "this server" in here.content
     assert f"<@{BOB_ID}>" in here.content and f"<@{ALICE_ID}>" in here.content
     assert "<@555>" not in here.content
-    everywhere = await table.command(CAROL_ID, "leaderboard", ruleset="kalah:pits=2,seeds=1",
-                                     everywhere=True)
+    everywhere = await table.command(
+        CAROL_ID, "leaderboard", ruleset="kalah:pits=2,seeds=1", everywhere=True
+    )
     assert "everywhere" in everywhere.content and "<@555>" in everywhere.content
     assert board.content

@@ -15,8 +15,7 @@ def own_environment(monkeypatch):
     monkeypatch.setattr(os, "environ", os.environ.copy())
 
 
-def test_without_a_token_it_explains_what_to_set_and_exits_non_zero(tmp_path, monkeypatch,
-                                                                     capsys):
+def test_without_a_token_it_explains_what_to_set_and_exits_non_zero(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.chdir(tmp_path)  # no .env here
     assert main(["bot"]) == 78

@@ -44,9 +44,25 @@ def test_there_is_one_group_named_mancala_with_every_command_of_the_issue():
     (group,) = command_payload()
     assert group["name"] == "mancala"
     names = {option["name"] for option in group["options"]}
-    assert names == {"challenge", "accept", "decline", "cancel", "help", "move", "board",
-                     "resign", "draw", "undo", "games", "history", "pings", "rules",
-                     "leaderboard", "hint", "settings"}
+    assert names == {
+        "challenge",
+        "accept",
+        "decline",
+        "cancel",
+        "help",
+        "move",
+        "board",
+        "resign",
+        "draw",
+        "undo",
+        "games",
+        "history",
+        "pings",
+        "rules",
+        "leaderboard",
+        "hint",
+        "settings",
+    }
 
 
 def test_names_descriptions_and_counts_fit_discords_limits():
@@ -67,8 +83,11 @@ def check_command_limits(group: dict) -> None:
         assert len(choices) <= 25
         for choice in choices:
             assert 1 <= len(choice["name"]) <= 100 and len(str(choice["value"])) <= 100
-        total += len(option["name"]) + len(option["description"]) + sum(
-            len(c["name"]) + len(str(c["value"])) for c in choices)
+        total += (
+            len(option["name"])
+            + len(option["description"])
+            + sum(len(c["name"]) + len(str(c["value"])) for c in choices)
+        )
     assert total <= 8000  # Discord's cap on all of a command's text together
 
 
@@ -88,9 +107,20 @@ def test_the_ruleset_and_move_options_use_autocomplete():
     assert subs["rules"]["ruleset"]["autocomplete"] is True
 
 
-@pytest.mark.parametrize("typed", ["", "w", "k", "kalah:", "wari:captures=2-4",
-                                   "wari:captures=2-3-" + "4" * 200, "x" * 100,
-                                   "mankala:stones=9", "kalah:pits=8"])
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "",
+        "w",
+        "k",
+        "kalah:",
+        "wari:captures=2-4",
+        "wari:captures=2-3-" + "4" * 200,
+        "x" * 100,
+        "mankala:stones=9",
+        "kalah:pits=8",
+    ],
+)
 def test_ruleset_autocomplete_answers_fit(typed):
     choices = ruleset_choices(typed)
     assert len(choices) <= 25
@@ -113,25 +143,49 @@ def test_ruleset_autocomplete_checks_options_and_says_what_is_wrong():
 
 def test_level_autocomplete_offers_the_ais_levels():
     from engine.ai import LEVELS
+
     assert [c.value for c in level_choices("")] == list(LEVELS)[:25]
 
 
 # -- components -------------------------------------------------------------------------------
 
-def game_view(position: Position, ply: int = 0, offer: Offer | None = None,
-              game_id: int = BIG_ID) -> GameView:
+
+def game_view(
+    position: Position, ply: int = 0, offer: Offer | None = None, game_id: int = BIG_ID
+) -> GameView:
     south, north = Player("discord", str(BIG_ID)), Player("discord", str(BIG_ID + 1))
     over = position.is_over()
-    return GameView(id=game_id, rules=str(position.rules), south=south, north=north,
-                    channel=Channel("discord", str(BIG_ID)), position=position, ply=ply,
-                    status="over" if over else "active", moves=(), outcome=position.outcome(),
-                    offer=offer, options=GameOptions(), created_at=0.0, last_move_at=0.0)
+    return GameView(
+        id=game_id,
+        rules=str(position.rules),
+        south=south,
+        north=north,
+        channel=Channel("discord", str(BIG_ID)),
+        position=position,
+        ply=ply,
+        status="over" if over else "active",
+        moves=(),
+        outcome=position.outcome(),
+        offer=offer,
+        options=GameOptions(),
+        created_at=0.0,
+        last_move_at=0.0,
+    )
 
 
-RULESETS = ["kalah", "wari", "oware", "al-manqala", "mankala", "manbula", "kalah:pits=8",
-            "kalah:pits=1,seeds=1", "manbula:direction=choice",
-            "kalah:pits=8,choose=any,end=all_empty,direction=choice",
-            "kalah:pits=7,choose=any,end=all_empty"]
+RULESETS = [
+    "kalah",
+    "wari",
+    "oware",
+    "al-manqala",
+    "mankala",
+    "manbula",
+    "kalah:pits=8",
+    "kalah:pits=1,seeds=1",
+    "manbula:direction=choice",
+    "kalah:pits=8,choose=any,end=all_empty,direction=choice",
+    "kalah:pits=7,choose=any,end=all_empty",
+]
 
 
 def positions_along_random_games(rules: str, games: int = 3, seed: int = 1):
@@ -176,8 +230,13 @@ async def test_board_components_fit_and_enable_exactly_the_legal_moves(rules):
         rows = view.to_components()
         check_components(rows)
         items = [item for row in rows for item in row["components"]]
-        enabled = [i["label"] for i in items if i["type"] == 2
-                   and i["custom_id"].startswith("mancala:move:") and not i.get("disabled")]
+        enabled = [
+            i["label"]
+            for i in items
+            if i["type"] == 2
+            and i["custom_id"].startswith("mancala:move:")
+            and not i.get("disabled")
+        ]
         offered = [o["value"] for i in items if i["type"] == 3 for o in i["options"]]
         assert sorted(enabled + offered) == sorted(position.legal_moves())
         for item in items:
@@ -194,14 +253,23 @@ def test_buttons_follow_the_board_north_reads_right_to_left():
 
 
 def test_challenge_buttons_fit():
-    challenge = Challenge(id=BIG_ID, challenger=Player("discord", "1"),
-                          opponent=Player("discord", "2"), rules="wari",
-                          channel=Channel("discord", "3"), options=GameOptions(), status="open",
-                          created_at=0.0, expires_at=None)
+    challenge = Challenge(
+        id=BIG_ID,
+        challenger=Player("discord", "1"),
+        opponent=Player("discord", "2"),
+        rules="wari",
+        channel=Channel("discord", "3"),
+        options=GameOptions(),
+        status="open",
+        created_at=0.0,
+        expires_at=None,
+    )
     rows = challenge_view(challenge).to_components()
     check_components(rows)
     assert [b["custom_id"] for b in rows[0]["components"]] == [
-        f"mancala:challenge:{BIG_ID}:accept", f"mancala:challenge:{BIG_ID}:decline"]
+        f"mancala:challenge:{BIG_ID}:accept",
+        f"mancala:challenge:{BIG_ID}:decline",
+    ]
 
 
 @pytest.mark.parametrize("rules", ["kalah:pits=8,seeds=12", "al-manqala"])
@@ -212,9 +280,15 @@ def test_board_messages_fit_in_one_message(rules):
         assert "```" in text
 
 
-@pytest.mark.parametrize("spec", [*sorted(PRESETS), "wari:captures=1-2-3-4-5-6-7-8-9",
-                                  "kalah:pits=8,seeds=12,first=random,empty_means=before_move",
-                                  "manbula:asymmetric,capture=home,stones=6,direction=choice"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        *sorted(PRESETS),
+        "wari:captures=1-2-3-4-5-6-7-8-9",
+        "kalah:pits=8,seeds=12,first=random,empty_means=before_move",
+        "manbula:asymmetric,capture=home,stones=6,direction=choice",
+    ],
+)
 def test_a_rules_card_fits_an_embed_for_every_preset_and_long_specs(spec):
     card = fmt.rules_card(Ruleset.parse(spec))
     assert len(card.title) <= fmt.EMBED_TITLE and len(card.description) <= fmt.EMBED_DESCRIPTION

@@ -2,8 +2,16 @@
 
 import pytest
 
-from engine import (Game, IllegalMove, MancalaError, Position, PositionError, Ruleset,
-                    RulesetError, parse_position)
+from engine import (
+    Game,
+    IllegalMove,
+    MancalaError,
+    Position,
+    PositionError,
+    Ruleset,
+    RulesetError,
+    parse_position,
+)
 
 WARI = Ruleset.parse("wari")
 BOARD = """
@@ -14,26 +22,29 @@ BOARD = """
 """
 
 
-@pytest.mark.parametrize("text, says", [
-    ("", "no ruleset given"),
-    ("   ", "no ruleset given"),
-    ("chess", "unknown ruleset 'chess'; choose one of: kalah"),
-    ("wari:foo=1", "unknown key 'foo'"),
-    ("wari:captures=", "has no value"),
-    ("wari:captures=2-x", "captures takes counts joined by '-'"),
-    ("wari:captures=0-3", "captures takes"),
-    ("kalah:pits=9", "pits takes a whole number from 1 to 8"),
-    ("kalah:pits=-1", "pits takes a whole number from 1 to 8"),
-    ("kalah:seeds=4.5", "seeds takes a whole number"),
-    ("kalah:first=east", "first takes south, north, random"),
-    ("kalah:replay=maybe", "replay takes yes or no"),
-    ("mankala:stones=7", "seeds=7 is not allowed; seeds takes a whole number from 3 to 6"),
-    ("mankala:capture=sideways", "capture takes across, home or none"),
-    ("wari:replay", "replay needs stores=yes"),
-    ("kalah:empty_capture=across", "capture_takes_sower must be no"),
-    ("kalah:captures=1-3", "captures containing 1 overlaps"),
-    ("wari:captures=none", "no seed ever leaves the board"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("", "no ruleset given"),
+        ("   ", "no ruleset given"),
+        ("chess", "unknown ruleset 'chess'; choose one of: kalah"),
+        ("wari:foo=1", "unknown key 'foo'"),
+        ("wari:captures=", "has no value"),
+        ("wari:captures=2-x", "captures takes counts joined by '-'"),
+        ("wari:captures=0-3", "captures takes"),
+        ("kalah:pits=9", "pits takes a whole number from 1 to 8"),
+        ("kalah:pits=-1", "pits takes a whole number from 1 to 8"),
+        ("kalah:seeds=4.5", "seeds takes a whole number"),
+        ("kalah:first=east", "first takes south, north, random"),
+        ("kalah:replay=maybe", "replay takes yes or no"),
+        ("mankala:stones=7", "seeds=7 is not allowed; seeds takes a whole number from 3 to 6"),
+        ("mankala:capture=sideways", "capture takes across, home or none"),
+        ("wari:replay", "replay needs stores=yes"),
+        ("kalah:empty_capture=across", "capture_takes_sower must be no"),
+        ("kalah:captures=1-3", "captures containing 1 overlaps"),
+        ("wari:captures=none", "no seed ever leaves the board"),
+    ],
+)
 def test_bad_ruleset_strings(text, says):
     with pytest.raises(RulesetError) as err:
         Ruleset.parse(text)
@@ -52,21 +63,25 @@ def test_aliases_and_spelling_are_forgiving():
     assert str(Ruleset.parse("wari:captures=3-2")) == "wari"  # the preset's own value
     assert str(Ruleset.parse("wari:captures=4-2")) == "wari:captures=2-4"
     assert Ruleset.parse("mankala:symmetric,continue,stones=5") == Ruleset.parse(
-        "mankala:choose=any,end=all_empty,laps=relay,seeds=5")
+        "mankala:choose=any,end=all_empty,laps=relay,seeds=5"
+    )
 
 
-@pytest.mark.parametrize("text, says", [
-    ("", "found 0 rows"),
-    ("hello", "'hello' is not a count"),
-    ("4 4 4 4 4\n4 4 4 4 4", "has 5 pits; wari has 6"),
-    ("4 4 4 4 4 4\n4 4 4 4 4 -3", "'-3' is not a count"),
-    ("4 4 4 4 4 4\n4 4 4 4 4 x", "'x' is not a count"),
-    ("4 4 4 4 4 4\n4 4 4 4 4 4.5", "'4.5' is not a count"),
-    ("4 4 4 4 4 4\n4 4 4 4 4 4\n4 4 4 4 4 4", "found 3 rows"),
-    ("4 4 4 4 4 4\n4 4 4 4 4 5", "the pits hold 49 seeds but wari is played with 48"),
-    ("4 4 4 4 4 4\n4 4 4 4 4 -\nCaptured: North 1, South 5.", "do not add up"),
-    ("a b c d e f\n4 4 4 4 4 4\n4 4 4 4 4 4", "label rows read f e d c b a"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("", "found 0 rows"),
+        ("hello", "'hello' is not a count"),
+        ("4 4 4 4 4\n4 4 4 4 4", "has 5 pits; wari has 6"),
+        ("4 4 4 4 4 4\n4 4 4 4 4 -3", "'-3' is not a count"),
+        ("4 4 4 4 4 4\n4 4 4 4 4 x", "'x' is not a count"),
+        ("4 4 4 4 4 4\n4 4 4 4 4 4.5", "'4.5' is not a count"),
+        ("4 4 4 4 4 4\n4 4 4 4 4 4\n4 4 4 4 4 4", "found 3 rows"),
+        ("4 4 4 4 4 4\n4 4 4 4 4 5", "the pits hold 49 seeds but wari is played with 48"),
+        ("4 4 4 4 4 4\n4 4 4 4 4 -\nCaptured: North 1, South 5.", "do not add up"),
+        ("a b c d e f\n4 4 4 4 4 4\n4 4 4 4 4 4", "label rows read f e d c b a"),
+    ],
+)
 def test_garbage_positions(text, says):
     with pytest.raises(PositionError) as err:
         parse_position(text, WARI)
@@ -82,14 +97,17 @@ def test_position_disagreements_are_named():
         parse_position(None, WARI)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("move, says", [
-    ("", "'' is not a move; a move is a pit letter A-F"),
-    ("Z", "'Z' is not a move"),
-    ("EE", "'EE' is not a move"),
-    ("E<", "'E<' is not a move"),  # no direction choice in wari
-    (None, "a move is a pit letter"),
-    (5, "a move is a pit letter"),
-])
+@pytest.mark.parametrize(
+    "move, says",
+    [
+        ("", "'' is not a move; a move is a pit letter A-F"),
+        ("Z", "'Z' is not a move"),
+        ("EE", "'EE' is not a move"),
+        ("E<", "'E<' is not a move"),  # no direction choice in wari
+        (None, "a move is a pit letter"),
+        (5, "a move is a pit letter"),
+    ],
+)
 def test_malformed_moves(move, says):
     with pytest.raises(IllegalMove) as err:
         Position.initial(WARI).play(move)
@@ -101,11 +119,15 @@ def test_illegal_moves_say_why_and_list_the_legal_ones():
     # North may type their own pits in either case; the empty E is South's pit, so for North
     # "e" and "E" both mean North's e, which is full.
     assert pos.play("E") == pos.play("e")
-    empty = parse_position("""
+    empty = parse_position(
+        """
         f e d c b a
         4 4 4 4 4 4
         4 4 4 4 - 5
-        A B C D E F""", WARI, stores=(3, 0))
+        A B C D E F""",
+        WARI,
+        stores=(3, 0),
+    )
     with pytest.raises(IllegalMove, match=r"pit E is empty; legal moves: A, B, C, D, F"):
         empty.play("E")
 

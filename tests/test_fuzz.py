@@ -27,11 +27,23 @@ from hypothesis import strategies as st
 from bot.cli import main
 from bot.service import Channel, GameService, ManualClock, Player, ServiceError
 from engine import (
-    Game, IllegalMove, MancalaError, Position, PositionError, Ruleset, RulesetError,
-    parse_position, render,
+    Game,
+    IllegalMove,
+    MancalaError,
+    Position,
+    PositionError,
+    Ruleset,
+    RulesetError,
+    parse_position,
+    render,
 )
 from tests.fuzz_strategies import (
-    CRLF_WORD, game_ids, move_texts, position_texts, raw_mails, spec_texts,
+    CRLF_WORD,
+    game_ids,
+    move_texts,
+    position_texts,
+    raw_mails,
+    spec_texts,
 )
 from tests.strategies import rulesets
 
@@ -54,6 +66,7 @@ def parse_or_none(text: str) -> Ruleset | None:
 
 
 # -- rulesets -------------------------------------------------------------------------------
+
 
 @settings(max_examples=400)
 @given(spec_texts())
@@ -113,6 +126,7 @@ def test_the_empty_pit_rule_no_longer_switches_off_count_captures():
 
 # -- moves and positions ----------------------------------------------------------------------
 
+
 @settings(max_examples=200)
 @given(rulesets(), st.integers(0, 2**32), move_texts())
 def test_any_move_text_plays_or_is_refused_clearly(rules, seed, text):
@@ -147,14 +161,17 @@ def test_any_written_position_reads_or_is_refused_clearly(data):
     assert again == pos and render(again, perspective) == render(pos, perspective)
 
 
-@pytest.mark.parametrize("text", [
-    "f e d c b a\r¹",
-    "4 4 4 4 4 4\n4 4 4 4 4 " + "9" * 5000,
-    "4 4 4 4 4 4\n4 4 4 4 4 4\nCaptured: North " + "9" * 5000 + ", South 0",
-    "4 4 4 4 4 4\n4 4 4 4 4 4\x00",
-    "\ud800 4 4 4 4 4\n4 4 4 4 4 4",
-    "4" * 30_000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "f e d c b a\r¹",
+        "4 4 4 4 4 4\n4 4 4 4 4 " + "9" * 5000,
+        "4 4 4 4 4 4\n4 4 4 4 4 4\nCaptured: North " + "9" * 5000 + ", South 0",
+        "4 4 4 4 4 4\n4 4 4 4 4 4\x00",
+        "\ud800 4 4 4 4 4\n4 4 4 4 4 4",
+        "4" * 30_000,
+    ],
+)
 def test_odd_positions_are_refused_with_a_short_clean_message(text):
     with pytest.raises(PositionError) as err:
         parse_position(text, Ruleset.parse("wari"))
@@ -167,11 +184,14 @@ def test_typographic_dashes_and_wide_digits_read_as_the_board_means():
     assert pos.pits == (4, 4, 4, 4, 0, 5, 5, 5, 5, 4, 4, 4)
 
 
-@pytest.mark.parametrize("rules, moves", [
-    ("wari:end=either_empty,leftover=none", None),
-    ("kalah-nosweep:seeds=6,first=south,must_feed=leave,end=mover_empty,cycle=split", None),
-    ("manbula", None),
-])
+@pytest.mark.parametrize(
+    "rules, moves",
+    [
+        ("wari:end=either_empty,leftover=none", None),
+        ("kalah-nosweep:seeds=6,first=south,must_feed=leave,end=mover_empty,cycle=split", None),
+        ("manbula", None),
+    ],
+)
 def test_finished_games_read_back_as_they_ended(rules, moves):
     """Finished boards were settled again when read, sweeping seeds the game had left."""
     rules = Ruleset.parse(rules)
@@ -187,6 +207,7 @@ def test_finished_games_read_back_as_they_ended(rules, moves):
 
 
 # -- the command line ---------------------------------------------------------------------------
+
 
 def run_cli(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
@@ -240,8 +261,14 @@ def test_any_command_line_answers_with_a_status_not_a_traceback(call):
 # -- the game service ---------------------------------------------------------------------------
 
 ALICE, BOB = Player("discord", "1001"), Player("email", "bob@example.org")
-ODD_PLAYERS = [Player("discord", "\x00"), Player("email", "\ud800@x"), Player("fax", "1"),
-               Player("discord", ""), Player("discord", "9" * 400), "alice"]
+ODD_PLAYERS = [
+    Player("discord", "\x00"),
+    Player("email", "\ud800@x"),
+    Player("fax", "1"),
+    Player("discord", ""),
+    Player("discord", "9" * 400),
+    "alice",
+]
 
 
 async def _service_calls(data, path: Path) -> None:
@@ -250,25 +277,34 @@ async def _service_calls(data, path: Path) -> None:
         for _ in range(data.draw(st.integers(1, 12))):
             who = data.draw(st.sampled_from([ALICE, BOB, *ODD_PLAYERS]))
             target = data.draw(st.one_of(game_ids(), st.sampled_from([1, 2])))
-            call = data.draw(st.sampled_from(
-                ["challenge", "accept", "move", "resign", "offer", "board", "export", "name"]))
+            call = data.draw(
+                st.sampled_from(
+                    ["challenge", "accept", "move", "resign", "offer", "board", "export", "name"]
+                )
+            )
             try:
                 if call == "challenge":
                     other = BOB if who == ALICE else ALICE
                     spec = data.draw(st.one_of(spec_texts(), st.sampled_from(["kalah", "wari"])))
-                    challenge = await service.challenge(who, other, spec,
-                                                        Channel("discord", "c1"))
+                    challenge = await service.challenge(who, other, spec, Channel("discord", "c1"))
                     await service.accept(challenge.id, other)
                 elif call == "accept":
                     await service.accept(target, who)
                 elif call == "move":
-                    await service.move(target, who, data.draw(move_texts()),
-                                       data.draw(st.one_of(game_ids(), st.none())))
+                    await service.move(
+                        target,
+                        who,
+                        data.draw(move_texts()),
+                        data.draw(st.one_of(game_ids(), st.none())),
+                    )
                 elif call == "resign":
                     await service.resign(target, who)
                 elif call == "offer":
-                    await service.offer(target, who, data.draw(st.sampled_from(
-                        ["draw", "end", "undo", "\x00", "x" * 5000])))
+                    await service.offer(
+                        target,
+                        who,
+                        data.draw(st.sampled_from(["draw", "end", "undo", "\x00", "x" * 5000])),
+                    )
                 elif call == "board":
                     await service.board(target, data.draw(st.sampled_from(["south", "x", None])))
                 elif call == "export":
@@ -303,11 +339,16 @@ def test_any_service_call_answers_with_a_service_error_and_keeps_the_log_whole(d
 
 @pytest.mark.parametrize("game_id", [2**63, 2**64, -1, 0, "1", None, True, 1.5, [], "９"])
 async def test_ids_outside_the_database_name_no_game(tmp_path, game_id):
-    service = await GameService.open(tmp_path / "g.sqlite3", clock=ManualClock(1e6),
-                                     tick_every=None)
+    service = await GameService.open(
+        tmp_path / "g.sqlite3", clock=ManualClock(1e6), tick_every=None
+    )
     try:
-        for call in (service.get_game(game_id), service.resign(game_id, ALICE),
-                     service.accept(game_id, ALICE), service.get_challenge(game_id)):
+        for call in (
+            service.get_game(game_id),
+            service.resign(game_id, ALICE),
+            service.accept(game_id, ALICE),
+            service.get_challenge(game_id),
+        ):
             with pytest.raises(ServiceError, match="there is no"):
                 await call
     finally:
@@ -316,8 +357,9 @@ async def test_ids_outside_the_database_name_no_game(tmp_path, game_id):
 
 @pytest.mark.parametrize("ply", ["¹", "9" * 5000, "-1", "x", 1.5])
 async def test_odd_expected_plies_are_refused_clearly(tmp_path, ply):
-    service = await GameService.open(tmp_path / "g.sqlite3", clock=ManualClock(1e6),
-                                     tick_every=None)
+    service = await GameService.open(
+        tmp_path / "g.sqlite3", clock=ManualClock(1e6), tick_every=None
+    )
     try:
         challenge = await service.challenge(ALICE, BOB, "kalah", Channel("discord", "c"))
         game = await service.accept(challenge.id, BOB)
@@ -335,21 +377,26 @@ def test_mancala_errors_are_value_errors():
 
 # -- mail -------------------------------------------------------------------------------------
 
+
 async def _mail_through_pipe(raw: bytes, folder: str) -> tuple[int, str, list]:
     """``raw`` through the mail bot in pipe mode, replies through a loopback relay."""
-    from bot.mail.runner import pipe
     from bot.mail.mail_settings import MailSettings
+    from bot.mail.runner import pipe
     from tests.test_mail_support import Mailbox, free_port
 
     relay = await Mailbox().start()
     output = io.StringIO()
     try:
-        settings = MailSettings(listen=("127.0.0.1", free_port()), relay=("127.0.0.1", relay.port),
-                                bot_address="mancala@bot.test", secret=b"fuzz-secret",
-                                database=f"{folder}/games.sqlite3")
+        settings = MailSettings(
+            listen=("127.0.0.1", free_port()),
+            relay=("127.0.0.1", relay.port),
+            bot_address="mancala@bot.test",
+            secret=b"fuzz-secret",
+            database=f"{folder}/games.sqlite3",
+        )
         with contextlib.redirect_stdout(output):
             status = await pipe(settings, raw, "ann@example.org", ["mancala@bot.test"])
-        return status, output.getvalue(), list(zip(relay.messages, relay.envelopes))
+        return status, output.getvalue(), list(zip(relay.messages, relay.envelopes, strict=False))
     finally:
         await relay.stop()
 
@@ -358,11 +405,18 @@ async def _mail_through_pipe(raw: bytes, folder: str) -> tuple[int, str, list]:
 @given(raw_mails())
 @example(b"From: Jos\xe9 <jose@example.es>\r\nSubject: x\r\n\r\nchallenge bob@example.org wari")
 @example(b"From: ann@example.org\r\nMessage-ID: " + CRLF_WORD.encode() + b"\r\n\r\nhelp")
-@example(b"From: ann@example.org\r\nContent-Type: text/plain; charset=\"utf\x00-8\"\r\n\r\nhelp")
-@example(b"From: ann@example.org\r\n" + b"".join(
-    b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (i, i) for i in range(3000)))
-@example(b"From: ann@example.org\r\nContent-Type: text/plain; charset=idna\r\n"
-         b"Content-Transfer-Encoding: quoted-printable\r\n\r\nhel=3Dlp")
+@example(b'From: ann@example.org\r\nContent-Type: text/plain; charset="utf\x00-8"\r\n\r\nhelp')
+@example(
+    b"From: ann@example.org\r\n"
+    + b"".join(
+        b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (i, i)
+        for i in range(3000)
+    )
+)
+@example(
+    b"From: ann@example.org\r\nContent-Type: text/plain; charset=idna\r\n"
+    b"Content-Transfer-Encoding: quoted-printable\r\n\r\nhel=3Dlp"
+)
 @example(b'From: "ann <ann@example.org>\r\n\r\nhelp')
 @example(b"From: " + b"a" * 300 + b"@example.org\r\n\r\nhelp")
 def test_any_mail_is_answered_or_dropped_and_never_retried_forever(raw):

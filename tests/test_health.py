@@ -15,13 +15,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from test_mail_support import Mailbox, free_port
 
 from bot import health, logs, metrics
 from bot.cli import main
 from bot.config import EX_CONFIG
 from bot.service import Channel, GameService, NotYourTurn, Player
 from storage.migrations import LATEST
-from test_mail_support import Mailbox, free_port
 
 ENV_EXAMPLE = Path(__file__).parents[1] / "deploy" / ".env.example"
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456"
@@ -30,8 +30,11 @@ TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456"
 def example_env(tmp_path: Path, **more: str) -> dict[str, str]:
     """The environment of a fresh deploy: ``.env.example`` as shipped, copied to ``.env``,
     with its directories pointed into ``tmp_path`` (and no token: terminal or mail mode)."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("MANCALA_", "DISCORD_", "LOG_", "METRICS_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("MANCALA_", "DISCORD_", "LOG_", "METRICS_"))
+    }
     env.update(MANCALA_DB=str(tmp_path / "data" / "mancala.sqlite3"), **more)
     (tmp_path / ".env").write_text(ENV_EXAMPLE.read_text())
     return env
@@ -39,8 +42,15 @@ def example_env(tmp_path: Path, **more: str) -> dict[str, str]:
 
 async def run_cli(env, *argv, cwd) -> tuple[int, str, str]:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", *argv, env=env, cwd=cwd,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "bot.cli",
+        *argv,
+        env=env,
+        cwd=cwd,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await asyncio.wait_for(process.communicate(), 60)
     return process.returncode, out.decode(), err.decode()
 
@@ -58,15 +68,20 @@ async def test_the_example_settings_start_a_bot_that_answers_health(tmp_path):
     `mancala health` sees the database, the running bot, the relay and the AI."""
     mailbox = await Mailbox().start()
     metrics_port = free_port()
-    env = example_env(tmp_path, MANCALA_MAIL_LISTEN=f"127.0.0.1:{free_port()}",
-                      MANCALA_MAIL_RELAY=f"127.0.0.1:{mailbox.port}",
-                      MANCALA_MAIL_ADDRESS="Mancala <mancala@bot.test>",
-                      MANCALA_MAIL_SECRET="s3cret-for-tests", METRICS_PORT=str(metrics_port),
-                      LOG_LEVEL="info")
+    env = example_env(
+        tmp_path,
+        MANCALA_MAIL_LISTEN=f"127.0.0.1:{free_port()}",
+        MANCALA_MAIL_RELAY=f"127.0.0.1:{mailbox.port}",
+        MANCALA_MAIL_ADDRESS="Mancala <mancala@bot.test>",
+        MANCALA_MAIL_SECRET="s3cret-for-tests",
+        METRICS_PORT=str(metrics_port),
+        LOG_LEVEL="info",
+    )
     beat = health.heartbeat_path(env["MANCALA_DB"])
-    stderr = open(tmp_path / "stderr.txt", "wb")
+    stderr = open(tmp_path / "stderr.txt", "wb")  # noqa: SIM115  (the child writes it)
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "mail", env=env, cwd=tmp_path, stderr=stderr)
+        sys.executable, "-m", "bot.cli", "mail", env=env, cwd=tmp_path, stderr=stderr
+    )
     try:
         await wait_until(beat.exists)
         status, out, err = await run_cli(env, "health", cwd=tmp_path)
@@ -75,8 +90,11 @@ async def test_the_example_settings_start_a_bot_that_answers_health(tmp_path):
         assert "ok    bot: pid" in out and "mail listening" in out
         assert f"ok    mail relay: 127.0.0.1:{mailbox.port} answers EHLO" in out
         assert "ok    AI:" in out
-        scraped = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics",
-                                         timeout=10).read().decode()
+        scraped = (
+            urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10)
+            .read()
+            .decode()
+        )
         assert "mancala_open_games 0.0" in scraped
     finally:
         process.terminate()
@@ -124,7 +142,8 @@ async def test_health_before_start_and_bad_settings(tmp_path, capsys, monkeypatc
 
 
 async def test_a_damaged_or_newer_database_fails_health_and_is_refused_at_start(
-        tmp_path, capsys, monkeypatch):
+    tmp_path, capsys, monkeypatch
+):
     database = tmp_path / "g.sqlite3"
     await (await GameService.open(database, tick_every=None)).close()
     assert health.check_database(database).ok
@@ -135,8 +154,7 @@ async def test_a_damaged_or_newer_database_fails_health_and_is_refused_at_start(
     check = health.check_database(database)
     assert not check.ok and f"schema version {LATEST + 1}" in check.detail
     monkeypatch.setenv("MANCALA_DB", str(database))
-    assert main(["backup", str(tmp_path / "copy.sqlite3"),
-                 "--env", str(tmp_path / "none")]) != 0
+    assert main(["backup", str(tmp_path / "copy.sqlite3"), "--env", str(tmp_path / "none")]) != 0
     assert main(["play", "--env", str(tmp_path / "none")]) == EX_CONFIG
     err = capsys.readouterr().err
     assert "written by a newer version of this program" in err and "Traceback" not in err
@@ -148,10 +166,12 @@ async def test_metrics_count_moves_ai_thinking_and_refusals(tmp_path):
     def sample(name, **labels):
         return metrics.REGISTRY.get_sample_value(name, labels) or 0.0
 
-    before = (sample("mancala_moves_total", surface="terminal"),
-              sample("mancala_moves_total", surface="ai"),
-              sample("mancala_ai_think_seconds_count", level="first"),
-              sample("mancala_errors_total", kind="NotYourTurn"))
+    before = (
+        sample("mancala_moves_total", surface="terminal"),
+        sample("mancala_moves_total", surface="ai"),
+        sample("mancala_ai_think_seconds_count", level="first"),
+        sample("mancala_errors_total", kind="NotYourTurn"),
+    )
     service = await GameService.open(tmp_path / "g.sqlite3", tick_every=None)
     try:
         ann, ai = Player("terminal", "ann"), Player.ai("first")
@@ -176,12 +196,14 @@ async def test_metrics_count_moves_ai_thinking_and_refusals(tmp_path):
 
 def test_logs_are_one_line_per_event_with_context_and_no_secrets():
     stream = io.StringIO()
-    handler = logs.setup({"LOG_LEVEL": "INFO", "MANCALA_MAIL_SECRET": "mail-secret-value"},
-                         stream)
+    handler = logs.setup({"LOG_LEVEL": "INFO", "MANCALA_MAIL_SECRET": "mail-secret-value"}, stream)
     try:
         log = logging.getLogger("bot.test")
-        log.info("move %s played", "C", extra={"game": 12, "surface": "discord",
-                                                "player": "80351110224678912"})
+        log.info(
+            "move %s played",
+            "C",
+            extra={"game": 12, "surface": "discord", "player": "80351110224678912"},
+        )
         log.info("logging in with %s", TOKEN)
         log.warning("relay said %s", "mail-secret-value")
         try:
@@ -193,8 +215,9 @@ def test_logs_are_one_line_per_event_with_context_and_no_secrets():
         logging.getLogger().removeHandler(handler)
     lines = stream.getvalue().splitlines()
     assert len(lines) == 4  # the traceback is folded into its event's line
-    assert lines[0].endswith("bot.test move C played game=12 surface=discord "
-                             "player=80351110224678912")
+    assert lines[0].endswith(
+        "bot.test move C played game=12 surface=discord player=80351110224678912"
+    )
     assert " INFO " in lines[0] and lines[0][:4].isdigit() and "T" in lines[0][:20]
     text = stream.getvalue()
     assert TOKEN not in text and "mail-secret-value" not in text
@@ -205,14 +228,16 @@ def test_logs_are_one_line_per_event_with_context_and_no_secrets():
 
 
 @pytest.mark.parametrize("database", ["postgresql"], indirect=True)
-async def test_health_checks_a_postgresql_database_by_its_url(database, tmp_path, capsys,
-                                                             monkeypatch):
+async def test_health_checks_a_postgresql_database_by_its_url(
+    database, tmp_path, capsys, monkeypatch
+):
     monkeypatch.setenv("MANCALA_DB", database)
     for name in ("LOG_LEVEL", "METRICS_PORT", "MANCALA_MAIL_ADDRESS", "MANCALA_MAIL_RELAY"):
         monkeypatch.delenv(name, raising=False)
     await (await GameService.open(database, tick_every=None)).close()
-    status = await asyncio.to_thread(main, ["health", "--before-start",
-                                            "--env", str(tmp_path / "none")])
+    status = await asyncio.to_thread(
+        main, ["health", "--before-start", "--env", str(tmp_path / "none")]
+    )
     out = capsys.readouterr().out
     assert status == 0 and "ok    database: PostgreSQL at 127.0.0.1:" in out
     assert f"(schema {LATEST}, 0 games in progress)" in out

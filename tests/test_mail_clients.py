@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 
 import pytest
+from test_mail_support import Mailbox, mail
 
 from bot.mail import runner
 from bot.mail.mail_commands import parse_command
@@ -26,7 +27,6 @@ from bot.mail.mail_settings import MailSettings
 from bot.mail.position_mail import MailFormatError, parse_position_mail
 from bot.mail.reading import read_mail
 from bot.service import GameService, Player
-from test_mail_support import Mailbox, mail
 
 CORPUS = Path(__file__).parent / "data" / "mail_clients"
 NAMES = sorted(path.stem for path in CORPUS.glob("*.eml"))
@@ -40,9 +40,13 @@ def expected(name: str) -> dict:
 @pytest.fixture
 async def table(tmp_path):
     mailbox = await Mailbox().start()
-    settings = MailSettings(relay=("127.0.0.1", mailbox.port), bot_address="mancala@bot.test",
-                            secret=b"corpus-secret", database=str(tmp_path / "games.sqlite3"),
-                            level="first")
+    settings = MailSettings(
+        relay=("127.0.0.1", mailbox.port),
+        bot_address="mancala@bot.test",
+        secret=b"corpus-secret",
+        database=str(tmp_path / "games.sqlite3"),
+        level="first",
+    )
     service = await GameService.open(settings.database, tick_every=None)
     surface = await runner.open_surface(settings, service=service)
     yield surface, service, mailbox
@@ -53,8 +57,9 @@ async def table(tmp_path):
 
 async def start_game(surface, service, moves: list[str]) -> None:
     """Game 1: Ann (South) challenges Bob by mail, he accepts, then ``moves`` are played."""
-    await surface.bot.process(mail("challenge bob@example.org wari as south"),
-                              "ann@example.org", ["mancala@bot.test"])
+    await surface.bot.process(
+        mail("challenge bob@example.org wari as south"), "ann@example.org", ["mancala@bot.test"]
+    )
     challenge = (await service.open_challenges(ANN))[0]
     await service.accept(challenge.id, BOB)
     for ply, move in enumerate(moves):
@@ -66,16 +71,50 @@ def test_the_corpus_covers_the_clients_languages_and_cases():
     seen = [expected(name) for name in NAMES]
     assert all((CORPUS / f"{name}.json").exists() for name in NAMES)
     clients = " ".join(e["client"] for e in seen)
-    for client in ("Outlook 365 (HTML", "plain text", "Gmail", "Apple Mail", "Thunderbird",
-                   "phone", "Outlook for Android"):
+    for client in (
+        "Outlook 365 (HTML",
+        "plain text",
+        "Gmail",
+        "Apple Mail",
+        "Thunderbird",
+        "phone",
+        "Outlook for Android",
+    ):
         assert client in clients, client
     languages = {e["language"] for e in seen}
-    assert {"en", "nb", "sv", "da", "pt", "pl", "ru", "ja", "zh", "fr", "de", "es", "it",
-            "nl"} <= languages
+    assert {
+        "en",
+        "nb",
+        "sv",
+        "da",
+        "pt",
+        "pl",
+        "ru",
+        "ja",
+        "zh",
+        "fr",
+        "de",
+        "es",
+        "it",
+        "nl",
+    } <= languages
     cases = " ".join(c for e in seen for c in e["cases"])
-    for case in ("html table board", "en dash", "em dash", "minus sign", "full-width",
-                 "trailing words", "move without a tag", "forwarded", "new board wins",
-                 "phone footer", "Outlook block", "gmail divs", "pre board", "br and nbsp"):
+    for case in (
+        "html table board",
+        "en dash",
+        "em dash",
+        "minus sign",
+        "full-width",
+        "trailing words",
+        "move without a tag",
+        "forwarded",
+        "new board wins",
+        "phone footer",
+        "Outlook block",
+        "gmail divs",
+        "pre board",
+        "br and nbsp",
+    ):
         assert case in cases, case
 
 
@@ -99,7 +138,10 @@ async def test_a_corpus_mail_is_read_as_expected(name, table):
     if "command" in expect:
         command = parse_command(incoming.text)
         assert (command.verb, command.move, command.number) == (
-            expect["command"]["verb"], expect["command"]["move"], expect["command"]["number"])
+            expect["command"]["verb"],
+            expect["command"]["move"],
+            expect["command"]["number"],
+        )
 
     replies = await surface.bot.answer(raw, incoming.from_address, incoming.recipients)
     await service.idle()

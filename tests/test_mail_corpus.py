@@ -44,8 +44,7 @@ POSITIONS = {
 
 
 def read(name: str):
-    mail = read_mail((CORPUS / f"{name}.eml").read_bytes(), "ann@example.org",
-                     ["mancala@bot.test"])
+    mail = read_mail((CORPUS / f"{name}.eml").read_bytes(), "ann@example.org", ["mancala@bot.test"])
     assert mail.refusal is None and mail.automatic is None
     return mail
 
@@ -76,9 +75,15 @@ def test_a_position_mail_is_read_with_its_board(name):
 
 
 def test_words_after_a_move_in_a_position_mail_are_read_and_said():
-    text = ("Rules: wari\nMove: E (my first game, be kind)\n\n" + "\n".join([
-        "    f  e  d  c  b  a", "    4  4  4  4  4  4", "    4  4  4  4  4  4",
-        "    A  B  C  D  E  F", "Captured: North 0, South 0."]))
+    text = "Rules: wari\nMove: E (my first game, be kind)\n\n" + "\n".join(
+        [
+            "    f  e  d  c  b  a",
+            "    4  4  4  4  4  4",
+            "    4  4  4  4  4  4",
+            "    A  B  C  D  E  F",
+            "Captured: North 0, South 0.",
+        ]
+    )
     request = parse_position_mail(text, tuple(LEVELS), "easy")
     assert request.moves == ["E"] and "I read your move as E" in request.note
     with pytest.raises(Exception, match="which moves"):

@@ -7,19 +7,23 @@ import asyncio
 import re
 
 import pytest
+from test_mail_support import Mailbox, mail
 
 from bot.mail import runner
 from bot.mail.mail_settings import MailSettings
 from bot.service import BadRequest, GameService, Player
-from test_mail_support import Mailbox, mail
 
 
 @pytest.fixture
 async def table(tmp_path):
     """The mail surface on a fresh service; replies and notifications go to one mailbox."""
     mailbox = await Mailbox().start()
-    settings = MailSettings(relay=("127.0.0.1", mailbox.port), bot_address="mancala@bot.test",
-                            secret=b"test-secret", database=str(tmp_path / "games.sqlite3"))
+    settings = MailSettings(
+        relay=("127.0.0.1", mailbox.port),
+        bot_address="mancala@bot.test",
+        secret=b"test-secret",
+        database=str(tmp_path / "games.sqlite3"),
+    )
     service = await GameService.open(settings.database, tick_every=None)
     surface = await runner.open_surface(settings, service=service)
     yield surface, service, mailbox
@@ -42,8 +46,13 @@ class Player_:
     def last(self):
         return self.inbox()[-1]
 
-    async def send(self, body: str, reply_to_last: bool = True, subject: str | None = None,
-                   sender: str | None = None) -> None:
+    async def send(
+        self,
+        body: str,
+        reply_to_last: bool = True,
+        subject: str | None = None,
+        sender: str | None = None,
+    ) -> None:
         """Send ``body``; as a reply (subject, In-Reply-To, To: the Reply-To) when asked."""
         self.sent += 1
         extra, to = "", "mancala@bot.test"
@@ -51,8 +60,14 @@ class Player_:
             last = self.last()
             subject, to = "Re: " + last["Subject"], last["Reply-To"]
             extra = f"In-Reply-To: {last['Message-ID']}\r\nReferences: {last['Message-ID']}\r\n"
-        raw = mail(body, subject=subject or "mancala", sender=sender or self.address, to=to,
-                   message_id=f"<{self.sent}.{self.address}>", extra=extra)
+        raw = mail(
+            body,
+            subject=subject or "mancala",
+            sender=sender or self.address,
+            to=to,
+            message_id=f"<{self.sent}.{self.address}>",
+            extra=extra,
+        )
         before = len(self.mailbox.messages)
         await self.surface.bot.process(raw, sender or self.address, [to])
         await self.service.idle()
@@ -129,8 +144,7 @@ async def test_mail_without_the_token_is_refused_whatever_its_from(table):
     await forged.send("E", subject="Re: [mancala game 1] wari", sender="ann@example.org")
     assert "does not carry the secret token of game 1" in ann.text()
     # From: Ann, with a made-up token
-    await forged.send("E", subject="Re: [mancala game 1 aaaaaaaaaa] wari",
-                      sender="ann@example.org")
+    await forged.send("E", subject="Re: [mancala game 1 aaaaaaaaaa] wari", sender="ann@example.org")
     assert "does not carry the secret token" in ann.text()
     assert (await service.get_game(1)).moves == ()
     # Bob's token cannot move Ann's pits: it speaks for North, and it is South's turn
@@ -193,8 +207,9 @@ async def test_a_discord_player_challenges_an_email_address(table):
     from bot.service import Channel
 
     carol = Player("discord", "42")
-    await service.challenge(carol, Player("email", "bob@example.org"), "oware",
-                            Channel("discord", "7"))
+    await service.challenge(
+        carol, Player("email", "bob@example.org"), "oware", Channel("discord", "7")
+    )
     await service.idle()
     bob = Player_(table, "bob@example.org")
     await mailbox.wait_for(1)
@@ -220,8 +235,9 @@ async def test_sample_mails_forged_duplicate_and_stale(table):
 
     async def deliver(name: str) -> str:
         before = len(mailbox.messages)
-        await surface.bot.process((data / name).read_bytes(), "ann@example.org",
-                                  ["mancala@bot.test"])
+        await surface.bot.process(
+            (data / name).read_bytes(), "ann@example.org", ["mancala@bot.test"]
+        )
         await service.idle()
         await mailbox.wait_for(before + 1)
         return ann.text()
@@ -237,29 +253,40 @@ async def test_sample_mails_forged_duplicate_and_stale(table):
 async def test_one_process_for_discord_and_email_tells_both_ways(tmp_path):
     """start_mail_surface on a service that another surface (here a recording "discord"
     notifier) also uses: mail over real SMTP moves the game, and each side hears of it."""
-    from bot.mail.runner import start_mail_surface
-    from bot.service import Channel, MoveMade, Recorder
     from test_mail_support import free_port, send_raw
 
+    from bot.mail.runner import start_mail_surface
+    from bot.service import Channel, MoveMade, Recorder
+
     mailbox = await Mailbox().start()
-    settings = MailSettings(listen=("127.0.0.1", free_port()),
-                            relay=("127.0.0.1", mailbox.port), bot_address="mancala@bot.test",
-                            secret=b"test-secret", database=str(tmp_path / "games.sqlite3"))
+    settings = MailSettings(
+        listen=("127.0.0.1", free_port()),
+        relay=("127.0.0.1", mailbox.port),
+        bot_address="mancala@bot.test",
+        secret=b"test-secret",
+        database=str(tmp_path / "games.sqlite3"),
+    )
     service = await GameService.open(settings.database, tick_every=None)
     discord = Recorder()
     service.add_notifier("discord", discord)
     running = await start_mail_surface(service, settings)
     try:
         carol = Player("discord", "42")
-        await service.challenge(carol, Player("email", "bob@example.org"), "wari",
-                                Channel("discord", "7"))
+        await service.challenge(
+            carol, Player("email", "bob@example.org"), "wari", Channel("discord", "7")
+        )
         await service.idle()
         [invitation] = await mailbox.wait_for(1)
 
         async def reply(to_message, body: str, n: int) -> None:
-            raw = mail(body, subject="Re: " + to_message["Subject"], sender="bob@example.org",
-                       to=to_message["Reply-To"], message_id=f"<{n}@example.org>",
-                       extra=f"In-Reply-To: {to_message['Message-ID']}\r\n")
+            raw = mail(
+                body,
+                subject="Re: " + to_message["Subject"],
+                sender="bob@example.org",
+                to=to_message["Reply-To"],
+                message_id=f"<{n}@example.org>",
+                extra=f"In-Reply-To: {to_message['Message-ID']}\r\n",
+            )
             await send_raw(settings.listen[1], raw, "bob@example.org", [to_message["Reply-To"]])
             await service.idle()
 
@@ -283,8 +310,12 @@ async def test_reminders_and_forfeits_from_the_service_arrive_by_mail(tmp_path):
     from bot.service.surface_defaults import DAY
 
     mailbox = await Mailbox().start()
-    settings = MailSettings(relay=("127.0.0.1", mailbox.port), bot_address="mancala@bot.test",
-                            secret=b"test-secret", database=str(tmp_path / "games.sqlite3"))
+    settings = MailSettings(
+        relay=("127.0.0.1", mailbox.port),
+        bot_address="mancala@bot.test",
+        secret=b"test-secret",
+        database=str(tmp_path / "games.sqlite3"),
+    )
     clock = ManualClock()
     service = await GameService.open(settings.database, clock=clock, tick_every=None)
     surface = await runner.open_surface(settings, service=service)
@@ -310,21 +341,24 @@ async def test_reminders_and_forfeits_from_the_service_arrive_by_mail(tmp_path):
 
 async def test_a_notification_is_retried_while_the_relay_is_down(tmp_path):
     """The opponent's mail waits for a relay that comes back, rather than being dropped."""
+    from test_mail_support import free_port
+
     from bot.mail.correspondence import EmailNotifier, attach_email
     from bot.mail.transport import Relay
     from bot.service import Channel
-    from test_mail_support import free_port
 
     port = free_port()
-    settings = MailSettings(relay=("127.0.0.1", port), bot_address="mancala@bot.test",
-                            secret=b"test-secret")
+    settings = MailSettings(
+        relay=("127.0.0.1", port), bot_address="mancala@bot.test", secret=b"test-secret"
+    )
     service = await GameService.open(str(tmp_path / "games.sqlite3"), tick_every=None)
     relay = Relay("127.0.0.1", port)
     notifier = attach_email(service, settings, relay)
     assert isinstance(notifier, EmailNotifier)
     notifier.retry_delays = (0.3, 0.3)
-    await service.challenge(Player("discord", "42"), Player("email", "bob@example.org"),
-                            "wari", Channel("discord", "7"))
+    await service.challenge(
+        Player("discord", "42"), Player("email", "bob@example.org"), "wari", Channel("discord", "7")
+    )
     await asyncio.sleep(0.1)  # the first attempt fails: nothing listens yet
     mailbox = await Mailbox().start(port)
     try:

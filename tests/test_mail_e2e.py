@@ -8,11 +8,11 @@ import os
 import sys
 
 import pytest
+from test_mail_support import Mailbox, free_port, mail, send_raw
 
 from bot.mail import runner
 from bot.mail.mail_settings import MailSettings
 from engine import Ruleset, parse_position
-from test_mail_support import Mailbox, free_port, mail, send_raw
 
 OPENING = """Rules: wari
 Move: E
@@ -28,7 +28,7 @@ Captured: North 0, South 0.
 def board_of(reply) -> str:
     """The board in a position reply: the lines between 'Level:' and 'Move:'."""
     body = reply.get_body(("plain",)).get_content()
-    after_level = body[body.index("Level:"):].split("\n", 1)[1]
+    after_level = body[body.index("Level:") :].split("\n", 1)[1]
     return after_level.split("Move:")[0]
 
 
@@ -50,14 +50,25 @@ async def test_the_mancala_mail_command_answers_over_smtp(tmp_path):
     level's search in a worker process, reply through the relay."""
     mailbox = await Mailbox().start()
     port = free_port()
-    env = dict(os.environ, MANCALA_MAIL_LISTEN=f"127.0.0.1:{port}",
-               MANCALA_MAIL_RELAY=f"127.0.0.1:{mailbox.port}",
-               MANCALA_MAIL_ADDRESS="Mancala <mancala@bot.test>",
-               MANCALA_MAIL_SECRET="test-secret", MANCALA_DB=str(tmp_path / "games.sqlite3"))
-    log = open(tmp_path / "stderr.txt", "wb")
+    env = dict(
+        os.environ,
+        MANCALA_MAIL_LISTEN=f"127.0.0.1:{port}",
+        MANCALA_MAIL_RELAY=f"127.0.0.1:{mailbox.port}",
+        MANCALA_MAIL_ADDRESS="Mancala <mancala@bot.test>",
+        MANCALA_MAIL_SECRET="test-secret",
+        MANCALA_DB=str(tmp_path / "games.sqlite3"),
+    )
+    log = open(tmp_path / "stderr.txt", "wb")  # noqa: SIM115  (the child writes it)
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "mail", "--env",
-        str(tmp_path / "none.env"), env=env, stderr=log)
+        sys.executable,
+        "-m",
+        "bot.cli",
+        "mail",
+        "--env",
+        str(tmp_path / "none.env"),
+        env=env,
+        stderr=log,
+    )
     try:
         await wait_for_port(port)
         await send_raw(port, mail(OPENING), "ann@example.org", ["mancala@bot.test"])
@@ -84,10 +95,15 @@ async def test_the_mancala_mail_command_answers_over_smtp(tmp_path):
 async def running_bot(tmp_path):
     """``runner.serve`` in this event loop, relaying to a fresh mailbox."""
     mailbox = await Mailbox().start()
-    settings = MailSettings(listen=("127.0.0.1", free_port()), relay=("127.0.0.1", mailbox.port),
-                            bot_address="Mancala <mancala@bot.test>", secret=b"test-secret",
-                            max_bytes=20_000, database=str(tmp_path / "games.sqlite3"),
-                            level="first")
+    settings = MailSettings(
+        listen=("127.0.0.1", free_port()),
+        relay=("127.0.0.1", mailbox.port),
+        bot_address="Mancala <mancala@bot.test>",
+        secret=b"test-secret",
+        max_bytes=20_000,
+        database=str(tmp_path / "games.sqlite3"),
+        level="first",
+    )
     stop, ready = asyncio.Event(), asyncio.Event()
     task = asyncio.create_task(runner.serve(settings, stop, ready, with_games=False))
     await asyncio.wait_for(ready.wait(), 20)
@@ -100,11 +116,16 @@ async def running_bot(tmp_path):
 async def test_garbage_gets_the_format_and_bounces_get_nothing(running_bot):
     settings, mailbox = running_bot
     port = settings.listen[1]
-    await send_raw(port, mail("Out of office", extra="Auto-Submitted: auto-replied\r\n"),
-                   "ann@example.org", ["mancala@bot.test"])
+    await send_raw(
+        port,
+        mail("Out of office", extra="Auto-Submitted: auto-replied\r\n"),
+        "ann@example.org",
+        ["mancala@bot.test"],
+    )
     await send_raw(port, mail("Delivery failed", message_id="<b@x>"), "", ["mancala@bot.test"])
-    await send_raw(port, mail("what is this\nzzz", message_id="<g@x>"), "ann@example.org",
-                   ["mancala@bot.test"])
+    await send_raw(
+        port, mail("what is this\nzzz", message_id="<g@x>"), "ann@example.org", ["mancala@bot.test"]
+    )
     [reply] = await mailbox.wait_for(1)
     await asyncio.sleep(0.2)  # give a wrongly answered bounce time to arrive
     assert len(mailbox.messages) == 1
@@ -128,15 +149,21 @@ async def test_a_relay_that_is_down_defers_the_message(tmp_path):
     """451 while the relay is unreachable, so the sending server keeps the mail and retries."""
     import aiosmtplib
 
-    settings = MailSettings(listen=("127.0.0.1", free_port()), relay=("127.0.0.1", free_port()),
-                            bot_address="mancala@bot.test", secret=b"test-secret", level="first")
+    settings = MailSettings(
+        listen=("127.0.0.1", free_port()),
+        relay=("127.0.0.1", free_port()),
+        bot_address="mancala@bot.test",
+        secret=b"test-secret",
+        level="first",
+    )
     stop, ready = asyncio.Event(), asyncio.Event()
     task = asyncio.create_task(runner.serve(settings, stop, ready, with_games=False))
     await asyncio.wait_for(ready.wait(), 20)
     try:
         with pytest.raises(aiosmtplib.SMTPResponseException) as deferred:
-            await send_raw(settings.listen[1], mail(OPENING), "ann@example.org",
-                           ["mancala@bot.test"])
+            await send_raw(
+                settings.listen[1], mail(OPENING), "ann@example.org", ["mancala@bot.test"]
+            )
         assert deferred.value.code == 451
     finally:
         stop.set()
@@ -144,11 +171,22 @@ async def test_a_relay_that_is_down_defers_the_message(tmp_path):
 
 
 async def test_bad_settings_stop_the_command_with_a_clear_message(tmp_path):
-    env = dict(os.environ, MANCALA_MAIL_LEVEL="grandmaster", MANCALA_MAIL_SECRET="test-secret",
-               MANCALA_DB=str(tmp_path / "games.sqlite3"))
+    env = dict(
+        os.environ,
+        MANCALA_MAIL_LEVEL="grandmaster",
+        MANCALA_MAIL_SECRET="test-secret",
+        MANCALA_DB=str(tmp_path / "games.sqlite3"),
+    )
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "mail", "--env", str(tmp_path / "none.env"), env=env,
-        stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "bot.cli",
+        "mail",
+        "--env",
+        str(tmp_path / "none.env"),
+        env=env,
+        stderr=asyncio.subprocess.PIPE,
+    )
     _, error = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode == 78  # EX_CONFIG: a service manager does not restart on it
     assert "MANCALA_MAIL_LEVEL is one of" in error.decode()

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.ai_runtime.pool import AIPool
 from bot.mail.bot import MailBot
 from bot.mail.html_text import html_to_text
-from bot.ai_runtime.pool import AIPool
-from bot.mail.reading import MailTooLarge, newest_text, read_mail
 from bot.mail.mail_settings import MailSettings
+from bot.mail.reading import MailTooLarge, newest_text, read_mail
 from engine import Position, Ruleset, parse_position
 
 DATA = Path(__file__).parent / "data"
@@ -25,14 +25,22 @@ def sample(name: str) -> bytes:
 
 
 def board_in(text: str, rules: str = "wari", perspective: str = "south") -> Position:
-    rows = [line for line in text.split("\n") if not line.lower().startswith(
-        ("rules", "move", "side", "level", "your", "bonjour", "salut", "привет"))]
-    return parse_position("\n".join(rows), Ruleset.parse(rules), to_move=perspective,
-                          perspective=perspective)
+    rows = [
+        line
+        for line in text.split("\n")
+        if not line.lower().startswith(
+            ("rules", "move", "side", "level", "your", "bonjour", "salut", "привет")
+        )
+    ]
+    return parse_position(
+        "\n".join(rows), Ruleset.parse(rules), to_move=perspective, perspective=perspective
+    )
 
 
-@pytest.mark.parametrize("name", ["gmail_top_posted.eml", "thunderbird_bottom_posted.eml",
-                                  "outlook_html_only_cp1252.eml"])
+@pytest.mark.parametrize(
+    "name",
+    ["gmail_top_posted.eml", "thunderbird_bottom_posted.eml", "outlook_html_only_cp1252.eml"],
+)
 def test_the_newest_board_is_read_never_the_quoted_one(name):
     mail = read_mail(sample(name))
     assert mail.automatic is None
@@ -64,8 +72,10 @@ def test_bounces_and_auto_replies_are_recognised():
     assert "report" in read_mail(sample("bounce_dsn.eml")).automatic
     assert "auto-replied" in read_mail(sample("out_of_office.eml")).automatic
     assert read_mail(sample("gmail_top_posted.eml"), envelope_sender="").automatic
-    assert read_mail(sample("gmail_top_posted.eml"), envelope_sender="ann@example.org"
-                     ).automatic is None
+    assert (
+        read_mail(sample("gmail_top_posted.eml"), envelope_sender="ann@example.org").automatic
+        is None
+    )
 
 
 def test_an_oversized_message_is_refused_unread():
@@ -73,14 +83,17 @@ def test_an_oversized_message_is_refused_unread():
         read_mail(sample("gmail_top_posted.eml"), max_bytes=1024)
 
 
-@pytest.mark.parametrize("text, newest", [
-    ("E\n\nOn Mon, 1 Jan 2026 at 10:00, Bot <b@x> wrote:\n> Move: A", "E"),
-    ("Le lun. 1 janv. 2026 à 10:00, Bot <b@x> a écrit :\n> A\n\nC", "C"),
-    ("C\n\n-----Original Message-----\nFrom: Bot\nMove: A", "C"),
-    ("C\n________________________________\nFrom: Bot\nSent: Monday\nMove: A", "C"),
-    ("C\nFrom: Bot <b@x>\nSent: Monday\nTo: Ann\n\nMove: A", "C"),
-    ("C\n-- \nAnn\n4 4 4 4 4 4", "C"),
-])
+@pytest.mark.parametrize(
+    "text, newest",
+    [
+        ("E\n\nOn Mon, 1 Jan 2026 at 10:00, Bot <b@x> wrote:\n> Move: A", "E"),
+        ("Le lun. 1 janv. 2026 à 10:00, Bot <b@x> a écrit :\n> A\n\nC", "C"),
+        ("C\n\n-----Original Message-----\nFrom: Bot\nMove: A", "C"),
+        ("C\n________________________________\nFrom: Bot\nSent: Monday\nMove: A", "C"),
+        ("C\nFrom: Bot <b@x>\nSent: Monday\nTo: Ann\n\nMove: A", "C"),
+        ("C\n-- \nAnn\n4 4 4 4 4 4", "C"),
+    ],
+)
 def test_quoting_styles(text, newest):
     assert newest_text(text) == newest
 
@@ -88,8 +101,10 @@ def test_quoting_styles(text, newest):
 @pytest.fixture
 async def bot():
     opponent = AIPool()
-    yield MailBot(MailSettings(bot_address="Mancala <mancala@bot.test>", secret=b"x" * 8,
-                               level="first"), opponent)
+    yield MailBot(
+        MailSettings(bot_address="Mancala <mancala@bot.test>", secret=b"x" * 8, level="first"),
+        opponent,
+    )
     opponent.close()
 
 
@@ -123,8 +138,10 @@ async def test_garbage_gets_the_offending_line_and_the_format(bot):
 
 
 async def test_a_bad_count_is_quoted(bot):
-    raw = (b"From: ann@example.org\r\nSubject: x\r\n\r\nRules: wari\r\nMove: A\r\n"
-           b"4 4 4 4 4 4\r\n4 4 x 4 4 4\r\n")
+    raw = (
+        b"From: ann@example.org\r\nSubject: x\r\n\r\nRules: wari\r\nMove: A\r\n"
+        b"4 4 4 4 4 4\r\n4 4 x 4 4 4\r\n"
+    )
     [reply] = await bot.answer(raw, "ann@example.org")
     body = reply.get_body(("plain",)).get_content()
     assert "'x' is not a count" in body and "> 4 4 x 4 4 4" in body

@@ -30,8 +30,9 @@ class Mailbox:
         self.port = None
 
     async def handle_DATA(self, server, session, envelope) -> str:
-        message = BytesParser(policy=policy.default).parsebytes(envelope.original_content
-                                                                or envelope.content)
+        message = BytesParser(policy=policy.default).parsebytes(
+            envelope.original_content or envelope.content
+        )
         async with self._arrived:
             self.messages.append(message)
             self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
@@ -41,15 +42,17 @@ class Mailbox:
     async def start(self, port: int | None = None) -> Mailbox:
         loop = asyncio.get_running_loop()
         self.port = port or free_port()
-        self.server = await loop.create_server(lambda: SMTP(self, loop=loop), "127.0.0.1",
-                                               self.port)
+        self.server = await loop.create_server(
+            lambda: SMTP(self, loop=loop), "127.0.0.1", self.port
+        )
         return self
 
     async def wait_for(self, count: int, timeout: float = 10.0) -> list[EmailMessage]:
         """Wait until ``count`` messages have arrived in all; return them all."""
         async with self._arrived:
-            await asyncio.wait_for(self._arrived.wait_for(lambda: len(self.messages) >= count),
-                                   timeout)
+            await asyncio.wait_for(
+                self._arrived.wait_for(lambda: len(self.messages) >= count), timeout
+            )
         return self.messages
 
     async def stop(self) -> None:
@@ -63,13 +66,20 @@ async def send_raw(port: int, raw: bytes, sender: str, recipients: list[str]) ->
         await client.sendmail(sender, recipients, raw)
 
 
-def mail(body: str, subject: str = "wari", sender: str = "ann@example.org",
-         to: str = "mancala@bot.test", message_id: str = "<m1@example.org>",
-         extra: str = "") -> bytes:
+def mail(
+    body: str,
+    subject: str = "wari",
+    sender: str = "ann@example.org",
+    to: str = "mancala@bot.test",
+    message_id: str = "<m1@example.org>",
+    extra: str = "",
+) -> bytes:
     """A plain-text mail as bytes, CRLF line ends, the way clients send it; the sender's
     name is their address's local part ("Ann" for ann@example.org)."""
     name = sender.partition("@")[0].title()
-    head = (f"From: {name} <{sender}>\r\nTo: {to}\r\nSubject: {subject}\r\n"
-            f"Message-ID: {message_id}\r\nMIME-Version: 1.0\r\n"
-            f"Content-Type: text/plain; charset=utf-8\r\n{extra}")
+    head = (
+        f"From: {name} <{sender}>\r\nTo: {to}\r\nSubject: {subject}\r\n"
+        f"Message-ID: {message_id}\r\nMIME-Version: 1.0\r\n"
+        f"Content-Type: text/plain; charset=utf-8\r\n{extra}"
+    )
     return (head + "\r\n" + body.replace("\n", "\r\n")).encode()

@@ -23,8 +23,9 @@ def sign(x: float) -> int:
 
 def positions(rules: Ruleset, most: int, stores):
     for seeds in range(1, most + 1):
-        for pits_row, (south, north), mover in itertools.product(boards(rules.pits, seeds),
-                                                                 stores, (0, 1)):
+        for pits_row, (south, north), mover in itertools.product(
+            boards(rules.pits, seeds), stores, (0, 1)
+        ):
             position = Position.settled(rules, pits_row + (south, north), mover)
             if not position.is_over():
                 yield position
@@ -36,13 +37,15 @@ def mover_value(position: Position) -> int:
     return south if position.mover == 0 else -south
 
 
-@pytest.mark.parametrize("rules_text, most, above, stores", [
-    # A layer above the table too: the solver searches it, reading the table below.
-    ("wari:pits=2,seeds=2,majority=no", 4, 1, [(0, 0), (2, 1), (0, 3)]),
-    ("wari:pits=3,seeds=1,majority=no", 3, 0, [(0, 0), (1, 0)]),
-])
-def test_the_solver_reading_a_wari_table_finds_brute_force_values(rules_text, most, above,
-                                                                   stores):
+@pytest.mark.parametrize(
+    "rules_text, most, above, stores",
+    [
+        # A layer above the table too: the solver searches it, reading the table below.
+        ("wari:pits=2,seeds=2,majority=no", 4, 1, [(0, 0), (2, 1), (0, 3)]),
+        ("wari:pits=3,seeds=1,majority=no", 3, 0, [(0, 0), (1, 0)]),
+    ],
+)
+def test_the_solver_reading_a_wari_table_finds_brute_force_values(rules_text, most, above, stores):
     rules = Ruleset.parse(rules_text)
     table = build(encode(rules), most)
     checked = 0
@@ -134,8 +137,9 @@ def test_a_game_asks_for_its_table_and_one_background_build_makes_it(tmp_path, m
     assert table_cache.prepare(rules) == "building"  # one build, not two
     waited = 0.0
     # The file appears first, then the build lets go of its lock.
-    while ((table_cache.prepare(rules) != "ready" or table_cache.is_building(rules))
-           and waited < 300):
+    while (
+        table_cache.prepare(rules) != "ready" or table_cache.is_building(rules)
+    ) and waited < 300:
         time.sleep(0.5)
         waited += 0.5
     assert table_cache.prepare(rules) == "ready"
@@ -150,7 +154,8 @@ def test_a_game_asks_for_its_table_and_one_background_build_makes_it(tmp_path, m
 
 
 def test_tables_can_be_turned_off_and_an_unwritable_directory_costs_only_the_table(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     from bot.ai_runtime import table_cache
 
     rules = Ruleset.parse("oware")

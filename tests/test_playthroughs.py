@@ -20,17 +20,23 @@ def same(actual: Position, rules: str, text: str, **kw) -> None:
 
 # -- kalah (001) ----------------------------------------------------------------------------
 
+
 def test_kalah_opening_replay_then_sowing_past_the_store():
     game = Game("kalah")
     game.play("C")  # C4 -> D E F store: last seed in the store, South again
     assert game.position.to_move == "south"
     game.play("F")  # F5 -> store a b c d
-    same(game.position, "kalah", """
+    same(
+        game.position,
+        "kalah",
+        """
           f  e  d  c  b  a
           4  4  5  5  5  5
        0                   2
           4  4  -  5  5  -
-          A  B  C  D  E  F""", to_move="north")
+          A  B  C  D  E  F""",
+        to_move="north",
+    )
 
 
 CAPTURE_FROM_A = """
@@ -54,12 +60,15 @@ def test_kalah_option_capture_needs_opposite():
 
 
 def test_kalah_ends_when_a_row_is_empty_and_each_adds_their_row():
-    start = pos("kalah", """
+    start = pos(
+        "kalah",
+        """
           f  e  d  c  b  a
           -  -  -  3  -  2
        20                 22
           -  -  -  -  -  1
-          A  B  C  D  E  F""")
+          A  B  C  D  E  F""",
+    )
     after = start.play("F")  # into the store: a replay, but South's row is now empty
     assert after.is_over()
     assert after.outcome()[:3] == (Termination.ROW_EMPTY, (23, 25), "north")
@@ -80,12 +89,17 @@ def test_002_a_pit_empty_before_the_move_still_captures():
     # A14: B C D E F, store, a..f, A (13th), B (14th). B was empty before the move began, so
     # it counts as empty although it got a seed earlier in this sowing: B2 and e3 are taken.
     after = pos("kalah-nosweep", EMPTY_BEFORE_MOVE, to_move="south").play("A")
-    same(after, "kalah-nosweep", """
+    same(
+        after,
+        "kalah-nosweep",
+        """
           f  e  d  c  b  a
           3  -  3  3  3  3
       11                   17
           1  -  1  1  1  1
-          A  B  C  D  E  F""", to_move="north")
+          A  B  C  D  E  F""",
+        to_move="north",
+    )
 
 
 def test_001_counts_empty_before_the_drop_so_the_same_move_does_not_capture():
@@ -107,12 +121,16 @@ def test_002_the_origin_pit_does_not_count_as_empty():
 
 
 def test_002_only_the_stores_count_at_the_end():
-    after = pos("kalah-nosweep", """
+    after = pos(
+        "kalah-nosweep",
+        """
           f  e  d  c  b  a
           -  -  -  3  -  2
        20                 22
           -  -  -  -  -  1
-          A  B  C  D  E  F""", to_move="south").play("F")
+          A  B  C  D  E  F""",
+        to_move="south",
+    ).play("F")
     assert after.outcome()[:3] == (Termination.ROW_EMPTY, (23, 20), "south")
     assert sum(after.pits) == 5  # left on the board, counted for nobody
 
@@ -120,19 +138,25 @@ def test_002_only_the_stores_count_at_the_end():
 def test_002_first_player_is_a_coin_flip():
     firsts = {Game("kalah-nosweep", seed=seed).position.to_move for seed in range(20)}
     assert firsts == {"south", "north"}
-    assert Game("kalah-nosweep", seed=7).position.to_move == Game("kalah-nosweep",
-                                                                  seed=7).position.to_move
+    assert (
+        Game("kalah-nosweep", seed=7).position.to_move
+        == Game("kalah-nosweep", seed=7).position.to_move
+    )
 
 
 # -- wari (003) --------------------------------------------------------------------------------
 
+
 def test_wari_must_feed_an_empty_opponent():
-    start = pos("wari", """
+    start = pos(
+        "wari",
+        """
           f e d c b a
           - - - - - -
           1 - - - - 1
           A B C D E F
-        Captured: North 23, South 23.""")
+        Captured: North 23, South 23.""",
+    )
     assert start.legal_moves() == ["F"]
     with pytest.raises(IllegalMove, match="does not feed"):
         start.play("A")
@@ -140,12 +164,16 @@ def test_wari_must_feed_an_empty_opponent():
 
 
 def test_wari_cannot_feed_the_mover_takes_what_is_left():
-    start = pos("wari", """
+    start = pos(
+        "wari",
+        """
           f e d c b a
           1 - - - - -
           - 1 - - - -
           A B C D E F
-        Captured: North 23, South 23.""", to_move="north")
+        Captured: North 23, South 23.""",
+        to_move="north",
+    )
     after = start.play("f")  # f1 -> A; North's row is empty and neither A nor B reaches it
     assert after.outcome()[:3] == (Termination.CANNOT_FEED, (25, 23), "south")
 
@@ -167,12 +195,17 @@ def test_wari_grand_slam_takes_all():
 
 def test_oware_grand_slam_captures_nothing():
     after = pos("oware", GRAND_SLAM).play("E")
-    same(after, "oware", """
+    same(
+        after,
+        "oware",
+        """
           f e d c b a
           - - - - 2 2
           2 - - - - 2
           A B C D E F
-        Captured: North 20, South 20.""", to_move="north")
+        Captured: North 20, South 20.""",
+        to_move="north",
+    )
 
 
 def test_grand_slam_forbidden_unless_every_move_is_one():
@@ -180,23 +213,29 @@ def test_grand_slam_forbidden_unless_every_move_is_one():
     assert start.legal_moves() == ["A", "F"]
     with pytest.raises(IllegalMove, match="grand slam"):
         start.play("E")
-    only_slams = pos("wari:grand_slam=forbidden", """
+    only_slams = pos(
+        "wari:grand_slam=forbidden",
+        """
           f e d c b a
           - - - - 1 1
           - - - - 3 -
           A B C D E F
-        Captured: North 22, South 21.""")
+        Captured: North 22, South 21.""",
+    )
     assert only_slams.legal_moves() == ["E"]
     assert only_slams.play("E").stores == (21, 22)  # played, capturing nothing
 
 
 def test_wari_more_than_half_wins_at_once():
-    start = pos("wari", """
+    start = pos(
+        "wari",
+        """
           f e d c b a
           - - - 1 1 1
           - - - - - 3
           A B C D E F
-        Captured: North 18, South 24.""")
+        Captured: North 18, South 24.""",
+    )
     after = start.play("F")  # F3 -> a2 b2 c2, all taken: 30 > 24
     assert after.is_over() and after.outcome().winner == "south"
     assert after.outcome().termination in (Termination.MAJORITY, Termination.GRAND_SLAM)
@@ -205,82 +244,114 @@ def test_wari_more_than_half_wins_at_once():
 def test_wari_relay_variation_continues_from_a_full_pit():
     # 003's multiple laps: E4 -> F a b c (c held 2, now 3: a capturing count, so the move ends
     # with the capture); D4 -> E F a b: b held 4 -> 5, picked up: c d e f A ends in A (empty).
-    start = pos("wari:laps=relay", """
+    start = pos(
+        "wari:laps=relay",
+        """
           f e d c b a
           - - - 2 4 -
           - - - 4 - -
           A B C D E F
-        Captured: North 17, South 21.""")
+        Captured: North 17, South 21.""",
+    )
     after = start.play("D")
-    same(after, "wari:laps=relay", """
+    same(
+        after,
+        "wari:laps=relay",
+        """
           f e d c b a
           1 1 1 3 - 1
           1 - - - 1 1
           A B C D E F
-        Captured: North 17, South 21.""", to_move="north")
+        Captured: North 17, South 21.""",
+        to_move="north",
+    )
 
 
 # -- oware -------------------------------------------------------------------------------------
 
+
 def test_oware_cannot_feed_each_keeps_their_row():
-    after = pos("oware", """
+    after = pos(
+        "oware",
+        """
           f e d c b a
           1 - - - - -
           - 1 - - - -
           A B C D E F
-        Captured: North 23, South 23.""", to_move="north").play("f")
+        Captured: North 23, South 23.""",
+        to_move="north",
+    ).play("f")
     assert after.outcome()[:3] == (Termination.CANNOT_FEED, (25, 23), "south")
 
 
 # -- al-manqala (004) --------------------------------------------------------------------------
 
+
 def test_al_manqala_captures_across_rows_but_never_the_origin():
     # F3 -> G2 a2 b4: b, a and G are taken (2's and 4's, backwards across the rows); the walk
     # stops at F, the pit the move started from.
-    start = pos("al-manqala", """
+    start = pos(
+        "al-manqala",
+        """
           g f e d c b a
           - - 6 - - 3 1
           5 - - - - 3 1
           A B C D E F G
-        Captured: North 39, South 40.""")
+        Captured: North 39, South 40.""",
+    )
     after = start.play("F")
-    same(after, "al-manqala", """
+    same(
+        after,
+        "al-manqala",
+        """
           g f e d c b a
           - - 6 - - - -
           5 - - - - - -
           A B C D E F G
-        Captured: North 39, South 48.""", to_move="north")
+        Captured: North 39, South 48.""",
+        to_move="north",
+    )
 
 
 def test_al_manqala_capture_on_own_row_stops_before_the_origin():
-    start = pos("al-manqala", """
+    start = pos(
+        "al-manqala",
+        """
           g f e d c b a
           - - 6 - - - 1
           1 1 1 - - - -
           A B C D E F G
-        Captured: North 44, South 44.""")
+        Captured: North 44, South 44.""",
+    )
     after = start.play("B")  # B1 -> C2: taken; the pit before it is B, where the move began
     assert after.pits[:3] == (1, 0, 0) and after.stores == (46, 44)
 
 
 def test_al_manqala_cannot_feed_the_opponent_takes_what_is_left():
-    start = pos("al-manqala", """
+    start = pos(
+        "al-manqala",
+        """
           g f e d c b a
           1 - - - - - -
           - - - - - - -
           A B C D E F G
-        Captured: North 49, South 48.""", to_move="north")
+        Captured: North 49, South 48.""",
+        to_move="north",
+    )
     after = start.play("g")  # g1 -> A1; South cannot leave North a bead: North takes it
     assert after.outcome()[:3] == (Termination.CANNOT_FEED, (48, 50), "north")
 
 
 def test_al_manqala_must_leave_the_opponent_beads():
-    start = pos("al-manqala", """
+    start = pos(
+        "al-manqala",
+        """
           g f e d c b a
           - - - - - - -
           - - - - - 2 1
           A B C D E F G
-        Captured: North 47, South 48.""")
+        Captured: North 47, South 48.""",
+    )
     # G1 -> a: North gets a bead. F2 -> G2 a1: G is taken (2), a keeps its bead. Both leave
     # North something; neither is refused.
     assert start.legal_moves() == ["F", "G"]
@@ -288,16 +359,22 @@ def test_al_manqala_must_leave_the_opponent_beads():
 
 # -- the elf.org applet (000) ------------------------------------------------------------------
 
+
 def test_mankala_capture_across_moves_the_opposite_seeds_into_the_pit():
     game = Game("mankala")
     game.play("D")  # D3 -> E F home: replay
     game.play("A")  # A3 -> B C D; D was empty: c's 3 stones move into D, which keeps its own
-    same(game.position, "mankala", """
+    same(
+        game.position,
+        "mankala",
+        """
           f  e  d  c  b  a
           3  3  3  -  3  3
        0                   1
           -  4  4  4  4  4
-          A  B  C  D  E  F""", to_move="north")
+          A  B  C  D  E  F""",
+        to_move="north",
+    )
 
 
 def test_mankala_capture_home_sends_them_to_the_store_and_leaves_the_seed():
@@ -308,29 +385,42 @@ def test_mankala_capture_home_sends_them_to_the_store_and_leaves_the_seed():
 
 def test_manbula_symmetric_move_from_the_opponents_row_with_relay():
     # South plays North's b2 -> c1 d2: d was not empty, so it is picked up: e1 f1, f empty.
-    start = pos("manbula", """
+    start = pos(
+        "manbula",
+        """
           f  e  d  c  b  a
           -  -  1  -  2  -
       22                   22
           1  -  -  -  -  -
-          A  B  C  D  E  F""", to_move="south")
+          A  B  C  D  E  F""",
+        to_move="south",
+    )
     with pytest.raises(IllegalMove, match="empty"):
         start.play("B")  # in a symmetric game case decides: B is South's own, empty pit
-    same(start.play("b"), "manbula", """
+    same(
+        start.play("b"),
+        "manbula",
+        """
           f  e  d  c  b  a
           1  1  -  1  -  -
       22                   22
           1  -  -  -  -  -
-          A  B  C  D  E  F""", to_move="north")
+          A  B  C  D  E  F""",
+        to_move="north",
+    )
 
 
 def test_mankala_ends_before_a_turn_with_no_stones_and_sides_go_to_owners():
-    after = pos("mankala", """
+    after = pos(
+        "mankala",
+        """
           f  e  d  c  b  a
           -  -  -  -  2  1
       15                   17
           -  -  -  -  -  1
-          A  B  C  D  E  F""", to_move="south").play("F")
+          A  B  C  D  E  F""",
+        to_move="south",
+    ).play("F")
     # F1 -> home: a replay, but South has no stones: North's row goes to North.
     assert after.outcome()[:3] == (Termination.NO_MOVE, (18, 18), "draw")
 
@@ -345,11 +435,14 @@ TWO_SEEDS_GO_ROUND = """
     Captured: North 24, South 22."""
 
 
-@pytest.mark.parametrize("rules, score, winner", [
-    ("wari", (22, 24), "draw"),        # cycle=draw: a draw whatever the captured counts
-    ("oware", (23, 25), "north"),      # cycle=owners: each takes their own row
-    ("wari:cycle=split", (23, 25), "north"),  # the two seeds left are split
-])
+@pytest.mark.parametrize(
+    "rules, score, winner",
+    [
+        ("wari", (22, 24), "draw"),  # cycle=draw: a draw whatever the captured counts
+        ("oware", (23, 25), "north"),  # cycle=owners: each takes their own row
+        ("wari:cycle=split", (23, 25), "north"),  # the two seeds left are split
+    ],
+)
 def test_a_repeated_position_ends_the_game_by_the_cycle_policy(rules, score, winner):
     game = Game(rules, position=pos(rules, TWO_SEEDS_GO_ROUND))
     while not game.is_over():
@@ -359,12 +452,18 @@ def test_a_repeated_position_ends_the_game_by_the_cycle_policy(rules, score, win
 
 
 def test_agreed_end_splits_evenly_and_an_odd_bead_stays_unclaimed():
-    game = Game("al-manqala", position=pos("al-manqala", """
+    game = Game(
+        "al-manqala",
+        position=pos(
+            "al-manqala",
+            """
           g f e d c b a
           1 - - - - 1 -
           - - - - - - 1
           A B C D E F G
-        Captured: North 47, South 48."""))
+        Captured: North 47, South 48.""",
+        ),
+    )
     game.agree_end()
     assert game.outcome()[:3] == (Termination.AGREED_END, (49, 48), "south")
     with pytest.raises(IllegalMove, match="over"):

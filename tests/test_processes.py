@@ -75,12 +75,23 @@ async def test_moves_from_three_processes_apply_exactly_once(postgres_database, 
     game = await service.start_game(ALICE, BOB, "oware", Channel("discord", "shared"))
     await service.close()
 
-    workers = [await asyncio.create_subprocess_exec(
-        sys.executable, "-c", WORKER, url, str(game.id), str(seed), str(tmp_path), sides,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-        for seed, sides in ((1, "south"), (2, "north"), (3, "south,north"))]
+    workers = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            WORKER,
+            url,
+            str(game.id),
+            str(seed),
+            str(tmp_path),
+            sides,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for seed, sides in ((1, "south"), (2, "north"), (3, "south,north"))
+    ]
     results = [await asyncio.wait_for(w.communicate(), 300) for w in workers]
-    for worker, (_, err) in zip(workers, results):
+    for worker, (_, err) in zip(workers, results, strict=False):
         assert worker.returncode == 0, err.decode()[-2000:]
     acked = sorted(tuple(a) for out, _ in results for a in json.loads(out))
     assert len({ply for ply, _ in acked}) == len(acked), "a ply was acknowledged twice"
@@ -101,10 +112,11 @@ async def test_moves_from_three_processes_apply_exactly_once(postgres_database, 
 @pytest.mark.parametrize("database", ["postgresql"], indirect=True)
 async def test_a_reminder_is_sent_once_whatever_the_number_of_processes(postgres_database):
     clock = ManualClock(1_000_000.0)
-    services = [await GameService.open(postgres_database, clock=clock, tick_every=None)
-                for _ in range(3)]
+    services = [
+        await GameService.open(postgres_database, clock=clock, tick_every=None) for _ in range(3)
+    ]
     recorders = [Recorder() for _ in services]
-    for service, recorder in zip(services, recorders):
+    for service, recorder in zip(services, recorders, strict=False):
         service.add_notifier("discord", recorder)
     try:
         game = await services[0].start_game(ALICE, BOB, "wari", Channel("discord", "slow"))
@@ -134,13 +146,15 @@ async def test_an_ai_turn_is_thought_by_one_service_of_several(database):
             thoughts.append(service)
             await asyncio.sleep(0.5)  # long enough for the others to try meanwhile
             return await choose(*args, **kwargs)
+
         service.ai_turns.pool.choose = counted
 
     for service in services:
         counting(service)
     try:
-        game = await services[0].start_game(Player.ai("first"), ALICE, "kalah",
-                                            Channel("discord", "vs-ai"))  # the AI moves first
+        game = await services[0].start_game(
+            Player.ai("first"), ALICE, "kalah", Channel("discord", "vs-ai")
+        )  # the AI moves first
         await asyncio.sleep(0.1)  # the first service is thinking now
         for service in services[1:]:
             service.ai_turns.schedule(game.id)  # as a restart or a tick would

@@ -45,7 +45,9 @@ def brute_force(position: Position) -> int:
 
 def boards(pits: int, seeds: int):
     for cut in itertools.combinations(range(seeds + 2 * pits - 1), 2 * pits - 1):
-        sizes = [b - a - 1 for a, b in zip((-1,) + cut, cut + (seeds + 2 * pits - 1,))]
+        sizes = [
+            b - a - 1 for a, b in zip((-1,) + cut, cut + (seeds + 2 * pits - 1,), strict=False)
+        ]
         yield tuple(sizes)
 
 

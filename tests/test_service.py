@@ -5,14 +5,36 @@ import sqlite3
 
 import pytest
 
-from engine import Game, Termination
-from bot.service import (
-    BadRequest, BadRules, ChallengeAnswered, ChallengeClosed, ChallengeReceived, Channel,
-    ChannelBusy, DuplicateMove, Forfeit, GameFinished, GameOptions, GameOver, GameService,
-    IllegalMove, ManualClock, MoveMade, NoOffer, NotAllowed, NotFound, NotYourTurn, OfferAnswered,
-    OfferMade, Player, Recorder, Reminder, StaleMove,
-)
 from bot.ai_runtime.pool import known_levels
+from bot.service import (
+    BadRequest,
+    BadRules,
+    ChallengeAnswered,
+    ChallengeClosed,
+    ChallengeReceived,
+    Channel,
+    ChannelBusy,
+    DuplicateMove,
+    Forfeit,
+    GameFinished,
+    GameOptions,
+    GameOver,
+    GameService,
+    IllegalMove,
+    ManualClock,
+    MoveMade,
+    NoOffer,
+    NotAllowed,
+    NotFound,
+    NotYourTurn,
+    OfferAnswered,
+    OfferMade,
+    Player,
+    Recorder,
+    Reminder,
+    StaleMove,
+)
+from engine import Game, Termination
 
 ALICE = Player("discord", "1001")
 BOB = Player("email", "bob@example.org")
@@ -47,6 +69,7 @@ async def new_game(service, rules="kalah", options=None, channel=HERE):
 
 
 # -- challenges ---------------------------------------------------------------------------------
+
 
 async def test_challenge_reaches_the_opponent_on_their_surface_and_starts_a_game(service, inbox):
     challenge = await service.challenge(ALICE, BOB, "awale:captures=2-4", HERE)
@@ -112,6 +135,7 @@ async def test_a_channel_holds_one_active_game_and_a_player_many_channels(servic
 
 # -- moves --------------------------------------------------------------------------------------
 
+
 async def test_moves_are_checked_and_applied_once(service, inbox):
     game = await new_game(service)
     with pytest.raises(NotYourTurn, match="South"):
@@ -141,8 +165,9 @@ async def test_moves_are_checked_and_applied_once(service, inbox):
 async def test_a_full_game_ends_with_result_ratings_and_an_export_that_replays(service, inbox):
     game = await new_game(service, "kalah:pits=3,seeds=2")
     while not game.is_over:
-        game = await service.move(game.id, game.to_move, game.position.legal_moves()[0],
-                                  expected_ply=game.ply)
+        game = await service.move(
+            game.id, game.to_move, game.position.legal_moves()[0], expected_ply=game.ply
+        )
     with pytest.raises(GameFinished):
         await service.move(game.id, ALICE, "A")
     replay = Game.from_moves("kalah:pits=3,seeds=2", list(game.moves))
@@ -181,6 +206,7 @@ async def test_resign_gives_the_game_and_rating_to_the_opponent(service, inbox):
 
 
 # -- offers ---------------------------------------------------------------------------------------
+
 
 async def test_draw_offer_accepted_ends_in_a_draw(service, inbox):
     game = await new_game(service)
@@ -247,6 +273,7 @@ async def test_undo_takes_back_the_askers_last_move_and_the_reply(service):
 
 # -- the AI -----------------------------------------------------------------------------------
 
+
 async def test_the_ai_replies_in_its_worker_and_accepts_undo(service, inbox):
     level = known_levels()[0]
     challenge = await service.challenge(ALICE, Player.ai(level), "wari", HERE)
@@ -266,8 +293,9 @@ async def test_the_ai_replies_in_its_worker_and_accepts_undo(service, inbox):
 
 async def test_ai_against_ai_plays_to_the_end(service):
     level = known_levels()[0]
-    game = await service.start_game(Player.ai(level), Player.ai(level), "kalah:pits=3,seeds=2",
-                                    Channel("terminal", "arena"))
+    game = await service.start_game(
+        Player.ai(level), Player.ai(level), "kalah:pits=3,seeds=2", Channel("terminal", "arena")
+    )
     await service.idle()
     game = await service.get_game(game.id)
     assert game.is_over and Game.from_moves(game.rules, list(game.moves)).is_over()
@@ -275,10 +303,13 @@ async def test_ai_against_ai_plays_to_the_end(service):
 
 # -- hints ------------------------------------------------------------------------------------
 
+
 async def test_a_hint_against_the_ai_is_the_solvers_best_move(service):
     from engine.ai import solve
-    game = await service.start_game(ALICE, Player.ai(known_levels()[0]), "kalah:pits=3,seeds=2",
-                                    HERE)
+
+    game = await service.start_game(
+        ALICE, Player.ai(known_levels()[0]), "kalah:pits=3,seeds=2", HERE
+    )
     asked = []
 
     async def thinking():
@@ -300,8 +331,12 @@ async def test_hints_are_refused_with_a_reason_and_without_thinking(service):
     rated = await new_game(service)
     with pytest.raises(NotAllowed, match="rated game between people"):
         await service.hint(rated.id, ALICE, thinking=thinking)
-    unrated = await new_game(service, "kalah:pits=3,seeds=2", GameOptions(rated=False),
-                             channel=Channel("discord", "chan-2"))
+    unrated = await new_game(
+        service,
+        "kalah:pits=3,seeds=2",
+        GameOptions(rated=False),
+        channel=Channel("discord", "chan-2"),
+    )
     with pytest.raises(NotYourTurn, match="not your turn"):
         await service.hint(unrated.id, BOB, thinking=thinking)
     with pytest.raises(NotAllowed, match="not playing"):
@@ -317,11 +352,15 @@ async def test_hints_are_refused_with_a_reason_and_without_thinking(service):
 
 # -- clocks ---------------------------------------------------------------------------------------
 
+
 async def test_a_clock_without_a_reminder_reminds_at_a_third_of_it(service, clock):
     game = await new_game(service, options=GameOptions(forfeit_after=3 * DAY))
     assert game.options.reminder_after == DAY
-    off = await new_game(service, options=GameOptions(forfeit_after=3 * DAY, reminder_after=0),
-                         channel=Channel("discord", "chan-2"))
+    off = await new_game(
+        service,
+        options=GameOptions(forfeit_after=3 * DAY, reminder_after=0),
+        channel=Channel("discord", "chan-2"),
+    )
     assert off.options.reminder_after is None
 
 
@@ -368,6 +407,7 @@ async def test_a_terminal_game_has_no_clock(service, clock):
 
 # -- listing, restart -----------------------------------------------------------------------------
 
+
 async def test_list_games_puts_your_turn_first(service):
     first = await new_game(service, channel=Channel("discord", "x"))
     second = await new_game(service, channel=Channel("discord", "y"))
@@ -384,8 +424,9 @@ async def test_restart_resumes_games_and_pending_ai_turns(tmp_path, clock):
     human = await new_game(service, "oware")
     await service.move(human.id, ALICE, "C")
     # The AI is South and moves first; close before it can.
-    ai_game = await service.start_game(Player.ai(level), ALICE, "kalah",
-                                       Channel("discord", "vs-ai"))
+    ai_game = await service.start_game(
+        Player.ai(level), ALICE, "kalah", Channel("discord", "vs-ai")
+    )
     await service.close()
     with sqlite3.connect(path) as conn:  # the AI had no time to move before the close
         assert conn.execute("SELECT ply FROM games WHERE id = ?", (ai_game.id,)).fetchone() == (0,)
@@ -405,8 +446,12 @@ async def test_restart_resumes_games_and_pending_ai_turns(tmp_path, clock):
 async def test_first_in_the_options_beats_the_rulesets_coin_flip(service):
     for seed_game in range(6):  # kalah-nosweep flips a coin; an explicit first does not
         challenge = await service.challenge(
-            ALICE, BOB, "kalah-nosweep", Channel("discord", f"flip-{seed_game}"),
-            GameOptions(side="north", first="north"))
+            ALICE,
+            BOB,
+            "kalah-nosweep",
+            Channel("discord", f"flip-{seed_game}"),
+            GameOptions(side="north", first="north"),
+        )
         game = await service.accept(challenge.id, BOB)
         assert game.north == ALICE and game.position.to_move == "north"
 

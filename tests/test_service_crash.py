@@ -42,8 +42,9 @@ def test_acknowledged_moves_survive_sigkill_and_games_go_on(tmp_path):
     script = tmp_path / "player.py"
     script.write_text(PLAYER)
     env = dict(os.environ, PYTHONPATH=os.getcwd())
-    proc = subprocess.Popen([sys.executable, str(script), str(path)], stdout=subprocess.PIPE,
-                            text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(path)], stdout=subprocess.PIPE, text=True, env=env
+    )
     acks = []
     deadline = time.monotonic() + 60
     try:
@@ -60,8 +61,9 @@ def test_acknowledged_moves_survive_sigkill_and_games_go_on(tmp_path):
 
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    logged = {(str(g), str(p), m) for g, p, m in
-              conn.execute("SELECT game_id, ply, move FROM moves")}
+    logged = {
+        (str(g), str(p), m) for g, p, m in conn.execute("SELECT game_id, ply, move FROM moves")
+    }
     active = [row[0] for row in conn.execute("SELECT id FROM games WHERE status = 'active'")]
     conn.close()
     missing = [a for a in acks if tuple(a[1:]) not in logged]
@@ -72,8 +74,9 @@ def test_acknowledged_moves_survive_sigkill_and_games_go_on(tmp_path):
         try:
             for game_id in active:
                 game = await service.get_game(game_id)  # the log replays to the stored position
-                after = await service.move(game.id, game.to_move,
-                                           game.position.legal_moves()[0], expected_ply=game.ply)
+                after = await service.move(
+                    game.id, game.to_move, game.position.legal_moves()[0], expected_ply=game.ply
+                )
                 assert after.ply == game.ply + 1
         finally:
             await service.close()

@@ -6,11 +6,18 @@ import asyncio
 import json
 import random
 
+from bot.service import (
+    Channel,
+    GameFinished,
+    GameService,
+    IllegalMove,
+    ManualClock,
+    NotYourTurn,
+    Player,
+    StaleMove,
+)
 from engine import Game
 from storage import open_storage
-from bot.service import (
-    Channel, GameFinished, GameService, IllegalMove, ManualClock, NotYourTurn, Player, StaleMove,
-)
 
 ALICE = Player("discord", "1")
 BOB = Player("discord", "2")

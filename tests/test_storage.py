@@ -11,15 +11,28 @@ from storage.migrations import LATEST
 
 
 def game_row(south, north, channel="c1", now=0.0):
-    return dict(rules="kalah", south_id=south, north_id=north, channel_surface="discord",
-                channel_id=channel, first="south", board="[4,4,4,4,4,4,4,4,4,4,4,4,0,0]",
-                mover=0, options="{}", rated=1, created_at=now, last_move_at=now,
-                remind_at=None, forfeit_at=None)
+    return dict(
+        rules="kalah",
+        south_id=south,
+        north_id=north,
+        channel_surface="discord",
+        channel_id=channel,
+        first="south",
+        board="[4,4,4,4,4,4,4,4,4,4,4,4,0,0]",
+        mover=0,
+        options="{}",
+        rated=1,
+        created_at=now,
+        last_move_at=now,
+        remind_at=None,
+        forfeit_at=None,
+    )
 
 
 def move_row(player, move="C"):
-    return dict(move=move, player_id=player, played_at=1.0, board="[4,4,0,5,5,5,4,4,4,4,4,4,1,0]",
-                mover=0)
+    return dict(
+        move=move, player_id=player, played_at=1.0, board="[4,4,0,5,5,5,4,4,4,4,4,4,1,0]", mover=0
+    )
 
 
 async def test_new_file_is_migrated_in_wal_mode_with_foreign_keys(tmp_path):
@@ -37,6 +50,7 @@ async def run_sql(database: str, sql: str) -> None:
     """One statement straight into the database, behind the storage's back."""
     if is_postgres_url(database):
         import asyncpg
+
         conn = await asyncpg.connect(database)
         await conn.execute(sql)
         await conn.close()
@@ -126,8 +140,9 @@ async def test_migrate_db_copies_sqlite_into_postgresql_and_back(database, tmp_p
     game = await service.start_game(ann, bob, "wari", Channel("discord", "c"))
     for move, who in (("C", ann), ("d", bob), ("E", ann)):
         await service.move(game.id, who, move)
-    await service.resign((await service.start_game(bob, ann, "oware",
-                                                   Channel("email", "x"))).id, bob)
+    await service.resign(
+        (await service.start_game(bob, ann, "oware", Channel("email", "x"))).id, bob
+    )
     await service.challenge(ann, bob, "kalah", Channel("discord", "d"))
     await service.set_server_settings("discord", "42", ruleset="oware")
     await service.close()

@@ -31,8 +31,10 @@ def version_1_database(path):
     db.executescript(MIGRATIONS[0][1])
     db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
     db.execute("INSERT INTO schema_version VALUES (1)")
-    db.execute("INSERT INTO players VALUES (1, 'discord', '1', NULL, 0), "
-               "(2, 'email', 'b@example.org', NULL, 0)")
+    db.execute(
+        "INSERT INTO players VALUES (1, 'discord', '1', NULL, 0), "
+        "(2, 'email', 'b@example.org', NULL, 0)"
+    )
     board = json.dumps([4] * 12 + [0, 0])  # the start: no moves to replay
     for number, (words, _, _) in enumerate(ENDINGS, 1):
         db.execute(
@@ -40,7 +42,9 @@ def version_1_database(path):
             "first, status, ply, board, mover, options, result_reason, result_winner, "
             "score_south, score_north, created_at, last_move_at, ended_at) VALUES "
             "(?, 'kalah', 1, 2, 'discord', ?, 'south', 'over', 0, ?, 0, '{}', ?, 'south', "
-            "30, 18, 0, 0, 0)", (number, f"c{number}", board, words))
+            "30, 18, 0, 0, 0)",
+            (number, f"c{number}", board, words),
+        )
     db.commit()
     db.close()
 
@@ -72,5 +76,4 @@ async def test_an_unknown_ending_is_left_empty_not_guessed(tmp_path, words):
     service = await GameService.open(path, clock=ManualClock(1e6), tick_every=None)
     await service.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT result_termination FROM games WHERE id = 1").fetchone() == \
-            (None,)
+        assert db.execute("SELECT result_termination FROM games WHERE id = 1").fetchone() == (None,)

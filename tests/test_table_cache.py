@@ -8,8 +8,8 @@ import pytest
 
 from bot.cli import main
 from engine import Position, Ruleset
-from engine.ai.endgame import build
 from engine.ai.encoding import encode
+from engine.ai.endgame import build
 from engine.ai.search import solve
 from storage.tables import endgame_table, table_path
 
@@ -40,21 +40,27 @@ def test_a_table_of_another_size_is_refused_by_the_solver(tmp_path):
 
 
 def test_rulesets_and_sizes_get_their_own_files(tmp_path):
-    paths = {table_path(Ruleset.parse(text), seeds, tmp_path)
-             for text in ("kalah", "kalah:pits=4,seeds=3", "kalah:empty_capture=none")
-             for seeds in (8, 9)}
+    paths = {
+        table_path(Ruleset.parse(text), seeds, tmp_path)
+        for text in ("kalah", "kalah:pits=4,seeds=3", "kalah:empty_capture=none")
+        for seeds in (8, 9)
+    }
     assert len(paths) == 6
     # two spellings of one ruleset share one file
-    assert table_path(Ruleset.parse("kalah:pits=6"), 8, tmp_path) == \
-        table_path(Ruleset.parse("kalah"), 8, tmp_path)
+    assert table_path(Ruleset.parse("kalah:pits=6"), 8, tmp_path) == table_path(
+        Ruleset.parse("kalah"), 8, tmp_path
+    )
 
 
-@pytest.mark.parametrize("damage", [
-    lambda path: path.write_bytes(path.read_bytes()[:1000]),  # cut short
-    lambda path: path.write_bytes(b"not a table at all"),
-    lambda path: np.save(path, np.zeros(10, np.int8)),  # the wrong size
-    lambda path: np.save(path, np.full(np.load(path).size, -128, np.int8)),  # unfinished
-])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda path: path.write_bytes(path.read_bytes()[:1000]),  # cut short
+        lambda path: path.write_bytes(b"not a table at all"),
+        lambda path: np.save(path, np.zeros(10, np.int8)),  # the wrong size
+        lambda path: np.save(path, np.full(np.load(path).size, -128, np.int8)),  # unfinished
+    ],
+)
 def test_a_damaged_file_is_rebuilt_and_replaced(tmp_path, damage):
     good = endgame_table(RULES, 9, tmp_path)
     damage(good.path)
@@ -78,8 +84,7 @@ def test_no_temporary_files_are_left_behind(tmp_path):
     assert [p.suffix for p in tmp_path.iterdir()] == [".npy"]
 
 
-def test_solve_command_saves_a_big_table_and_reads_it_the_next_time(tmp_path, monkeypatch,
-                                                                   capsys):
+def test_solve_command_saves_a_big_table_and_reads_it_the_next_time(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("MANCALA_TABLES", str(tmp_path))
     arguments = ["solve", "kalah", "--table", "11", "--nodes", "20000", "--tt-bits", "16"]
     assert main(arguments) == 0
@@ -89,8 +94,10 @@ def test_solve_command_saves_a_big_table_and_reads_it_the_next_time(tmp_path, mo
     second = capsys.readouterr().out
     assert "the table: loaded from " + str(tmp_path) in second
     # the same search either way
-    assert first.split("the table")[0].split("nodes in")[0] == \
-        second.split("the table")[0].split("nodes in")[0]
+    assert (
+        first.split("the table")[0].split("nodes in")[0]
+        == second.split("the table")[0].split("nodes in")[0]
+    )
 
 
 def test_solve_command_builds_small_tables_without_a_file(tmp_path, monkeypatch, capsys):
@@ -109,8 +116,7 @@ def test_an_unreadable_file_is_rebuilt_without_a_crash(tmp_path):
     assert np.array_equal(again.values, good.values)
 
 
-def test_a_solve_uses_the_largest_table_kept_and_else_builds_the_quick_one(tmp_path,
-                                                                          monkeypatch):
+def test_a_solve_uses_the_largest_table_kept_and_else_builds_the_quick_one(tmp_path, monkeypatch):
     # A first solve builds a table that takes under a minute (18 seeds for Kalah(6,4)); a
     # bigger one built on request (--table 20) is used by later solves without asking. Only
     # the file's name is looked at here: reading it checks it (and rebuilds a bad one).
@@ -132,8 +138,9 @@ def test_a_solve_uses_the_largest_table_kept_and_else_builds_the_quick_one(tmp_p
     assert choose_table_seeds(Ruleset.parse("wari")) == 13
 
 
-def test_a_tables_directory_the_system_cannot_name_costs_only_the_saving(tmp_path, monkeypatch,
-                                                                         capsys):
+def test_a_tables_directory_the_system_cannot_name_costs_only_the_saving(
+    tmp_path, monkeypatch, capsys
+):
     # MANCALA_TABLES longer than a file name may be: looking for a kept table must not raise,
     # and the note that the table was not saved quotes a short excerpt of the setting.
     from bot.commands.ai import choose_table_seeds

@@ -21,9 +21,16 @@ class Session:
         env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "MANCALA_DB")}
         env.update(env_extra or {})
         env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        self.proc = subprocess.Popen([sys.executable, "-m", "bot.cli", *args], cwd=cwd, env=env,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True, bufsize=0)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", *args],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=0,
+        )
         self.chars: queue.Queue = queue.Queue()
         self.seen = ""
         threading.Thread(target=self._pump, daemon=True).start()
@@ -78,8 +85,9 @@ class Session:
 
 def test_a_full_game_against_the_ai(tmp_path):
     db = tmp_path / "games.sqlite3"
-    session = Session(["play", "kalah:pits=4,seeds=3", "--vs", known_levels()[0], "--db", str(db)],
-                      cwd=tmp_path)
+    session = Session(
+        ["play", "kalah:pits=4,seeds=3", "--vs", known_levels()[0], "--db", str(db)], cwd=tmp_path
+    )
     moves = 0
     legal = session.until_prompt()
     session.send("Z")  # a bad move gets a clear message, and play goes on
@@ -166,8 +174,7 @@ def test_asking_for_another_game_offers_to_start_it_and_keeps_the_old_one(tmp_pa
 
 
 def test_rules_is_short_and_rules_all_lists_every_parameter(tmp_path):
-    session = Session(["play", "wari", "--vs", "human", "--db", str(tmp_path / "g")],
-                      cwd=tmp_path)
+    session = Session(["play", "wari", "--vs", "human", "--db", str(tmp_path / "g")], cwd=tmp_path)
     session.until_prompt()
     session.send("rules")
     session.until_prompt()
@@ -175,7 +182,7 @@ def test_rules_is_short_and_rules_all_lists_every_parameter(tmp_path):
     assert "Type 'rules all' for all" in short and "grand_slam=" not in short
     session.send("rules all")
     session.until_prompt()
-    assert "grand_slam=take_all" in session.seen[len(short):]
+    assert "grand_slam=take_all" in session.seen[len(short) :]
     session.send("quit")
     assert session.finish() == 0
 
@@ -187,9 +194,25 @@ def test_keys_typed_at_a_terminal_while_the_ai_thinks_are_not_played(tmp_path):
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "MANCALA_DB")}
     env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "kalah", "--vs",
-                             "medium", "--db", str(tmp_path / "g")], cwd=tmp_path, env=env,
-                            stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "play",
+            "kalah",
+            "--vs",
+            "medium",
+            "--db",
+            str(tmp_path / "g"),
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        close_fds=True,
+    )
     os.close(slave)
     seen, mark = b"", 0
 
@@ -197,6 +220,7 @@ def test_keys_typed_at_a_terminal_while_the_ai_thinks_are_not_played(tmp_path):
         """Read until ``marker`` appears after the last one found."""
         nonlocal seen, mark
         import select
+
         end = time.monotonic() + timeout
         while marker not in seen[mark:] and time.monotonic() < end:
             ready, _, _ = select.select([master], [], [], 0.5)

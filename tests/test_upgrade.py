@@ -29,8 +29,9 @@ async def reference_database(path) -> None:
             game = await service.move(game.id, player, move)
         await service.resign(game.id, bob)  # finished: rated, with a termination
         await service.challenge(bob, ann, "kalah", Channel("email", "x"))  # left open
-        played = await service.start_game(ann, Player.ai("first"), "kalah",
-                                          Channel("discord", "c2"))
+        played = await service.start_game(
+            ann, Player.ai("first"), "kalah", Channel("discord", "c2")
+        )
         await service.move(played.id, ann, "A")  # in progress, against the AI
         await service.idle()
         await service.set_ping_mode(ann, "dm")
@@ -47,18 +48,21 @@ def database_at(version: int, path, reference) -> dict[str, list[str]]:
     """Write ``reference``'s rows into a new file at schema ``version``; the columns each
     table had then."""
     old = sqlite3.connect(path)
-    for number, script in MIGRATIONS[:version]:
+    for _number, script in MIGRATIONS[:version]:
         old.executescript(script)
     old.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-    old.executemany("INSERT INTO schema_version VALUES (?)",
-                    [(number,) for number, _ in MIGRATIONS[:version]])
+    old.executemany(
+        "INSERT INTO schema_version VALUES (?)", [(number,) for number, _ in MIGRATIONS[:version]]
+    )
     source = sqlite3.connect(reference)
     columns = {}
     for table in TABLES:
         columns[table] = [c[1] for c in old.execute(f"PRAGMA table_info({table})")]
         marks = ", ".join("?" * len(columns[table]))
-        old.executemany(f"INSERT INTO {table} ({', '.join(columns[table])}) VALUES ({marks})",
-                        rows(source, table, columns[table]))
+        old.executemany(
+            f"INSERT INTO {table} ({', '.join(columns[table])}) VALUES ({marks})",
+            rows(source, table, columns[table]),
+        )
     old.commit()
     old.close()
     source.close()
@@ -88,5 +92,6 @@ async def test_every_earlier_schema_upgrades_keeping_all_data(tmp_path, version)
     for table in TABLES:
         assert rows(upgraded, table, columns[table]) == rows(today, table, columns[table]), table
     # the endings stored as words before version 2 became the same data as today's
-    assert rows(upgraded, "games", ["result_termination", "result_by"]) == \
-        rows(today, "games", ["result_termination", "result_by"])
+    assert rows(upgraded, "games", ["result_termination", "result_by"]) == rows(
+        today, "games", ["result_termination", "result_by"]
+    )

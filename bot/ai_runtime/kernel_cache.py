@@ -23,19 +23,27 @@ PosixPath('/srv/numba')
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
-from typing import Callable, MutableMapping
 
 import platformdirs
 
 APP = "mancala"
-KERNEL_FILES = ("encoding.py", "rules_kernel.py", "search_kernel.py", "endgame.py",
-                "retrograde.py", "unowned_views.py", "search.py")
+KERNEL_FILES = (
+    "encoding.py",
+    "rules_kernel.py",
+    "search_kernel.py",
+    "endgame.py",
+    "retrograde.py",
+    "unowned_views.py",
+    "search.py",
+)
 LOCK_STALE = 600.0  # seconds after which a compile's lock file is taken as abandoned
 
 
@@ -125,20 +133,22 @@ def start_background() -> bool:
         return True
     except OSError:
         return False  # no writable cache: every process compiles on first use instead
-    child = subprocess.Popen([sys.executable, "-m", "bot.ai_runtime.kernel_cache"],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True,
-                             env=dict(os.environ))
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bot.ai_runtime.kernel_cache"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        env=dict(os.environ),
+    )
     lock.write_text(str(child.pid))  # whose compile it is (a process group of its own)
     return True
 
 
 def _background() -> int:
     """The background compile: compile, then release the lock whatever happened."""
-    try:
+    with contextlib.suppress(OSError):
         os.nice(10)  # the games going on meanwhile come first
-    except OSError:
-        pass
     try:
         compile_now()
         return 0

@@ -23,12 +23,14 @@ from engine import Position
 
 def known_levels() -> tuple[str, ...]:
     import engine.ai
+
     return tuple(engine.ai.LEVELS)
 
 
 def default_level() -> str:
     """The level a player gets who names none: the product's one default, on every surface."""
     import engine.ai
+
     return engine.ai.DEFAULT_LEVEL
 
 
@@ -41,17 +43,25 @@ def _endgame(position: Position, compiled: bool):
     return loaded(position.rules)
 
 
-def _choose(position: Position, level: str, time_limit: float | None, seed: int,
-            compiled: bool):
+def _choose(position: Position, level: str, time_limit: float | None, seed: int, compiled: bool):
     from engine.ai import choose_move  # looked up in the worker, so a new AI is picked up
-    return choose_move(position, level, time_limit=time_limit, seed=seed, compiled=compiled,
-                       endgame=_endgame(position, compiled))
+
+    return choose_move(
+        position,
+        level,
+        time_limit=time_limit,
+        seed=seed,
+        compiled=compiled,
+        endgame=_endgame(position, compiled),
+    )
 
 
 def _hint(position: Position, time_limit: float, compiled: bool):
     from engine.ai import hint  # the solver's proof when it finishes in time, else the expert
-    return hint(position, time_limit=time_limit, compiled=compiled,
-                endgame=_endgame(position, compiled))
+
+    return hint(
+        position, time_limit=time_limit, compiled=compiled, endgame=_endgame(position, compiled)
+    )
 
 
 class AIPool:
@@ -63,8 +73,7 @@ class AIPool:
     worker, so they always run here.
     """
 
-    def __init__(self, workers: int = 1, time_limit: float | None = None, kernel=None,
-                 tables=None):
+    def __init__(self, workers: int = 1, time_limit: float | None = None, kernel=None, tables=None):
         if kernel is None:
             import bot.ai_runtime.kernel_cache as kernel
         if tables is None:
@@ -86,7 +95,7 @@ class AIPool:
         return False
 
     def status(self) -> str:
-        """"ready", "compiling" (searches play at reduced strength meanwhile) or "cold"."""
+        """ "ready", "compiling" (searches play at reduced strength meanwhile) or "cold"."""
         if self.kernel.is_ready():
             return "ready"
         return "compiling" if self.kernel.is_compiling() else "cold"
@@ -94,10 +103,12 @@ class AIPool:
     async def choose(self, position: Position, level: str, seed: int):
         """The AI's AIMove for ``position``, computed in a worker process."""
         from engine.ai import STRATEGIES
+
         if level in STRATEGIES:
             return _choose(position, level, None, seed, False)
-        return await self._run(_choose, position, level, self.time_limit, seed,
-                               self.compiled(position))
+        return await self._run(
+            _choose, position, level, self.time_limit, seed, self.compiled(position)
+        )
 
     async def hint(self, position: Position, time_limit: float):
         """engine.ai's Hint for ``position`` within about ``time_limit`` seconds (capped by the
@@ -115,7 +126,8 @@ class AIPool:
         for attempt in (1, 2):
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn"))
+                    self.workers, mp_context=multiprocessing.get_context("spawn")
+                )
             try:
                 return await loop.run_in_executor(self._pool, function, *args)
             except BrokenProcessPool:

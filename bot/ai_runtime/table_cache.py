@@ -11,6 +11,7 @@ them share one copy in memory. ``MANCALA_ENDGAME_TABLES=off`` turns them off.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import subprocess
@@ -40,8 +41,9 @@ def enabled(environ=None) -> bool:
         return False
     if value not in ("", "on", "yes", "1", "true") and not _warned:
         _warned.append(value)
-        log.warning("MANCALA_ENDGAME_TABLES takes on or off, not %r: taken as on",
-                    excerpt(value, 40))
+        log.warning(
+            "MANCALA_ENDGAME_TABLES takes on or off, not %r: taken as on", excerpt(value, 40)
+        )
     return True
 
 
@@ -89,14 +91,28 @@ def prepare(rules: Ruleset, directory: Path | None = None) -> str:
     except FileExistsError:
         return "building"
     except OSError as err:
-        log.warning("no endgame table for %s: the tables directory cannot be written (%s)",
-                    rules, err.strerror or type(err).__name__)
+        log.warning(
+            "no endgame table for %s: the tables directory cannot be written (%s)",
+            rules,
+            err.strerror or type(err).__name__,
+        )
         return "unavailable"
     command = [sys.executable, "-m", "bot.ai_runtime.table_cache", str(rules), str(path.parent)]
-    subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                     stderr=subprocess.DEVNULL, start_new_session=True, env=dict(os.environ))
-    log.info("building the %s endgame table (%d seeds, about half a minute) in %s; the AI "
-             "plays without it meanwhile", rules, seeds, path.parent)
+    subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        env=dict(os.environ),
+    )
+    log.info(
+        "building the %s endgame table (%d seeds, about half a minute) in %s; the AI "
+        "plays without it meanwhile",
+        rules,
+        seeds,
+        path.parent,
+    )
     return "building"
 
 
@@ -127,10 +143,8 @@ def _background(rules_text: str, directory: str) -> int:
     """The background build: build, then release the lock whatever happened."""
     rules = Ruleset.parse(rules_text)
     lock = _path(rules, wanted(rules), Path(directory)).with_suffix(".building")
-    try:
+    with contextlib.suppress(OSError):
         os.nice(10)  # the games going on meanwhile come first
-    except OSError:
-        pass
     try:
         build_now(rules, Path(directory))
         return 0

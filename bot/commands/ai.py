@@ -26,82 +26,126 @@ import threading
 import time
 from contextlib import contextmanager
 
-from engine import to_perspective
-
 from bot.cli_args import MAX_NODES, bounded_int, node_count, seconds, text
 from bot.progress import waiting
+from engine import to_perspective
 
 
 def register(subparsers) -> None:
     solve = subparsers.add_parser(
-        "solve", help="the exact value of a position and a best move",
+        "solve",
+        help="the exact value of a position and a best move",
         description="Solve a position exactly: the final seed margin for the player to move "
-                    "under perfect play, a best move, nodes searched and time. Large boards "
-                    "can take minutes; --nodes caps the work.")
+        "under perfect play, a best move, nodes searched and time. Large boards "
+        "can take minutes; --nodes caps the work.",
+    )
     _common(solve)
-    solve.add_argument("--no-line", action="store_true",
-                       help="do not write out the line of best play after a proven value")
-    solve.add_argument("--quiet", action="store_true",
-                       help="no progress on stderr (by default a live line on a terminal, "
-                            "else a line every 10 s: bounds, nodes, nodes/s, table fill, "
-                            "best move)")
-    solve.add_argument("--nodes", type=node_count, metavar="N",
-                       help=f"give up after N nodes (e.g. 5e8, at most {MAX_NODES:.0e}) and "
-                            "say how far it got")
-    solve.add_argument("--table", type=bounded_int(0, 20, "a seed count"), metavar="SEEDS",
-                       help="read every board with at most SEEDS seeds left in the pits from "
-                            "an endgame table (default: the largest one kept, up to 20, else "
-                            "one of 5/12 of the seeds, at most 18; 0 for none); big tables "
-                            "are kept in MANCALA_TABLES after the first build")
-    solve.add_argument("--tt-bits", type=bounded_int(10, 32, "a number of bits"), metavar="BITS",
-                       help="transposition table of 2**BITS entries of 16 bytes (default 22, "
-                            "or 25 above 40 seeds)")
+    solve.add_argument(
+        "--no-line",
+        action="store_true",
+        help="do not write out the line of best play after a proven value",
+    )
+    solve.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress on stderr (by default a live line on a terminal, "
+        "else a line every 10 s: bounds, nodes, nodes/s, table fill, "
+        "best move)",
+    )
+    solve.add_argument(
+        "--nodes",
+        type=node_count,
+        metavar="N",
+        help=f"give up after N nodes (e.g. 5e8, at most {MAX_NODES:.0e}) and say how far it got",
+    )
+    solve.add_argument(
+        "--table",
+        type=bounded_int(0, 20, "a seed count"),
+        metavar="SEEDS",
+        help="read every board with at most SEEDS seeds left in the pits from "
+        "an endgame table (default: the largest one kept, up to 20, else "
+        "one of 5/12 of the seeds, at most 18; 0 for none); big tables "
+        "are kept in MANCALA_TABLES after the first build",
+    )
+    solve.add_argument(
+        "--tt-bits",
+        type=bounded_int(10, 32, "a number of bits"),
+        metavar="BITS",
+        help="transposition table of 2**BITS entries of 16 bytes (default 22, "
+        "or 25 above 40 seeds)",
+    )
     solve.set_defaults(func=run_solve)
     hint = subparsers.add_parser(
-        "hint", help="the best move in a position and its value, within a time limit",
+        "hint",
+        help="the best move in a position and its value, within a time limit",
         description="Suggest a move: proven by the solver when it finishes in time, else the "
-                    "expert level's estimate.")
+        "expert level's estimate.",
+    )
     _common(hint)
-    hint.add_argument("--time", type=seconds(0, 600), default=2.0, metavar="SECONDS",
-                      help="seconds to think (default 2, at most 600)")
+    hint.add_argument(
+        "--time",
+        type=seconds(0, 600),
+        default=2.0,
+        metavar="SECONDS",
+        help="seconds to think (default 2, at most 600)",
+    )
     hint.set_defaults(func=run_hint)
     warm = subparsers.add_parser(
-        "warm-up", help="compile the AI's search now (once per machine), with progress",
+        "warm-up",
+        help="compile the AI's search now (once per machine), with progress",
         description="Compile the AI's search into numba's cache (NUMBA_CACHE_DIR, else the "
-                    "user's cache directory), so that no game waits for it. The game compiles "
-                    "it in the background by itself; this does it now, in the foreground.")
+        "user's cache directory), so that no game waits for it. The game compiles "
+        "it in the background by itself; this does it now, in the foreground.",
+    )
     warm.set_defaults(func=run_warm_up)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("rules", metavar="RULES", type=text(),
-                        help="a ruleset such as kalah or wari:captures=2-4")
-    parser.add_argument("--moves", default="", metavar="MOVES", type=text(),
-                        help="the moves played so far, space-separated (e.g. 'C F d'); "
-                             "after --position if both are given")
-    parser.add_argument("--position", metavar="FILE",
-                        help="start from a written board (as `mancala board` prints it, or as "
-                             "in 003; - reads standard input), with its stores or captured "
-                             "counts")
-    parser.add_argument("--perspective", choices=("south", "north"), default="south",
-                        help="whose side the --position board is written from")
-    parser.add_argument("--to-move", choices=("south", "north"), default=None,
-                        help="who is to move in the --position board (default: as written, "
-                             "else the --perspective side)")
+    parser.add_argument(
+        "rules", metavar="RULES", type=text(), help="a ruleset such as kalah or wari:captures=2-4"
+    )
+    parser.add_argument(
+        "--moves",
+        default="",
+        metavar="MOVES",
+        type=text(),
+        help="the moves played so far, space-separated (e.g. 'C F d'); "
+        "after --position if both are given",
+    )
+    parser.add_argument(
+        "--position",
+        metavar="FILE",
+        help="start from a written board (as `mancala board` prints it, or as "
+        "in 003; - reads standard input), with its stores or captured "
+        "counts",
+    )
+    parser.add_argument(
+        "--perspective",
+        choices=("south", "north"),
+        default="south",
+        help="whose side the --position board is written from",
+    )
+    parser.add_argument(
+        "--to-move",
+        choices=("south", "north"),
+        default=None,
+        help="who is to move in the --position board (default: as written, "
+        "else the --perspective side)",
+    )
 
 
 def _position(args: argparse.Namespace):
     """The position after the moves, or None after printing what was wrong."""
-    from engine import Game, MancalaError, Ruleset, from_perspective, parse_position
-
     from bot.commands.referee import read_text
+    from engine import Game, MancalaError, Ruleset, from_perspective, parse_position
 
     try:
         rules = Ruleset.parse(args.rules)
         start = None
         if args.position:
-            start = parse_position(read_text(args.position), rules, to_move=args.to_move,
-                                   perspective=args.perspective)
+            start = parse_position(
+                read_text(args.position), rules, to_move=args.to_move, perspective=args.perspective
+            )
         moves = [from_perspective(move, args.perspective) for move in args.moves.split()]
         game = Game.from_moves(rules, moves, position=start)
     except OSError as err:
@@ -112,8 +156,10 @@ def _position(args: argparse.Namespace):
         return None
     if game.is_over():
         outcome = game.outcome()
-        print(f"the game is over ({outcome.words}): {outcome.score[0]}-{outcome.score[1]}; "
-              "there is nothing to solve")
+        print(
+            f"the game is over ({outcome.words}): {outcome.score[0]}-{outcome.score[1]}; "
+            "there is nothing to solve"
+        )
         return None
     return game.position
 
@@ -129,15 +175,20 @@ def run_solve(args: argparse.Namespace) -> int:
     if position is None:
         return 2
     from engine.ai.search import (
-        LARGEST_TABLE_SEEDS, UNLIMITED, default_tt_bits, largest_table_seeds, solve,
+        LARGEST_TABLE_SEEDS,
+        UNLIMITED,
+        default_tt_bits,
+        largest_table_seeds,
+        solve,
     )
 
     rules = position.rules
     table = choose_table_seeds(rules) if args.table is None else args.table
     most = min(largest_table_seeds(rules), LARGEST_TABLE_SEEDS)
     if table and not most:
-        print(f"error: no endgame table for {rules}: the two players sow differently "
-              "(use --table 0)")
+        print(
+            f"error: no endgame table for {rules}: the two players sow differently (use --table 0)"
+        )
         return 2
     if not 0 <= table <= most:
         print(f"error: --table takes 0 to {most} seeds for {rules}")
@@ -148,24 +199,35 @@ def run_solve(args: argparse.Namespace) -> int:
     watch = SolveWatch(position, args.tt_bits or default_tt_bits(rules))
     stream = io.StringIO() if args.quiet else None
     with watch.on_interrupt(), waiting(f"Solving {rules}", stream, poll=watch.news):
-        result = solve(position, node_limit=args.nodes or UNLIMITED, searcher=watch.searcher,
-                       progress=watch.proved, endgame_seeds=table,
-                       endgame_table=stored.table if stored else None)
+        result = solve(
+            position,
+            node_limit=args.nodes or UNLIMITED,
+            searcher=watch.searcher,
+            progress=watch.proved,
+            endgame_seeds=table,
+            endgame_table=stored.table if stored else None,
+        )
     seconds = time.perf_counter() - started
     print(_header(args, position))
     side = position.to_move.capitalize()
     if result.complete:
         print(f"value {result.value:+g} for {side} (proven)")
     elif watch.interrupted:
-        print(f"interrupted: {watch.bounds()} for {side} proven so far; last estimate "
-              f"{result.value:+g}")
+        print(
+            f"interrupted: {watch.bounds()} for {side} proven so far; last estimate "
+            f"{result.value:+g}"
+        )
     else:
         within = f" within {args.nodes:,} nodes" if args.nodes else ""
-        print(f"not proven{within} ({watch.bounds()} for {side} proven); last estimate "
-              f"{result.value:+g}")
+        print(
+            f"not proven{within} ({watch.bounds()} for {side} proven); last estimate "
+            f"{result.value:+g}"
+        )
     print(f"best move {to_perspective(result.move, args.perspective)}")
-    print(f"{result.nodes:,} nodes in {seconds:.2f} s"
-          + (f" (with a table of the boards with at most {table} seeds left)" if table else ""))
+    print(
+        f"{result.nodes:,} nodes in {seconds:.2f} s"
+        + (f" (with a table of the boards with at most {table} seeds left)" if table else "")
+    )
     if stored:
         print(f"the table: {stored.note}")
     if result.complete and not args.no_line:
@@ -180,8 +242,9 @@ def _proof_line(position, best: str, args, table: int, stored, stream) -> str:
     from engine.ai import proof_line
 
     with waiting("Writing out the line of best play", stream):
-        line, complete = proof_line(position, best, table_seeds=table,
-                                    table=stored.table if stored else None)
+        line, complete = proof_line(
+            position, best, table_seeds=table, table=stored.table if stored else None
+        )
     moves = " ".join(to_perspective(m, args.perspective) for m in line)
     if not complete:
         return f"line {moves} ... (the rest costs more than a step's budget to prove)"
@@ -224,8 +287,10 @@ class SolveWatch:
         fill = float((sample != TT_EMPTY).mean())
         move = int(stats[ROOT_MOVE])
         best = f", best move {decode_move(self.rules, move)}" if move >= 0 else ""
-        return (f"{self.bounds()}, {nodes:,} nodes, {rate / 1e6:.1f} M nodes/s, table "
-                f"{fill:.0%} full{best}")
+        return (
+            f"{self.bounds()}, {nodes:,} nodes, {rate / 1e6:.1f} M nodes/s, table "
+            f"{fill:.0%} full{best}"
+        )
 
     @contextmanager
     def on_interrupt(self):
@@ -297,8 +362,10 @@ def _endgame_table(rules, max_seeds: int):
     if boards < CACHED_TABLE_BOARDS:
         return None
     # It is read in a moment once on disk; building it the first time takes minutes.
-    with waiting(f"Reading or building the endgame table ({boards:,} boards, {max_seeds} "
-                 f"seeds; kept in {tables_dir()} after the first build)"):
+    with waiting(
+        f"Reading or building the endgame table ({boards:,} boards, {max_seeds} "
+        f"seeds; kept in {tables_dir()} after the first build)"
+    ):
         return endgame_table(rules, max_seeds, tables_dir())
 
 
@@ -315,9 +382,11 @@ def run_hint(args: argparse.Namespace) -> int:
     how = "proven" if shown.exact else f"estimate, {shown.depth} plies"
     if shown.timed_out:
         how += ", cut short by the clock: a less busy machine may suggest another"
-    print(f"hint: {to_perspective(shown.move, args.perspective)} (value {shown.value:+g} for "
-          f"{position.to_move.capitalize()}, {how}; {shown.nodes:,} nodes in "
-          f"{shown.seconds:.2f} s)")
+    print(
+        f"hint: {to_perspective(shown.move, args.perspective)} (value {shown.value:+g} for "
+        f"{position.to_move.capitalize()}, {how}; {shown.nodes:,} nodes in "
+        f"{shown.seconds:.2f} s)"
+    )
     return 0
 
 

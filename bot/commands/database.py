@@ -10,33 +10,40 @@ from __future__ import annotations
 
 import argparse
 import sys
+
 from bot.cli_args import add_env_option, text
 
 
 def register(subparsers) -> None:
     backup = subparsers.add_parser(
-        "backup", help="copy the games database, consistently, even while the bot runs",
+        "backup",
+        help="copy the games database, consistently, even while the bot runs",
         description="Copy the games database (MANCALA_DB, else the data directory's) to FILE "
-                    "with SQLite's online backup API: a consistent copy, even while the bot "
-                    "writes. FILE must not exist yet.")
+        "with SQLite's online backup API: a consistent copy, even while the bot "
+        "writes. FILE must not exist yet.",
+    )
     backup.add_argument("file", metavar="FILE")
     add_env_option(backup)
     backup.set_defaults(func=run_backup)
     restore = subparsers.add_parser(
-        "restore", help="put a backup back, after checking it (stop the bot first)",
+        "restore",
+        help="put a backup back, after checking it (stop the bot first)",
         description="Check FILE (a SQLite games database, intact, of a schema this program "
-                    "knows), keep the current database beside itself, and put FILE in its "
-                    "place. Stop the bot first.")
+        "knows), keep the current database beside itself, and put FILE in its "
+        "place. Stop the bot first.",
+    )
     restore.add_argument("file", metavar="FILE")
     add_env_option(restore)
     restore.set_defaults(func=run_restore)
     migrate = subparsers.add_parser(
-        "migrate-db", help="copy a games database into another backend (SQLite <-> PostgreSQL)",
+        "migrate-db",
+        help="copy a games database into another backend (SQLite <-> PostgreSQL)",
         description="Copy every player, game, move, challenge, rating and server setting of "
-                    "SOURCE into TARGET, ids included, then check the copy: the same rows, and "
-                    "every game replays to its board. Each is a SQLite file or a postgresql:// "
-                    "URL; TARGET must be empty. Stop the bot first, then point MANCALA_DB at "
-                    "TARGET.")
+        "SOURCE into TARGET, ids included, then check the copy: the same rows, and "
+        "every game replays to its board. Each is a SQLite file or a postgresql:// "
+        "URL; TARGET must be empty. Stop the bot first, then point MANCALA_DB at "
+        "TARGET.",
+    )
     migrate.add_argument("source", metavar="SOURCE", type=text(1000))
     migrate.add_argument("target", metavar="TARGET", type=text(1000))
     migrate.set_defaults(func=run_migrate_db)
@@ -83,9 +90,11 @@ def _database(args: argparse.Namespace):
     load_env(args.env)
     database = database_path()
     if isinstance(database, str):
-        raise ConfigError("MANCALA_DB is a PostgreSQL database: back it up with pg_dump "
-                          "(pg_dump -Fc URL > FILE) and restore with pg_restore; mancala "
-                          "backup and restore copy a SQLite file")
+        raise ConfigError(
+            "MANCALA_DB is a PostgreSQL database: back it up with pg_dump "
+            "(pg_dump -Fc URL > FILE) and restore with pg_restore; mancala "
+            "backup and restore copy a SQLite file"
+        )
     return database
 
 
@@ -112,6 +121,8 @@ def run_restore(args: argparse.Namespace) -> int:
     except (StorageError, OSError) as err:
         print(f"mancala restore: {err}", file=sys.stderr)
         return 1
-    print(f"Restored {args.file} to {database}."
-          + (f" The database it replaced is kept as {kept}." if kept else ""))
+    print(
+        f"Restored {args.file} to {database}."
+        + (f" The database it replaced is kept as {kept}." if kept else "")
+    )
     return 0

@@ -12,10 +12,9 @@ import argparse
 import os
 import sys
 
-from engine import excerpt
-
-from bot.config import EX_CONFIG, check_database
 from bot.cli_args import add_env_option
+from bot.config import EX_CONFIG, check_database
+from engine import excerpt
 
 NO_TOKEN_EXIT = EX_CONFIG  # a setting is missing: restarting cannot fix it
 
@@ -43,13 +42,15 @@ Then run: mancala bot"""
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "bot", help="run the Discord bot (token from .env: DISCORD_TOKEN)",
+        "bot",
+        help="run the Discord bot (token from .env: DISCORD_TOKEN)",
         description="Run the Discord bot. Settings come from .env in the current directory "
-                    "(or --env FILE) and the environment: DISCORD_TOKEN (required), "
-                    "DISCORD_GUILD (optional: sync commands to this server at once), "
-                    "DISCORD_MESSAGE_CONTENT=yes (optional: typed moves in game channels), "
-                    "MANCALA_DB (optional: the games database file, shared with "
-                    "mancala play).")
+        "(or --env FILE) and the environment: DISCORD_TOKEN (required), "
+        "DISCORD_GUILD (optional: sync commands to this server at once), "
+        "DISCORD_MESSAGE_CONTENT=yes (optional: typed moves in game channels), "
+        "MANCALA_DB (optional: the games database file, shared with "
+        "mancala play).",
+    )
     add_env_option(parser)
     parser.set_defaults(func=run_bot)
 
@@ -64,16 +65,17 @@ def run_bot(args: argparse.Namespace) -> int:
         return NO_TOKEN_EXIT
     guild = os.environ.get("DISCORD_GUILD", "").strip()
     if guild and not (guild.isascii() and guild.isdigit()):
-        print(f"DISCORD_GUILD must be a server id (digits only), not '{excerpt(guild)}'; in "
-              "Discord, "
-              "enable Developer Mode, right-click the server and choose Copy Server ID.",
-              file=sys.stderr)
+        print(
+            f"DISCORD_GUILD must be a server id (digits only), not '{excerpt(guild)}'; in "
+            "Discord, "
+            "enable Developer Mode, right-click the server and choose Copy Server ID.",
+            file=sys.stderr,
+        )
         return NO_TOKEN_EXIT
-    from bot.config import ConfigError
-    from bot.discord.discord_settings import Settings
-    from bot.discord.client import run
-
     from bot import logs, metrics
+    from bot.config import ConfigError
+    from bot.discord.client import run
+    from bot.discord.discord_settings import Settings
 
     try:
         settings = Settings.from_environ(os.environ)
@@ -86,6 +88,7 @@ def run_bot(args: argparse.Namespace) -> int:
     if os.environ.get("MANCALA_MAIL_ADDRESS", "").strip():
         # One process for both surfaces: mixed Discord/email games are announced both ways.
         from bot.mail.mail_settings import MailSettings, SettingsError
+
         try:
             mail_settings = MailSettings.from_environ(os.environ)
         except SettingsError as err:

@@ -16,14 +16,19 @@ from bot.cli_args import add_env_option
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "health", help="check the database, the running bot, the mail relay and the AI",
+        "health",
+        help="check the database, the running bot, the mail relay and the AI",
         description="Check that the games database opens and is intact, that a bot (mancala "
-                    "bot or mancala mail) is running with its surfaces up, that the mail relay "
-                    "answers (when MANCALA_MAIL_ADDRESS is set), and the AI's state. One line "
-                    "per check; exit status 0 when all pass, 1 otherwise, 78 for a bad "
-                    "setting.")
-    parser.add_argument("--before-start", action="store_true",
-                        help="check the settings and the database only (before the bot runs)")
+        "bot or mancala mail) is running with its surfaces up, that the mail relay "
+        "answers (when MANCALA_MAIL_ADDRESS is set), and the AI's state. One line "
+        "per check; exit status 0 when all pass, 1 otherwise, 78 for a bad "
+        "setting.",
+    )
+    parser.add_argument(
+        "--before-start",
+        action="store_true",
+        help="check the settings and the database only (before the bot runs)",
+    )
     add_env_option(parser)
     parser.set_defaults(func=run_health)
 
@@ -43,8 +48,10 @@ def run_health(args: argparse.Namespace) -> int:
         checks = [health.check_database(database)]
     if not args.before_start:
         checks.append(health.check_bot(health.heartbeat_path(database)))
-        if any(os.environ.get(name, "").strip()
-               for name in ("MANCALA_MAIL_ADDRESS", "MANCALA_MAIL_RELAY")):
+        if any(
+            os.environ.get(name, "").strip()
+            for name in ("MANCALA_MAIL_ADDRESS", "MANCALA_MAIL_RELAY")
+        ):
             from bot.mail.mail_settings import MailSettings, SettingsError
 
             try:

@@ -14,29 +14,38 @@ from __future__ import annotations
 
 import argparse
 
-from engine import excerpt
-
 from bot.cli_args import add_env_option, text
+from engine import excerpt
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "play", help="play in the terminal against the AI or a friend (the default command)",
+        "play",
+        help="play in the terminal against the AI or a friend (the default command)",
         description="Play in the terminal. RULES is a ruleset string such as kalah, wari, "
-                    "oware or 'wari:captures=2-4' (default: kalah; `mancala rules` lists them "
-                    "where available). An unfinished game is resumed. Moves are pit letters; "
-                    "type help during the game.")
-    parser.add_argument("rules", nargs="?", metavar="RULES", type=text(),
-                        help="the ruleset (default kalah)")
+        "oware or 'wari:captures=2-4' (default: kalah; `mancala rules` lists them "
+        "where available). An unfinished game is resumed. Moves are pit letters; "
+        "type help during the game.",
+    )
+    parser.add_argument(
+        "rules", nargs="?", metavar="RULES", type=text(), help="the ruleset (default kalah)"
+    )
     from engine.ai import DEFAULT_LEVEL, SEARCH_LEVELS, STRATEGIES  # cheap: no numba yet
 
-    parser.add_argument("--vs", metavar="LEVEL|human", type=opponent,
-                        help=f"the computer: a level ({', '.join(SEARCH_LEVELS)}; default "
-                             f"{DEFAULT_LEVEL}), one of the elf.org applet's strategies "
-                             f"({', '.join(STRATEGIES)}), or 'human' for two players at one "
-                             "keyboard")
-    parser.add_argument("--db", metavar="FILE",
-                        help="the games database (default: MANCALA_DB or the data directory)")
+    parser.add_argument(
+        "--vs",
+        metavar="LEVEL|human",
+        type=opponent,
+        help=f"the computer: a level ({', '.join(SEARCH_LEVELS)}; default "
+        f"{DEFAULT_LEVEL}), one of the elf.org applet's strategies "
+        f"({', '.join(STRATEGIES)}), or 'human' for two players at one "
+        "keyboard",
+    )
+    parser.add_argument(
+        "--db",
+        metavar="FILE",
+        help="the games database (default: MANCALA_DB or the data directory)",
+    )
     add_env_option(parser)
     parser.set_defaults(func=run_play)
 
@@ -58,8 +67,10 @@ def opponent(value: str) -> str:
 
     wanted = value.strip().lower()
     if wanted != "human" and wanted not in known_levels():
-        raise argparse.ArgumentTypeError(f"unknown AI level '{excerpt(value)}'; levels are: "
-                                         f"{', '.join(known_levels())} (or 'human')")
+        raise argparse.ArgumentTypeError(
+            f"unknown AI level '{excerpt(value)}'; levels are: "
+            f"{', '.join(known_levels())} (or 'human')"
+        )
     return wanted
 
 

@@ -1,9 +1,9 @@
 """The referee for correspondence players: ``mancala rules``, ``board`` and ``move``.
 
-    mancala rules                      # the presets
-    mancala rules wari:captures=2-4    # one ruleset with every parameter
-    mancala board wari --moves "E d A" # the position after those moves
-    mancala move wari --position board.txt --move E   # check a move, print the new position
+mancala rules                      # the presets
+mancala rules wari:captures=2-4    # one ruleset with every parameter
+mancala board wari --moves "E d A" # the position after those moves
+mancala move wari --position board.txt --move E   # check a move, print the new position
 """
 
 from __future__ import annotations
@@ -11,35 +11,48 @@ from __future__ import annotations
 import argparse
 import sys
 
+from bot.cli_args import bounded_int, text
 from engine import Game, MancalaError, Ruleset, from_perspective, parse_position, render
 from engine.notation import MAX_POSITION
 from engine.ruleset import APPLET_WORDS, PRESETS
 
-from bot.cli_args import bounded_int, text
-
 
 def register(subparsers) -> None:
     rules = subparsers.add_parser("rules", help="list the rulesets, or explain one")
-    rules.add_argument("ruleset", nargs="?", type=text(),
-                       help="a preset, optionally with name:key=value,...")
+    rules.add_argument(
+        "ruleset", nargs="?", type=text(), help="a preset, optionally with name:key=value,..."
+    )
     rules.set_defaults(func=rules_command)
 
     board = subparsers.add_parser("board", help="show the position after some moves")
     board.add_argument("ruleset", type=text())
-    board.add_argument("--moves", default="", type=text(),
-                       help='moves from the start, e.g. "E d A"')
+    board.add_argument(
+        "--moves", default="", type=text(), help='moves from the start, e.g. "E d A"'
+    )
     board.add_argument("--perspective", choices=("south", "north"), default="south")
-    board.add_argument("--seed", type=bounded_int(0, 2**63 - 1, "a seed"), default=None,
-                       help="coin-flip seed where the ruleset says first=random")
+    board.add_argument(
+        "--seed",
+        type=bounded_int(0, 2**63 - 1, "a seed"),
+        default=None,
+        help="coin-flip seed where the ruleset says first=random",
+    )
     board.set_defaults(func=board_command)
 
     move = subparsers.add_parser("move", help="check a move against a written position")
     move.add_argument("ruleset", type=text())
-    move.add_argument("--position", required=True, metavar="FILE",
-                      help="a board as `mancala board` prints it, or as in 003; - reads stdin")
+    move.add_argument(
+        "--position",
+        required=True,
+        metavar="FILE",
+        help="a board as `mancala board` prints it, or as in 003; - reads stdin",
+    )
     move.add_argument("--move", required=True, type=text(), help="the pit letter to play")
-    move.add_argument("--perspective", choices=("south", "north"), default="south",
-                      help="whose side the board is written from (their pits are A-F)")
+    move.add_argument(
+        "--perspective",
+        choices=("south", "north"),
+        default="south",
+        help="whose side the board is written from (their pits are A-F)",
+    )
     move.add_argument("--to-move", choices=("south", "north"), default=None)
     move.set_defaults(func=move_command)
 
@@ -56,8 +69,10 @@ def rules_command(args: argparse.Namespace) -> int:
             print(f"{name.ljust(width)}  {summary}")
         aliases = ", ".join(f"{a} = {n}" for a, n in Ruleset.aliases().items())
         print(f"\nAliases: {aliases}.")
-        print("Options: NAME:key=value,... (see `mancala rules NAME`). The applet's words "
-              f"{', '.join(APPLET_WORDS)} work too.")
+        print(
+            "Options: NAME:key=value,... (see `mancala rules NAME`). The applet's words "
+            f"{', '.join(APPLET_WORDS)} work too."
+        )
         return 0
     try:
         print(Ruleset.parse(args.ruleset).describe())
@@ -79,8 +94,9 @@ def move_command(args: argparse.Namespace) -> int:
     try:
         rules = Ruleset.parse(args.ruleset)
         written = read_text(args.position)
-        position = parse_position(written, rules, to_move=args.to_move,
-                                  perspective=args.perspective)
+        position = parse_position(
+            written, rules, to_move=args.to_move, perspective=args.perspective
+        )
         after = position.play(from_perspective(args.move.strip(), args.perspective))
     except OSError as err:
         return _fail(f"cannot read the position: {err.strerror or err}")

@@ -34,8 +34,9 @@ class Challenges:
         # challenge id -> (channel id, message id) of its card, while it has buttons
         self.cards: dict[int, tuple[int, int]] = {}
 
-    def remember_card(self, challenge: Challenge, channel_id: int,
-                      message: discord.abc.Snowflake) -> None:
+    def remember_card(
+        self, challenge: Challenge, channel_id: int, message: discord.abc.Snowflake
+    ) -> None:
         if challenge_view(challenge) is not None:
             self.cards[challenge.id] = (channel_id, message.id)
 
@@ -48,16 +49,24 @@ class Challenges:
         channel = self.actions.client.get_partial_messageable(place[0])
         try:
             await channel.get_partial_message(place[1]).edit(
-                content=fmt.challenge_message(challenge, Ruleset.presets()), view=None,
-                allowed_mentions=discord.AllowedMentions.none())
+                content=fmt.challenge_message(challenge, Ruleset.presets()),
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         except discord.HTTPException as err:
             log.debug("could not close the card of challenge %s: %s", challenge.id, err)
 
-    async def challenge(self, interaction: discord.Interaction,
-                        opponent: discord.abc.User | None, ruleset: str | None,
-                        level: str | None = None, first: str = "me",
-                        clock: str | None = None, thread: bool | None = None,
-                        email: str | None = None) -> None:
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.abc.User | None,
+        ruleset: str | None,
+        level: str | None = None,
+        first: str = "me",
+        clock: str | None = None,
+        thread: bool | None = None,
+        email: str | None = None,
+    ) -> None:
         """``opponent`` (a member, or the bot for the AI) or ``email`` (an address) is the
         player challenged; exactly one of them."""
         me = player_of(interaction.user)
@@ -66,29 +75,34 @@ class Challenges:
         ruleset = ruleset or place.ruleset
         thread = place.threads if thread is None else thread
         try:
-            them = self._opponent(opponent, email, level or place.level,
-                                  in_dm=interaction.guild_id is None)
+            them = self._opponent(
+                opponent, email, level or place.level, in_dm=interaction.guild_id is None
+            )
             options = game_options(first, clock)
         except ValueError as err:
             return await self.actions.error(interaction, str(err))
         if clock is None and place.clock is not None:
             options = replace(options, forfeit_after=place.clock)
-        them_name = opponent.display_name if opponent is not None else \
-            fmt.masked_address(them.id)
+        them_name = opponent.display_name if opponent is not None else fmt.masked_address(them.id)
         here = channel_of(interaction.channel_id)
         thread_channel = None
         if isinstance(interaction.channel, discord.TextChannel) and (
-                thread or await self.service.active_game(here) is not None):
+            thread or await self.service.active_game(here) is not None
+        ):
             # a busy channel (or a player who asked) gets the game in its own thread
             name = f"{ruleset.split(':')[0]}: {interaction.user.display_name} vs {them_name}"
             try:
                 thread_channel = await interaction.channel.create_thread(
-                    name=name[:100], type=discord.ChannelType.public_thread,
-                    auto_archive_duration=1440)
+                    name=name[:100],
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=1440,
+                )
             except discord.HTTPException as err:
                 return await self.actions.error(
-                    interaction, f"I could not open a thread here ({err.text}); ask a "
-                                 f"moderator for the Create Public Threads permission.")
+                    interaction,
+                    f"I could not open a thread here ({err.text}); ask a "
+                    f"moderator for the Create Public Threads permission.",
+                )
             here = channel_of(thread_channel.id)
             self.actions.server_of[thread_channel.id] = interaction.guild_id
             self.actions.game_threads.add(thread_channel.id)
@@ -106,20 +120,30 @@ class Challenges:
         if them.surface == "email":  # the card masks the address: confirm it privately
             await interaction.followup.send(
                 f"I am mailing challenge {challenge.id} to {them.id}; they answer by replying "
-                f"to that mail, and their moves will appear here.", ephemeral=True,
-                allowed_mentions=discord.AllowedMentions.none())
+                f"to that mail, and their moves will appear here.",
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
 
-    def _opponent(self, opponent: discord.abc.User | None, email: str | None,
-                  level: str | None, in_dm: bool = False) -> Player:
+    def _opponent(
+        self,
+        opponent: discord.abc.User | None,
+        email: str | None,
+        level: str | None,
+        in_dm: bool = False,
+    ) -> Player:
         """The player challenged; ValueError says what is wrong with the options."""
         if in_dm and opponent is None and email is None:
             return Player.ai(level)  # in a DM with the bot, a game is a game against it
         if in_dm and (email is not None or opponent.id != self._bot_id):
-            raise ValueError("Here, in our DM, you play me (the AI). Challenge people in a "
-                             "server's channel.")
+            raise ValueError(
+                "Here, in our DM, you play me (the AI). Challenge people in a server's channel."
+            )
         if opponent is None and email is None:
-            raise ValueError("Whom do you challenge? Give opponent (a member, or me to play "
-                             "the AI) or email (an address, to play someone by mail).")
+            raise ValueError(
+                "Whom do you challenge? Give opponent (a member, or me to play "
+                "the AI) or email (an address, to play someone by mail)."
+            )
         if opponent is not None and email is not None:
             raise ValueError("Give opponent or email, not both: one opponent per challenge.")
         if email is not None:
@@ -133,62 +157,77 @@ class Challenges:
         elif opponent.id == self._bot_id:
             return Player.ai(level)
         elif opponent.bot:
-            raise ValueError(f"{opponent.display_name} is a bot; challenge a person, or me to "
-                             f"play the AI.")
+            raise ValueError(
+                f"{opponent.display_name} is a bot; challenge a person, or me to play the AI."
+            )
         else:
             them = player_of(opponent)
         if level is not None:
-            raise ValueError("level is for games against me (the AI); leave it out to play a "
-                             "person.")
+            raise ValueError(
+                "level is for games against me (the AI); leave it out to play a person."
+            )
         return them
 
     @property
     def _bot_id(self) -> int:
         return self.actions.client.user.id
 
-    async def _announce(self, interaction: discord.Interaction, challenge: Challenge,
-                        thread: discord.Thread | None) -> None:
+    async def _announce(
+        self, interaction: discord.Interaction, challenge: Challenge, thread: discord.Thread | None
+    ) -> None:
         allowed = mentions(challenge.opponent)  # the one asked; the challenger is answered
         if challenge.game_id is not None:  # against the AI the game starts at once
             game = await self.service.get_game(challenge.game_id)
             if thread is None:
                 return await self.actions.show_board(interaction, game)
             await interaction.response.send_message(
-                f"{fmt.game_title(game)}: playing in {thread.mention}.", allowed_mentions=allowed)
+                f"{fmt.game_title(game)}: playing in {thread.mention}.", allowed_mentions=allowed
+            )
             self.actions.server_of[thread.id] = interaction.guild_id
-            text, extras = await self.actions.board_post(game, turn=True,
-                                                         actor=player_of(interaction.user))
+            text, extras = await self.actions.board_post(
+                game, turn=True, actor=player_of(interaction.user)
+            )
             message = await thread.send(text, **extras)
             return await self.actions.replace_board(game, thread.id, message)
         text = fmt.challenge_message(challenge, Ruleset.presets())
         view = challenge_view(challenge)
         if thread is None:
-            sent = await interaction.response.send_message(text, view=or_missing(view),
-                                                           allowed_mentions=allowed)
+            sent = await interaction.response.send_message(
+                text, view=or_missing(view), allowed_mentions=allowed
+            )
             if sent.resource is not None:  # the message Discord made of the reply
                 self.remember_card(challenge, interaction.channel_id, sent.resource)
             return
         await interaction.response.send_message(
             f"{fmt.who(challenge.challenger)} challenges {fmt.who(challenge.opponent)}: "
-            f"see {thread.mention}.", allowed_mentions=allowed)
+            f"see {thread.mention}.",
+            allowed_mentions=allowed,
+        )
         card = await thread.send(text, view=or_missing(view), allowed_mentions=allowed)
         self.remember_card(challenge, thread.id, card)
 
-    async def _challenge_for(self, interaction: discord.Interaction,
-                             challenge_id: int | None, made_by_me: bool = False) -> int | None:
+    async def _challenge_for(
+        self, interaction: discord.Interaction, challenge_id: int | None, made_by_me: bool = False
+    ) -> int | None:
         """The challenge a command answers: the given id, or the newest open one to the user
         (``made_by_me``: the newest one the user made), this channel's first."""
         if challenge_id is not None:
             return challenge_id
         me = player_of(interaction.user)
         here = channel_of(interaction.channel_id)
-        mine = [c for c in await self.service.open_challenges(me)
-                if (c.challenger if made_by_me else c.opponent) == me]
+        mine = [
+            c
+            for c in await self.service.open_challenges(me)
+            if (c.challenger if made_by_me else c.opponent) == me
+        ]
         mine.sort(key=lambda c: (c.channel != here, -c.created_at))
         if not mine:
-            await self.actions.error(interaction, "You have no open challenge to withdraw."
-                                     if made_by_me else
-                                     "Nobody has challenged you; nothing to answer.")
+            await self.actions.error(
+                interaction,
+                "You have no open challenge to withdraw."
+                if made_by_me
+                else "Nobody has challenged you; nothing to answer.",
+            )
             return None
         return mine[0].id
 
@@ -212,10 +251,12 @@ class Challenges:
             return await self.actions.error(interaction, str(err))
         await self.close_card(challenge)
         await interaction.response.send_message(
-            fmt.challenge_message(challenge, Ruleset.presets()), ephemeral=True)
+            fmt.challenge_message(challenge, Ruleset.presets()), ephemeral=True
+        )
 
-    async def accept(self, interaction: discord.Interaction, challenge_id: int | None,
-                     from_card: bool = False) -> None:
+    async def accept(
+        self, interaction: discord.Interaction, challenge_id: int | None, from_card: bool = False
+    ) -> None:
         challenge_id = await self._challenge_for(interaction, challenge_id)
         if challenge_id is None:
             return
@@ -226,24 +267,28 @@ class Challenges:
         if from_card:  # the card stays, saying it was accepted, without its buttons
             self.cards.pop(challenge_id, None)
             card = interaction.message.content if interaction.message else ""
-            await interaction.response.edit_message(content=fmt.fit(card + "\n**Accepted.**"),
-                                                    view=None)
+            await interaction.response.edit_message(
+                content=fmt.fit(card + "\n**Accepted.**"), view=None
+            )
         else:
             await self.close_card(await self.service.get_challenge(challenge_id))
         if game.channel.id != str(interaction.channel_id):
             channel = self.actions.client.get_partial_messageable(int(game.channel.id))
-            text, extras = await self.actions.board_post(game, turn=True,
-                                                         actor=player_of(interaction.user))
+            text, extras = await self.actions.board_post(
+                game, turn=True, actor=player_of(interaction.user)
+            )
             message = await channel.send(text, **extras)
             await self.actions.replace_board(game, int(game.channel.id), message)
             if not from_card:
                 await interaction.response.send_message(
-                    f"Accepted: the game is in <#{game.channel.id}>.", ephemeral=True)
+                    f"Accepted: the game is in <#{game.channel.id}>.", ephemeral=True
+                )
             return
         await self.actions.show_board(interaction, game, "Challenge accepted.", turn=True)
 
-    async def decline(self, interaction: discord.Interaction, challenge_id: int | None,
-                      from_card: bool = False) -> None:
+    async def decline(
+        self, interaction: discord.Interaction, challenge_id: int | None, from_card: bool = False
+    ) -> None:
         challenge_id = await self._challenge_for(interaction, challenge_id)
         if challenge_id is None:
             return
@@ -255,27 +300,38 @@ class Challenges:
         allowed = mentions(challenge.opponent)  # the one asked; the challenger is answered
         if from_card:
             self.cards.pop(challenge_id, None)
-            await interaction.response.edit_message(content=text, view=None,
-                                                    allowed_mentions=allowed)
+            await interaction.response.edit_message(
+                content=text, view=None, allowed_mentions=allowed
+            )
         else:
             await self.close_card(challenge)
             await interaction.response.send_message(text, allowed_mentions=allowed)
 
-    async def _refused(self, interaction: discord.Interaction, challenge_id: int,
-                       err: ServiceError, from_card: bool) -> None:
+    async def _refused(
+        self,
+        interaction: discord.Interaction,
+        challenge_id: int,
+        err: ServiceError,
+        from_card: bool,
+    ) -> None:
         """Say why; a press on the card of a challenge no longer open closes that card."""
         if from_card and isinstance(err, ChallengeClosed):
             challenge = await self.service.get_challenge(challenge_id)
             self.cards.pop(challenge_id, None)
             return await interaction.response.edit_message(
-                content=fmt.challenge_message(challenge, Ruleset.presets()), view=None,
-                allowed_mentions=discord.AllowedMentions.none())
+                content=fmt.challenge_message(challenge, Ruleset.presets()),
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         await self.actions.error(interaction, str(err))
 
 
-EMAIL_PLAY_OFF = ("Email play is not enabled on this bot: its operator enables it by setting "
-                  "MANCALA_MAIL_ADDRESS (the bot's own email address) and restarting it. "
-                  "Challenge a member with opponent meanwhile.")
+EMAIL_PLAY_OFF = (
+    "Email play is not enabled on this bot: its operator enables it by setting "
+    "MANCALA_MAIL_ADDRESS (the bot's own email address) and restarting it. "
+    "Challenge a member with opponent meanwhile."
+)
+
 
 def game_options(first: str, clock: str | None) -> GameOptions:
     """Game options from the command's: who moves first (South moves first; "random" leaves

@@ -12,6 +12,7 @@ restart still work), routes the service's events to Discord, and syncs the comma
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import signal
@@ -20,13 +21,13 @@ import sys
 import discord
 from discord import app_commands
 
-from bot.health import heartbeat_forever, heartbeat_path, service_status
 from bot.discord.actions import Actions
 from bot.discord.challenges import Challenges
 from bot.discord.command_group import MancalaGroup
-from bot.discord.notify import DiscordNotifier
 from bot.discord.discord_settings import Settings
+from bot.discord.notify import DiscordNotifier
 from bot.discord.views import DYNAMIC_ITEMS
+from bot.health import heartbeat_forever, heartbeat_path, service_status
 
 log = logging.getLogger(__name__)
 
@@ -37,15 +38,17 @@ class MancalaBot(discord.Client):
     """``mail_address`` is the bot's own email address when this process also runs the mail
     surface (so email players hear of their games); None refuses challenges to addresses."""
 
-    def __init__(self, service, settings: Settings = Settings(),
-                 mail_address: str | None = None):
+    def __init__(self, service, settings: Settings | None = None, mail_address: str | None = None):
+        settings = settings or Settings()
         intents = discord.Intents.default()
         intents.message_content = settings.message_content
         # nobody is pinged unless a message names them: no @everyone, no roles, ever
-        shards = ({"shard_id": settings.shard[0], "shard_count": settings.shard[1]}
-                  if settings.shard else {})  # one shard per process, the others elsewhere
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
-                         **shards)
+        shards = (
+            {"shard_id": settings.shard[0], "shard_count": settings.shard[1]}
+            if settings.shard
+            else {}
+        )  # one shard per process, the others elsewhere
+        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(), **shards)
         self.settings = settings
         self.service = service
         self.mail_address = mail_address
@@ -72,15 +75,16 @@ class MancalaBot(discord.Client):
             return
         await self.actions.typed_move(message)
 
-    async def _command_failed(self, interaction: discord.Interaction,
-                              error: app_commands.AppCommandError) -> None:
-        log.exception("/%s failed", interaction.command and interaction.command.qualified_name,
-                      exc_info=error)
-        try:
-            await self.actions.error(interaction, "Something went wrong on my side; "
-                                                  "the game is unchanged. Try again.")
-        except discord.HTTPException:
-            pass
+    async def _command_failed(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        log.exception(
+            "/%s failed", interaction.command and interaction.command.qualified_name, exc_info=error
+        )
+        with contextlib.suppress(discord.HTTPException):
+            await self.actions.error(
+                interaction, "Something went wrong on my side; the game is unchanged. Try again."
+            )
 
     async def close(self) -> None:
         self.actions.close()
@@ -100,30 +104,36 @@ async def serve(token: str, settings: Settings, mail_settings=None) -> int:
     try:
         if mail_settings is not None:
             from bot.mail.runner import start_mail_surface
+
             mail = await start_mail_surface(service, mail_settings)
         mail_address = mail_settings.bot_address if mail is not None else None
         async with MancalaBot(service, settings, mail_address) as bot:
+
             async def status() -> dict:
                 surfaces = {"discord": discord_state(bot)}
                 if mail is not None:
                     surfaces["mail"] = "listening"
                 return {"surfaces": surfaces, **await service_status(service)}
 
-            beat = asyncio.create_task(heartbeat_forever(heartbeat_path(settings.database),
-                                                         status))
+            beat = asyncio.create_task(heartbeat_forever(heartbeat_path(settings.database), status))
             try:
                 await bot.start(token)
             finally:
                 beat.cancel()
                 await asyncio.gather(beat, return_exceptions=True)
     except discord.LoginFailure:
-        print("Discord refused the token in DISCORD_TOKEN; copy it again from the "
-              "Developer Portal (Bot > Reset Token).", file=sys.stderr)
+        print(
+            "Discord refused the token in DISCORD_TOKEN; copy it again from the "
+            "Developer Portal (Bot > Reset Token).",
+            file=sys.stderr,
+        )
         return 1
     except discord.PrivilegedIntentsRequired:
-        print("DISCORD_MESSAGE_CONTENT=yes needs the Message Content intent: switch it on "
-              "in the Developer Portal (Bot > Privileged Gateway Intents), or unset it.",
-              file=sys.stderr)
+        print(
+            "DISCORD_MESSAGE_CONTENT=yes needs the Message Content intent: switch it on "
+            "in the Developer Portal (Bot > Privileged Gateway Intents), or unset it.",
+            file=sys.stderr,
+        )
         return 1
     finally:
         if mail is not None:
@@ -133,14 +143,17 @@ async def serve(token: str, settings: Settings, mail_settings=None) -> int:
 
 
 def discord_state(bot: discord.Client) -> str:
-    """"connecting" until Discord's READY, then "connected", or "disconnected" while the
+    """ "connecting" until Discord's READY, then "connected", or "disconnected" while the
     gateway is lost (discord.py reconnects by itself; a long outage fails the health check)."""
     if bot.is_closed():
         return "disconnected"
     if not bot.is_ready():
         return "connecting"
-    return "connected" if bot.latency == bot.latency and bot.latency != float("inf") \
+    return (
+        "connected"
+        if bot.latency == bot.latency and bot.latency != float("inf")
         else "disconnected"
+    )
 
 
 def run(token: str, settings: Settings, mail_settings=None) -> int:
@@ -149,8 +162,7 @@ def run(token: str, settings: Settings, mail_settings=None) -> int:
 
     async def until_stopped() -> int:
         # SIGTERM cancels the bot like Ctrl-C does, so the database is closed cleanly
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM,
-                                                      asyncio.current_task().cancel)
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)
         try:
             return await serve(token, settings, mail_settings)
         except asyncio.CancelledError:

@@ -28,11 +28,13 @@ class MancalaGroup(app_commands.Group):
 
     def __init__(self):
         # also in a DM with the bot: a player can play the AI there, alone
-        super().__init__(name="mancala", description="Play mancala: Kalah, Wari, Oware and more",
-                         guild_only=False)
+        super().__init__(
+            name="mancala",
+            description="Play mancala: Kalah, Wari, Oware and more",
+            guild_only=False,
+        )
 
-    @app_commands.command(description="Challenge someone to a game (challenge me to play "
-                                      "the AI)")
+    @app_commands.command(description="Challenge someone to a game (challenge me to play the AI)")
     @app_commands.describe(
         ruleset="a preset like wari, or preset:key=value,... (see /mancala rules)",
         opponent="who to play: a member, or me (the bot) for the AI",
@@ -43,15 +45,21 @@ class MancalaGroup(app_commands.Group):
         thread="play in a new thread of this channel",
     )
     @app_commands.choices(first=FIRST_CHOICES)
-    async def challenge(self, interaction: discord.Interaction,
-                        opponent: discord.User | None = None,
-                        ruleset: app_commands.Range[str, 1, 100] | None = None,
-                        email: app_commands.Range[str, 3, 254] | None = None,
-                        level: str | None = None, first: str = "me", clock: str | None = None,
-                        thread: bool | None = None) -> None:
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.User | None = None,
+        ruleset: app_commands.Range[str, 1, 100] | None = None,
+        email: app_commands.Range[str, 3, 254] | None = None,
+        level: str | None = None,
+        first: str = "me",
+        clock: str | None = None,
+        thread: bool | None = None,
+    ) -> None:
         # left out, the ruleset, level, clock and thread are this server's (/mancala settings)
-        await interaction.client.challenges.challenge(interaction, opponent, ruleset, level,
-                                                      first, clock, thread, email)
+        await interaction.client.challenges.challenge(
+            interaction, opponent, ruleset, level, first, clock, thread, email
+        )
 
     @challenge.autocomplete("ruleset")
     async def _ruleset_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -63,20 +71,17 @@ class MancalaGroup(app_commands.Group):
 
     @app_commands.command(description="Accept a challenge (the newest one to you, if no id)")
     @app_commands.describe(challenge="the challenge's number, if you have several")
-    async def accept(self, interaction: discord.Interaction,
-                     challenge: int | None = None) -> None:
+    async def accept(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
         await interaction.client.challenges.accept(interaction, challenge)
 
     @app_commands.command(description="Decline a challenge (the newest one to you, if no id)")
     @app_commands.describe(challenge="the challenge's number, if you have several")
-    async def decline(self, interaction: discord.Interaction,
-                      challenge: int | None = None) -> None:
+    async def decline(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
         await interaction.client.challenges.decline(interaction, challenge)
 
     @app_commands.command(description="Withdraw your own challenge (the newest, if no id)")
     @app_commands.describe(challenge="the challenge's number, if you have several")
-    async def cancel(self, interaction: discord.Interaction,
-                     challenge: int | None = None) -> None:
+    async def cancel(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
         await interaction.client.challenges.cancel(interaction, challenge)
 
     @app_commands.command(description="How to play here: the commands and how to type moves")
@@ -85,8 +90,9 @@ class MancalaGroup(app_commands.Group):
 
     @app_commands.command(description="Sow a pit in this channel's game")
     @app_commands.describe(pit="the pit's letter, like E (North's pits: either case)")
-    async def move(self, interaction: discord.Interaction,
-                   pit: app_commands.Range[str, 1, 3]) -> None:
+    async def move(
+        self, interaction: discord.Interaction, pit: app_commands.Range[str, 1, 3]
+    ) -> None:
         await _actions(interaction).move(interaction, None, pit)
 
     @move.autocomplete("pit")
@@ -105,23 +111,36 @@ class MancalaGroup(app_commands.Group):
         clock="time per move before forfeiting, like 12h or 3d, or off",
         pings="mention the player to move on the board, or never",
         threads="give every game a thread of its own",
-        text_board="show the text board beside the picture")
-    @app_commands.choices(pings=[app_commands.Choice(name="mention the player to move",
-                                                     value="mention"),
-                                 app_commands.Choice(name="never mention", value="off")])
-    async def settings(self, interaction: discord.Interaction,
-                       ruleset: app_commands.Range[str, 1, 100] | None = None,
-                       level: str | None = None,
-                       clock: app_commands.Range[str, 1, 20] | None = None,
-                       pings: str | None = None, threads: bool | None = None,
-                       text_board: bool | None = None) -> None:
+        text_board="show the text board beside the picture",
+    )
+    @app_commands.choices(
+        pings=[
+            app_commands.Choice(name="mention the player to move", value="mention"),
+            app_commands.Choice(name="never mention", value="off"),
+        ]
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        ruleset: app_commands.Range[str, 1, 100] | None = None,
+        level: str | None = None,
+        clock: app_commands.Range[str, 1, 20] | None = None,
+        pings: str | None = None,
+        threads: bool | None = None,
+        text_board: bool | None = None,
+    ) -> None:
         await _actions(interaction).server_settings(
-            interaction, ruleset=ruleset, level=level, clock=clock, pings=pings,
-            threads=threads, text_board=text_board)
+            interaction,
+            ruleset=ruleset,
+            level=level,
+            clock=clock,
+            pings=pings,
+            threads=threads,
+            text_board=text_board,
+        )
 
     @settings.autocomplete("ruleset")
-    async def _settings_ruleset_autocomplete(self, interaction: discord.Interaction,
-                                             current: str):
+    async def _settings_ruleset_autocomplete(self, interaction: discord.Interaction, current: str):
         return ruleset_choices(current)
 
     @settings.autocomplete("level")
@@ -146,8 +165,9 @@ class MancalaGroup(app_commands.Group):
 
     @app_commands.command(description="How to hear it is your move: a mention, a DM, or nothing")
     @app_commands.describe(mode="mention (in the game's channel), dm, or off")
-    @app_commands.choices(mode=[app_commands.Choice(name=m, value=m)
-                                for m in ("mention", "dm", "off")])
+    @app_commands.choices(
+        mode=[app_commands.Choice(name=m, value=m) for m in ("mention", "dm", "off")]
+    )
     async def pings(self, interaction: discord.Interaction, mode: str) -> None:
         await _actions(interaction).set_pings(interaction, mode)
 
@@ -157,8 +177,11 @@ class MancalaGroup(app_commands.Group):
 
     @app_commands.command(description="The rulesets, or one ruleset's rules in full")
     @app_commands.describe(ruleset="a preset or preset:key=value,...; leave out for the list")
-    async def rules(self, interaction: discord.Interaction,
-                    ruleset: app_commands.Range[str, 1, 100] | None = None) -> None:
+    async def rules(
+        self,
+        interaction: discord.Interaction,
+        ruleset: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
         await _actions(interaction).rules(interaction, ruleset)
 
     @rules.autocomplete("ruleset")
@@ -166,11 +189,16 @@ class MancalaGroup(app_commands.Group):
         return ruleset_choices(current)
 
     @app_commands.command(description="The best-rated players of a ruleset on this server")
-    @app_commands.describe(ruleset="a preset (default: this server's)",
-                           everywhere="everyone's ranking, not only this server's players")
-    async def leaderboard(self, interaction: discord.Interaction,
-                          ruleset: app_commands.Range[str, 1, 100] | None = None,
-                          everywhere: bool = False) -> None:
+    @app_commands.describe(
+        ruleset="a preset (default: this server's)",
+        everywhere="everyone's ranking, not only this server's players",
+    )
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        ruleset: app_commands.Range[str, 1, 100] | None = None,
+        everywhere: bool = False,
+    ) -> None:
         await _actions(interaction).leaderboard(interaction, ruleset, everywhere)
 
     @leaderboard.autocomplete("ruleset")

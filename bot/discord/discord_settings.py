@@ -14,8 +14,8 @@ Sharding (Discord requires it from 2,500 servers): each process serves one shard
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from bot.config import database_path
 
@@ -34,8 +34,9 @@ class Settings:
     def from_environ(cls, env: Mapping[str, str]) -> Settings:
         guild = env.get("DISCORD_GUILD", "").strip()
         return cls(
-            guild_id=(int(guild) if guild.isascii() and guild.isdigit() and len(guild) <= 20
-                      else None),  # ASCII digits: isdigit() alone passes superscripts
+            guild_id=(
+                int(guild) if guild.isascii() and guild.isdigit() and len(guild) <= 20 else None
+            ),  # ASCII digits: isdigit() alone passes superscripts
             message_content=env.get("DISCORD_MESSAGE_CONTENT", "").strip().lower() in _YES,
             database=str(database_path(env)),  # the same file the terminal plays on
             sync_commands=env.get("DISCORD_SYNC", "yes").strip().lower() in _YES,
@@ -51,9 +52,12 @@ def _shard(env: Mapping[str, str]) -> tuple[int, int] | None:
     count, shard = (env.get(k, "").strip() for k in ("DISCORD_SHARD_COUNT", "DISCORD_SHARD_ID"))
     if not count and not shard:
         return None
-    if not all(x.isascii() and x.isdigit() and len(x) <= 5 for x in (count, shard)) \
-            or not 0 <= int(shard) < int(count):
-        raise SettingsError("DISCORD_SHARD_COUNT (how many shards) and DISCORD_SHARD_ID (this "
-                            "process's, from 0) go together: whole numbers, the id below the "
-                            "count")
+    if not all(x.isascii() and x.isdigit() and len(x) <= 5 for x in (count, shard)) or not 0 <= int(
+        shard
+    ) < int(count):
+        raise SettingsError(
+            "DISCORD_SHARD_COUNT (how many shards) and DISCORD_SHARD_ID (this "
+            "process's, from 0) go together: whole numbers, the id below the "
+            "count"
+        )
     return int(shard), int(count)

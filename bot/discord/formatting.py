@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from bot.service import Challenge, GameView, Player, Rating
 from engine import Ruleset, result_lines
 from engine.ruleset import PARAMETERS, PLAYERS, PRESETS, format_value
-
-from bot.service import Challenge, GameView, Player, Rating
 
 MESSAGE_LIMIT = 2000  # characters in a message's content
 CHOICE_LIMIT = 100  # characters in an autocomplete choice's name and value
@@ -26,9 +25,11 @@ CHOICE_LIMIT = 100  # characters in an autocomplete choice's name and value
 EMBED_TITLE, EMBED_DESCRIPTION, EMBED_FIELDS = 256, 4096, 25
 FIELD_NAME, FIELD_VALUE, EMBED_TOTAL = 256, 1024, 6000
 
-_TIME = re.compile(r"^\s*([0-9]{1,6}(?:\.[0-9]{1,6})?)\s*"
-                   r"(m|min|mins|minutes?|h|hours?|d|days?)\s*$",
-                   re.I)
+_TIME = re.compile(
+    r"^\s*([0-9]{1,6}(?:\.[0-9]{1,6})?)\s*"
+    r"(m|min|mins|minutes?|h|hours?|d|days?)\s*$",
+    re.I,
+)
 _UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400}
 
 
@@ -88,8 +89,10 @@ def code_block(text: str) -> str:
 
 
 def game_title(game: GameView) -> str:
-    return (f"**Game {game.id}** · `{game.rules}` · {who(game.south)} (South) vs "
-            f"{who(game.north)} (North)")
+    return (
+        f"**Game {game.id}** · `{game.rules}` · {who(game.south)} (South) vs "
+        f"{who(game.north)} (North)"
+    )
 
 
 def turn_line(game: GameView) -> str:
@@ -107,8 +110,10 @@ def turn_line(game: GameView) -> str:
     # Discord shows <t:...:R> in each reader's own time, counting down ("in 3 hours").
     clock = f" Move due <t:{int(game.deadline)}:R>." if game.deadline else ""
     if not on_discord(game.to_move):
-        return f"{last}{who(game.to_move)} to move ({side.title()}): waiting for their move " \
-               f"by {game.to_move.surface}.{clock}"
+        return (
+            f"{last}{who(game.to_move)} to move ({side.title()}): waiting for their move "
+            f"by {game.to_move.surface}.{clock}"
+        )
     moves = ", ".join(game.position.legal_moves())
     return f"{last}{who(game.to_move)} to move ({side.title()}): {moves}.{clock}"
 
@@ -129,8 +134,11 @@ def board_message(game: GameView, note: str = "", text_board: bool = True) -> st
 
 def offer_line(game: GameView) -> str:
     offer = game.offer
-    what = {"draw": "offers a draw", "end": "offers to end the game here (scored as agreed)",
-            "undo": "asks to take back their last move"}.get(offer.kind, f"offers {offer.kind}")
+    what = {
+        "draw": "offers a draw",
+        "end": "offers to end the game here (scored as agreed)",
+        "undo": "asks to take back their last move",
+    }.get(offer.kind, f"offers {offer.kind}")
     answerer = game.opponent_of(offer.by)
     if answerer is not None and not on_discord(answerer):
         return f"{who(offer.by)} {what}. {who(answerer)} answers by {answerer.surface}."
@@ -140,18 +148,23 @@ def offer_line(game: GameView) -> str:
 def challenge_message(challenge: Challenge, descriptions: dict[str, str]) -> str:
     """A challenge card. ``descriptions`` maps preset names to one-line descriptions."""
     name = challenge.rules.split(":")[0]
-    line = f"{who(challenge.challenger)} challenges {who(challenge.opponent)} to " \
-           f"`{challenge.rules}`"
+    line = (
+        f"{who(challenge.challenger)} challenges {who(challenge.opponent)} to `{challenge.rules}`"
+    )
     about = descriptions.get(name)
     side = {"south": "South", "north": "North"}.get(challenge.options.side, "a random side")
-    parts = [line + ".", f"> {about}" if about else "",
-             f"{who(challenge.challenger)} plays {side}."]
+    parts = [
+        line + ".",
+        f"> {about}" if about else "",
+        f"{who(challenge.challenger)} plays {side}.",
+    ]
     if challenge.status == "open" and on_discord(challenge.opponent):
-        parts.append(f"{who(challenge.opponent)}: Accept or Decline below, or "
-                     f"`/mancala accept`.")
+        parts.append(f"{who(challenge.opponent)}: Accept or Decline below, or `/mancala accept`.")
     elif challenge.status == "open":
-        parts.append(f"{who(challenge.opponent)} answers by {challenge.opponent.surface}: "
-                     f"I sent them the challenge.")
+        parts.append(
+            f"{who(challenge.opponent)} answers by {challenge.opponent.surface}: "
+            f"I sent them the challenge."
+        )
     else:
         parts.append(f"Challenge {challenge.status}.")
     return fit("\n".join(p for p in parts if p))
@@ -169,10 +182,13 @@ def games_list(games: list[GameView], player: Player) -> str:
             state = "**your move**"
         else:
             state = "their move"
-        where = f"<#{game.channel.id}>" if game.channel.surface == "discord" else \
-            game.channel.surface
-        lines.append(f"Game {game.id} · `{game.rules}` vs {who(opponent)} · ply {game.ply} · "
-                     f"{state} · {where}")
+        where = (
+            f"<#{game.channel.id}>" if game.channel.surface == "discord" else game.channel.surface
+        )
+        lines.append(
+            f"Game {game.id} · `{game.rules}` vs {who(opponent)} · ply {game.ply} · "
+            f"{state} · {where}"
+        )
     return fit("\n".join(lines))
 
 
@@ -185,8 +201,9 @@ class Card(NamedTuple):
 
     def size(self) -> int:
         """Characters as Discord counts them against an embed's 6,000."""
-        return len(self.title) + len(self.description) + sum(len(n) + len(v)
-                                                             for n, v in self.fields)
+        return (
+            len(self.title) + len(self.description) + sum(len(n) + len(v) for n, v in self.fields)
+        )
 
 
 def rules_card(rules: Ruleset) -> Card:
@@ -202,13 +219,17 @@ def rules_card(rules: Ruleset) -> Card:
     about = [preset.summary + ".", f"Source: {preset.source}."]
     if preset.aliases:
         about.append("Also called: " + ", ".join(preset.aliases) + ".")
-    about.append("Change any key with `name:key=value,...`; the full reference is "
-                 "docs/rules.md.")
-    fields = tuple((f"{key} = {format_value(getattr(rules, key))}",
-                    fit(f"{param.meaning} ({param.allowed()})", FIELD_VALUE))
-                   for key, param in PARAMETERS.items())
-    return Card(fit(title, EMBED_TITLE), fit("\n".join(about), EMBED_DESCRIPTION),
-                fields[:EMBED_FIELDS])
+    about.append("Change any key with `name:key=value,...`; the full reference is docs/rules.md.")
+    fields = tuple(
+        (
+            f"{key} = {format_value(getattr(rules, key))}",
+            fit(f"{param.meaning} ({param.allowed()})", FIELD_VALUE),
+        )
+        for key, param in PARAMETERS.items()
+    )
+    return Card(
+        fit(title, EMBED_TITLE), fit("\n".join(about), EMBED_DESCRIPTION), fields[:EMBED_FIELDS]
+    )
 
 
 def help_text(typed_moves: bool) -> str:
@@ -217,23 +238,30 @@ def help_text(typed_moves: bool) -> str:
     >>> len(help_text(True)) <= MESSAGE_LIMIT
     True
     """
-    typing = ("or type the letter in the channel (`E`, or `E<` to sow clockwise where the "
-              "rules allow it)" if typed_moves else "or `/mancala move E`")
-    return fit("\n".join([
-        "**Mancala here**",
-        "`/mancala challenge` a member with a ruleset (`kalah`, `wari`, `oware`, ... or "
-        "`wari:captures=2-4`); challenge me to play the AI (`level: easy` to `expert`).",
-        f"Move with the pit buttons under the board, {typing}. Your pits are the bottom row, "
-        "`A` to `F` from your left; North's are `a` to `f`.",
-        "`/mancala board` shows the game, `/mancala hint` suggests a move (against the AI or "
-        "unrated), `/mancala draw` and `/mancala undo` make offers, `/mancala resign` ends it.",
-        "`/mancala accept`, `/mancala decline` and `/mancala cancel` answer or withdraw "
-        "challenges; `/mancala games` lists yours; `/mancala rules NAME` explains a ruleset; "
-        "`/mancala leaderboard` ranks the players.",
-        "Boards come as a picture with the text board beside it; `/mancala board text: False` "
-        "leaves the text out once. Server admins choose the defaults (ruleset, AI level, "
-        "clock, pings, threads, the text board) with `/mancala settings`.",
-    ]))
+    typing = (
+        "or type the letter in the channel (`E`, or `E<` to sow clockwise where the rules allow it)"
+        if typed_moves
+        else "or `/mancala move E`"
+    )
+    return fit(
+        "\n".join(
+            [
+                "**Mancala here**",
+                "`/mancala challenge` a member with a ruleset (`kalah`, `wari`, `oware`, ... or "
+                "`wari:captures=2-4`); challenge me to play the AI (`level: easy` to `expert`).",
+                f"Move with the pit buttons under the board, {typing}. Your pits are the bottom row, "
+                "`A` to `F` from your left; North's are `a` to `f`.",
+                "`/mancala board` shows the game, `/mancala hint` suggests a move (against the AI or "
+                "unrated), `/mancala draw` and `/mancala undo` make offers, `/mancala resign` ends it.",
+                "`/mancala accept`, `/mancala decline` and `/mancala cancel` answer or withdraw "
+                "challenges; `/mancala games` lists yours; `/mancala rules NAME` explains a ruleset; "
+                "`/mancala leaderboard` ranks the players.",
+                "Boards come as a picture with the text board beside it; `/mancala board text: False` "
+                "leaves the text out once. Server admins choose the defaults (ruleset, AI level, "
+                "clock, pings, threads, the text board) with `/mancala settings`.",
+            ]
+        )
+    )
 
 
 def leaderboard_text(rules: str, ratings: list[Rating], scope: str = "everywhere") -> str:
@@ -256,8 +284,10 @@ def parse_duration(text: str) -> float:
         return 0.0
     match = _TIME.match(text)
     if not match:
-        raise ValueError(f"'{text[:20]}' is not a time; write a number and a unit, like 30m, "
-                         f"12h or 3d, or off for no clock")
+        raise ValueError(
+            f"'{text[:20]}' is not a time; write a number and a unit, like 30m, "
+            f"12h or 3d, or off for no clock"
+        )
     seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)[0].lower()]
     if not 60 <= seconds <= 30 * 86400:
         raise ValueError("a clock runs from 1m to 30d per move (or off)")

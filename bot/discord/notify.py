@@ -22,8 +22,17 @@ from bot.discord import formatting as fmt
 from bot.discord.actions import mentions
 from bot.discord.views import challenge_view
 from bot.service import (
-    ChallengeAnswered, ChallengeReceived, Event, Forfeit, GameOver, MoveMade, Notifier,
-    OfferAnswered, OfferMade, Player, Reminder,
+    ChallengeAnswered,
+    ChallengeReceived,
+    Event,
+    Forfeit,
+    GameOver,
+    MoveMade,
+    Notifier,
+    OfferAnswered,
+    OfferMade,
+    Player,
+    Reminder,
 )
 from engine import Ruleset
 
@@ -71,12 +80,14 @@ class DiscordNotifier(Notifier):
 
     async def on_offer(self, event: OfferMade) -> None:
         if not _caused_on_discord(event.by) and self._first_time(
-                ("offer", event.game.id, event.game.ply, event.kind)):
+            ("offer", event.game.id, event.game.ply, event.kind)
+        ):
             await self._post_board(event, "")
 
     async def on_offer_answered(self, event: OfferAnswered) -> None:
         if not _caused_on_discord(event.by) and self._first_time(
-                ("answer", event.game.id, event.game.ply, event.kind)):
+            ("answer", event.game.id, event.game.ply, event.kind)
+        ):
             verb = "accepted" if event.accepted else "declined"
             await self._post_board(event, f"{fmt.who(event.by)} {verb} the {event.kind} offer.")
 
@@ -98,12 +109,10 @@ class DiscordNotifier(Notifier):
         if not self._first_time(("remind", game.id, game.ply, event.idle_seconds)):
             return
         hours = event.idle_seconds / 3600
-        text = f"{fmt.who(event.recipient)}, your move in game {game.id} " \
-               f"(waiting {hours:.0f}h)."
+        text = f"{fmt.who(event.recipient)}, your move in game {game.id} (waiting {hours:.0f}h)."
         if event.forfeit_at is not None:
             text += f" You forfeit <t:{int(event.forfeit_at)}:R> unless you move."
-        await self._send(event.recipient, game.channel, text,
-                         mentions(event.recipient))
+        await self._send(event.recipient, game.channel, text, mentions(event.recipient))
 
     async def _post_board(self, event, note: str, turn: bool = False) -> None:
         game = event.game
@@ -132,15 +141,16 @@ class DiscordNotifier(Notifier):
             return await self._direct(event.recipient, text)
         channel = self.client.get_partial_messageable(int(challenge.channel.id))
         view = challenge_view(challenge)
-        await channel.send(text, allowed_mentions=mentions(challenge.challenger,
-                                                           challenge.opponent),
-                           **({"view": view} if view is not None else {}))
+        await channel.send(
+            text,
+            allowed_mentions=mentions(challenge.challenger, challenge.opponent),
+            **({"view": view} if view is not None else {}),
+        )
 
     async def on_challenge_answered(self, event: ChallengeAnswered) -> None:
         challenge = event.challenge
         await self.client.challenges.close_card(challenge)
-        answerer = challenge.challenger if challenge.status == "cancelled" else \
-            challenge.opponent
+        answerer = challenge.challenger if challenge.status == "cancelled" else challenge.opponent
         if challenge.status != "expired" and (_caused_on_discord(answerer) or answerer.is_ai):
             return  # the answer's own reply showed it; the AI accepts inside the challenge
         if not self._first_time(("challenge", challenge.id, challenge.status)):
@@ -153,20 +163,29 @@ class DiscordNotifier(Notifier):
             text += "\n" + board
         elif event.game is not None:
             text += "\n" + fmt.board_message(event.game)
-        await self._send(event.recipient, challenge.channel, fmt.fit(text),
-                         mentions(challenge.challenger, challenge.opponent), **extras)
+        await self._send(
+            event.recipient,
+            challenge.channel,
+            fmt.fit(text),
+            mentions(challenge.challenger, challenge.opponent),
+            **extras,
+        )
 
     # -- delivery -----------------------------------------------------------------------------
 
-    async def _send(self, recipient: Player, channel, text: str,
-                    allowed: discord.AllowedMentions, **extras):
+    async def _send(
+        self, recipient: Player, channel, text: str, allowed: discord.AllowedMentions, **extras
+    ):
         """``text`` in ``channel`` (with ``extras``: a view, a file, an embed), or by direct
         message to a Discord player whose game lives on another surface."""
         if channel.surface != "discord":
             return await self._direct(recipient, text)
         target = self.client.get_partial_messageable(int(channel.id))
-        await target.send(text, allowed_mentions=allowed,
-                          **{key: value for key, value in extras.items() if value is not None})
+        await target.send(
+            text,
+            allowed_mentions=allowed,
+            **{key: value for key, value in extras.items() if value is not None},
+        )
 
     async def _direct(self, recipient: Player, text: str) -> None:
         """A direct message, for a Discord player whose game lives on another surface."""

@@ -35,38 +35,57 @@ def move_id(game_id: int, ply: int, move: str) -> str:
     return f"mancala:move:{game_id}:{ply}:{move}"
 
 
-class PitButton(discord.ui.DynamicItem[discord.ui.Button],
-                template=rf"mancala:move:(?P<game>{_ID}):(?P<ply>{_ID}):(?P<move>[A-Ha-h][<>]?)"):
+class PitButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"mancala:move:(?P<game>{_ID}):(?P<ply>{_ID}):(?P<move>[A-Ha-h][<>]?)",
+):
     """One pit of the board; enabled when sowing it is a legal move."""
 
-    def __init__(self, game_id: int, ply: int, move: str, legal: bool = True,
-                 row: int | None = None):
+    def __init__(
+        self, game_id: int, ply: int, move: str, legal: bool = True, row: int | None = None
+    ):
         self.game_id, self.ply, self.move = game_id, ply, move
-        super().__init__(discord.ui.Button(
-            label=move, custom_id=move_id(game_id, ply, move), row=row, disabled=not legal,
-            style=discord.ButtonStyle.primary if legal else discord.ButtonStyle.secondary))
+        super().__init__(
+            discord.ui.Button(
+                label=move,
+                custom_id=move_id(game_id, ply, move),
+                row=row,
+                disabled=not legal,
+                style=discord.ButtonStyle.primary if legal else discord.ButtonStyle.secondary,
+            )
+        )
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["game"]), int(match["ply"]), match["move"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.actions.move(interaction, self.game_id, self.move, self.ply,
-                                              from_board=True)
+        await interaction.client.actions.move(
+            interaction, self.game_id, self.move, self.ply, from_board=True
+        )
 
 
-class MoveSelect(discord.ui.DynamicItem[discord.ui.Select],
-                 template=rf"mancala:pick:(?P<game>{_ID}):(?P<ply>{_ID}):(?P<part>[0-9])"):
+class MoveSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=rf"mancala:pick:(?P<game>{_ID}):(?P<ply>{_ID}):(?P<part>[0-9])",
+):
     """A menu of legal moves, for rulesets with more moves than buttons fit (direction=choice)."""
 
-    def __init__(self, game_id: int, ply: int, part: int = 0, moves: list[str] = (),
-                 row: int | None = None):
+    def __init__(
+        self, game_id: int, ply: int, part: int = 0, moves: list[str] = (), row: int | None = None
+    ):
         self.game_id, self.ply = game_id, ply
-        options = [discord.SelectOption(label=m, value=m, description=_move_description(m))
-                   for m in moves] or [discord.SelectOption(label="-", value="-")]
-        super().__init__(discord.ui.Select(
-            custom_id=f"mancala:pick:{game_id}:{ply}:{part}", options=options, row=row,
-            placeholder="Choose a move" + (" (more)" if part else "")))
+        options = [
+            discord.SelectOption(label=m, value=m, description=_move_description(m)) for m in moves
+        ] or [discord.SelectOption(label="-", value="-")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mancala:pick:{game_id}:{ply}:{part}",
+                options=options,
+                row=row,
+                placeholder="Choose a move" + (" (more)" if part else ""),
+            )
+        )
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
@@ -74,19 +93,26 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
-        await interaction.client.actions.move(interaction, self.game_id,
-                                              values[0] if values else "", self.ply,
-                                              from_board=True)
+        await interaction.client.actions.move(
+            interaction, self.game_id, values[0] if values else "", self.ply, from_board=True
+        )
 
 
-class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
-                      template=rf"mancala:challenge:(?P<id>{_ID}):(?P<answer>accept|decline)"):
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"mancala:challenge:(?P<id>{_ID}):(?P<answer>accept|decline)",
+):
     def __init__(self, challenge_id: int, answer: str):
         self.challenge_id, self.answer = challenge_id, answer
-        super().__init__(discord.ui.Button(
-            label=answer.title(), custom_id=f"mancala:challenge:{challenge_id}:{answer}",
-            style=discord.ButtonStyle.success if answer == "accept"
-            else discord.ButtonStyle.danger))
+        super().__init__(
+            discord.ui.Button(
+                label=answer.title(),
+                custom_id=f"mancala:challenge:{challenge_id}:{answer}",
+                style=discord.ButtonStyle.success
+                if answer == "accept"
+                else discord.ButtonStyle.danger,
+            )
+        )
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
@@ -100,33 +126,48 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
             await challenges.decline(interaction, self.challenge_id, from_card=True)
 
 
-class OfferButton(discord.ui.DynamicItem[discord.ui.Button],
-                  template=rf"mancala:offer:(?P<game>{_ID}):(?P<ply>{_ID}):"
-                           r"(?P<answer>accept|decline)"):
+class OfferButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"mancala:offer:(?P<game>{_ID}):(?P<ply>{_ID}):"
+    r"(?P<answer>accept|decline)",
+):
     def __init__(self, game_id: int, ply: int, answer: str, label: str | None = None):
         self.game_id, self.ply, self.answer = game_id, ply, answer
-        super().__init__(discord.ui.Button(
-            label=label or answer.title(), custom_id=f"mancala:offer:{game_id}:{ply}:{answer}",
-            style=discord.ButtonStyle.success if answer == "accept"
-            else discord.ButtonStyle.secondary, row=ROWS - 1))
+        super().__init__(
+            discord.ui.Button(
+                label=label or answer.title(),
+                custom_id=f"mancala:offer:{game_id}:{ply}:{answer}",
+                style=discord.ButtonStyle.success
+                if answer == "accept"
+                else discord.ButtonStyle.secondary,
+                row=ROWS - 1,
+            )
+        )
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
         return cls(int(match["game"]), int(match["ply"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.actions.answer_offer(interaction, self.game_id, self.ply,
-                                                      self.answer == "accept")
+        await interaction.client.actions.answer_offer(
+            interaction, self.game_id, self.ply, self.answer == "accept"
+        )
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=rf"mancala:rematch:(?P<game>{_ID})"):
+class RematchButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=rf"mancala:rematch:(?P<game>{_ID})"
+):
     """On a final board: the same match again, sides swapped (the service decides the rest)."""
 
     def __init__(self, game_id: int):
         self.game_id = game_id
-        super().__init__(discord.ui.Button(label="Rematch", custom_id=f"mancala:rematch:{game_id}",
-                                           style=discord.ButtonStyle.success))
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch",
+                custom_id=f"mancala:rematch:{game_id}",
+                style=discord.ButtonStyle.success,
+            )
+        )
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
@@ -179,8 +220,9 @@ def _add_moves(view: discord.ui.View, game: GameView) -> None:
     rows_of_pits = _pit_rows(game)
     if any("<" in m for m in legal) or len(rows_of_pits) > ROWS - 1:
         for part, start in enumerate(range(0, len(legal), SELECT_OPTIONS)):
-            view.add_item(MoveSelect(game.id, game.ply, part, legal[start:start + SELECT_OPTIONS],
-                                     row=part))
+            view.add_item(
+                MoveSelect(game.id, game.ply, part, legal[start : start + SELECT_OPTIONS], row=part)
+            )
     else:
         for row, pits in enumerate(rows_of_pits):
             for move in pits:
@@ -208,7 +250,7 @@ def _split(pits: list[str]) -> list[list[str]]:
     """
     parts = -(-len(pits) // BUTTONS_PER_ROW)
     size = -(-len(pits) // parts)
-    return [pits[i:i + size] for i in range(0, len(pits), size)]
+    return [pits[i : i + size] for i in range(0, len(pits), size)]
 
 
 def _move_description(move: str) -> str:

@@ -12,15 +12,18 @@ import logging
 from email.message import EmailMessage
 
 from bot import metrics
+from bot.ai_runtime.pool import AIPool, default_level, known_levels
+from bot.mail.mail_settings import MailSettings
 from bot.mail.position_mail import (
-    MailFormatError, apply_sender_moves, parse_position_mail, reply_text,
+    MailFormatError,
+    apply_sender_moves,
+    parse_position_mail,
+    reply_text,
 )
 from bot.mail.reading import IncomingMail, read_mail
 from bot.mail.replies import build_reply
-from bot.mail.mail_settings import MailSettings
 from bot.mail.transport import PermanentMailError, Relay
 from bot.service.addresses import is_own_address
-from bot.ai_runtime.pool import AIPool, default_level, known_levels
 
 log = logging.getLogger(__name__)
 
@@ -31,18 +34,24 @@ class MailBot:
     """Answers mail. ``correspondence`` (a ``Correspondence``) handles stored games; without
     it only position-and-move mails are played."""
 
-    def __init__(self, settings: MailSettings, ai: AIPool, relay: Relay | None = None,
-                 correspondence=None, levels: tuple[str, ...] | None = None):
+    def __init__(
+        self,
+        settings: MailSettings,
+        ai: AIPool,
+        relay: Relay | None = None,
+        correspondence=None,
+        levels: tuple[str, ...] | None = None,
+    ):
         self.settings = settings
         self.ai = ai  # the service's AIPool: one pool for every surface
         self.relay = relay
         self.correspondence = correspondence
         self.levels = tuple(levels or known_levels())
-        self.default_level = settings.level or (default_level() if default_level() in self.levels
-                                                else self.levels[0])
+        self.default_level = settings.level or (
+            default_level() if default_level() in self.levels else self.levels[0]
+        )
 
-    async def process(self, raw: bytes, envelope_sender: str | None,
-                      recipients: list[str]) -> None:
+    async def process(self, raw: bytes, envelope_sender: str | None, recipients: list[str]) -> None:
         """Answer one message and send the replies (the SMTP server's and --pipe's entry)."""
         metrics.MAIL.labels(direction="in").inc()
         for reply in await self.answer(raw, envelope_sender, recipients):
@@ -52,8 +61,9 @@ class MailBot:
             except PermanentMailError as err:  # the sender's address is dead: nobody to tell
                 log.warning("reply to %s refused for good: %s", reply["To"], err)
 
-    async def answer(self, raw: bytes, envelope_sender: str | None = None,
-                     recipients: list[str] | tuple = ()) -> list[EmailMessage]:
+    async def answer(
+        self, raw: bytes, envelope_sender: str | None = None, recipients: list[str] | tuple = ()
+    ) -> list[EmailMessage]:
         """The replies to one raw message (none for bounces and auto-replies).
 
         Raises MailTooLarge for a message over the limit: the transport refuses it.
@@ -79,8 +89,11 @@ class MailBot:
         except MailFormatError as err:
             return err.explain(self.levels)
         bot_moves: list[str] = []
-        while (not position.is_over() and position.to_move == request.bot_side
-               and len(bot_moves) < _MAX_BOT_PLIES):
+        while (
+            not position.is_over()
+            and position.to_move == request.bot_side
+            and len(bot_moves) < _MAX_BOT_PLIES
+        ):
             # seed 0: the same mail gets the same answer
             choice = await self.ai.choose(position, request.level, seed=0)
             position = position.play(choice.move)

@@ -16,16 +16,28 @@ import secrets
 from email.message import EmailMessage
 
 from bot import metrics
-from bot.mail.replies import line_in_question
-from bot.mail.mail_commands import HELP, Command, CommandError, first_line, parse_command
 from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from
-from bot.mail.reading import IncomingMail
+from bot.mail.mail_commands import HELP, Command, CommandError, first_line, parse_command
 from bot.mail.mail_settings import MailSettings
+from bot.mail.reading import IncomingMail
+from bot.mail.replies import line_in_question
 from bot.mail.tokens import Tokens, find_tags, find_unverified_ids
 from bot.mail.transport import PermanentMailError, Relay, TransientMailError
 from bot.service import (
-    ChallengeAnswered, ChallengeReceived, Channel, Forfeit, GameOptions, GameOver,
-    GameView, MoveMade, Notifier, OfferAnswered, OfferMade, Player, Reminder, ServiceError,
+    ChallengeAnswered,
+    ChallengeReceived,
+    Channel,
+    Forfeit,
+    GameOptions,
+    GameOver,
+    GameView,
+    MoveMade,
+    Notifier,
+    OfferAnswered,
+    OfferMade,
+    Player,
+    Reminder,
+    ServiceError,
 )
 from engine import from_perspective, to_perspective
 from engine.errors import excerpt
@@ -34,13 +46,17 @@ log = logging.getLogger(__name__)
 
 _OPEN_VERBS = ("challenge", "games", "help")  # need no token: they act for the From address
 _RULES_LINE = re.compile(r"^\s*(rules?|ruleset|variant)\s*[:=]", re.I | re.M)  # a position mail
-_UNTAGGED_MOVE = ("I did not play {move}: this mail carries no game's tag, so I cannot tell "
-                  "which game it is for (and a From address alone never authorizes a move). "
-                  "Reply to my latest mail about your game: its subject and reply address "
-                  "carry the tag.")
-_REFUSED = ("I did not act on your mail: it does not carry the secret token of {what}. "
-            "Reply to my latest mail about it (its subject and reply address carry your "
-            "token); a From address alone never authorizes a move.")
+_UNTAGGED_MOVE = (
+    "I did not play {move}: this mail carries no game's tag, so I cannot tell "
+    "which game it is for (and a From address alone never authorizes a move). "
+    "Reply to my latest mail about your game: its subject and reply address "
+    "carry the tag."
+)
+_REFUSED = (
+    "I did not act on your mail: it does not carry the secret token of {what}. "
+    "Reply to my latest mail about it (its subject and reply address carry your "
+    "token); a From address alone never authorizes a move."
+)
 
 
 class EmailNotifier(Notifier):
@@ -63,8 +79,7 @@ class EmailNotifier(Notifier):
                 return
             except TransientMailError as err:
                 if delay is None:
-                    log.error("gave up telling %s (%s): %s", message["To"], message["Subject"],
-                              err)
+                    log.error("gave up telling %s (%s): %s", message["To"], message["Subject"], err)
                     return
                 await asyncio.sleep(delay)
 
@@ -73,62 +88,92 @@ class EmailNotifier(Notifier):
 
     async def on_challenge(self, event: ChallengeReceived) -> None:
         who = await self._name(event.challenge.challenger)
-        await self._send(await self.mailer.challenge_mail(
-            event.challenge, event.recipient,
-            f"{who} challenges you to a game of {event.challenge.rules}."))
+        await self._send(
+            await self.mailer.challenge_mail(
+                event.challenge,
+                event.recipient,
+                f"{who} challenges you to a game of {event.challenge.rules}.",
+            )
+        )
 
     async def on_challenge_answered(self, event: ChallengeAnswered) -> None:
         challenge = event.challenge
         who = await self._name(challenge.opponent)
         if event.game is not None:
-            await self._send(await self.mailer.game_mail(
-                event.game, event.recipient, f"{who} accepted your challenge: the game begins."))
+            await self._send(
+                await self.mailer.game_mail(
+                    event.game, event.recipient, f"{who} accepted your challenge: the game begins."
+                )
+            )
         else:
-            await self._send(await self.mailer.challenge_mail(
-                challenge, event.recipient, f"Your challenge to {who} is {challenge.status}."))
+            await self._send(
+                await self.mailer.challenge_mail(
+                    challenge, event.recipient, f"Your challenge to {who} is {challenge.status}."
+                )
+            )
 
     async def on_move(self, event: MoveMade) -> None:
         side = event.game.side_of(event.recipient)
         move = to_perspective(event.move, side)
-        await self._send(await self.mailer.game_mail(
-            event.game, event.recipient, f"{await self._name(event.by)} played {move}."))
+        await self._send(
+            await self.mailer.game_mail(
+                event.game, event.recipient, f"{await self._name(event.by)} played {move}."
+            )
+        )
 
     async def on_offer(self, event: OfferMade) -> None:
-        what = {"draw": "a draw", "end": "to end the game here",
-                "undo": "to take back their last move"}.get(event.kind, event.kind)
-        await self._send(await self.mailer.game_mail(
-            event.game, event.recipient, f"{await self._name(event.by)} offers {what}."))
+        what = {
+            "draw": "a draw",
+            "end": "to end the game here",
+            "undo": "to take back their last move",
+        }.get(event.kind, event.kind)
+        await self._send(
+            await self.mailer.game_mail(
+                event.game, event.recipient, f"{await self._name(event.by)} offers {what}."
+            )
+        )
 
     async def on_offer_answered(self, event: OfferAnswered) -> None:
         verdict = "accepted" if event.accepted else "declined"
-        await self._send(await self.mailer.game_mail(
-            event.game, event.recipient,
-            f"{await self._name(event.by)} {verdict} your {event.kind} offer."))
+        await self._send(
+            await self.mailer.game_mail(
+                event.game,
+                event.recipient,
+                f"{await self._name(event.by)} {verdict} your {event.kind} offer.",
+            )
+        )
 
     async def on_game_over(self, event: GameOver) -> None:
         outcome = event.game.outcome
         reason = outcome.words if outcome else "the game ended"
-        await self._send(await self.mailer.game_mail(event.game, event.recipient,
-                                                     f"Game over: {reason}."))
+        await self._send(
+            await self.mailer.game_mail(event.game, event.recipient, f"Game over: {reason}.")
+        )
 
     async def on_forfeit(self, event: Forfeit) -> None:
         loser = await self._name(event.loser)
-        await self._send(await self.mailer.game_mail(
-            event.game, event.recipient, f"Game over: {loser} did not move in time."))
+        await self._send(
+            await self.mailer.game_mail(
+                event.game, event.recipient, f"Game over: {loser} did not move in time."
+            )
+        )
 
     async def on_reminder(self, event: Reminder) -> None:
         days = event.idle_seconds / 86400
         note = "" if event.forfeit_at is None else " Without a move the game will be forfeited."
-        await self._send(await self.mailer.game_mail(
-            event.game, event.recipient,
-            f"Reminder: it has been your move for {days:.1f} days.{note}"))
+        await self._send(
+            await self.mailer.game_mail(
+                event.game,
+                event.recipient,
+                f"Reminder: it has been your move for {days:.1f} days.{note}",
+            )
+        )
 
 
 def attach_email(service, settings: MailSettings, relay: Relay) -> EmailNotifier:
     """Register the email notifier on ``service``; any process running the service (the
     Discord bot's too) calls this so email players hear about their games."""
-    mailer = GameMailer(Tokens(settings.token_secret()), settings.bot_address,
-                        service.display_name)
+    mailer = GameMailer(Tokens(settings.token_secret()), settings.bot_address, service.display_name)
     notifier = EmailNotifier(mailer, relay)
     service.add_notifier("email", notifier)
     service.players.mail_address = settings.bot_address  # so nobody challenges the bot itself
@@ -161,9 +206,13 @@ class Correspondence:
         try:
             command = parse_command(mail.text)
         except CommandError as err:  # the line in question, quoted, then what is accepted
-            return [self.mailer.plain_reply(
-                mail, mail.from_address,
-                f"{line_in_question(first_line(mail.text))}\n\n{err}\n\n{HELP}")]
+            return [
+                self.mailer.plain_reply(
+                    mail,
+                    mail.from_address,
+                    f"{line_in_question(first_line(mail.text))}\n\n{err}\n\n{HELP}",
+                )
+            ]
         tags = find_tags(mail.subject, mail.recipients)
         try:
             for kind, ident, token in tags:
@@ -177,18 +226,29 @@ class Correspondence:
                         return await self._in_challenge(mail, command, ident, role)
             if command is not None and command.verb in _OPEN_VERBS:
                 return await self._open_command(mail, command, player)
-            if (command is not None and command.verb == "move" and not tags
-                    and not find_unverified_ids(mail.subject)):  # names no game at all
-                text = (f"{line_in_question(first_line(mail.text))}\n\n"
-                        + _UNTAGGED_MOVE.format(move=command.move))
-                return [self.mailer.plain_reply(mail, mail.from_address,
-                                                f"{text}\n\n{await self._games_list(player)}")]
+            if (
+                command is not None
+                and command.verb == "move"
+                and not tags
+                and not find_unverified_ids(mail.subject)
+            ):  # names no game at all
+                text = f"{line_in_question(first_line(mail.text))}\n\n" + _UNTAGGED_MOVE.format(
+                    move=command.move
+                )
+                return [
+                    self.mailer.plain_reply(
+                        mail, mail.from_address, f"{text}\n\n{await self._games_list(player)}"
+                    )
+                ]
         except ServiceError as err:
             return [self.mailer.plain_reply(mail, mail.from_address, str(err))]
         named = tags[:1] or [(k, i, "") for k, i in find_unverified_ids(mail.subject)][:1]
         what = f"{named[0][0]} {named[0][1]}" if named else "a game"
-        return [self.mailer.plain_reply(mail, mail.from_address,
-                                        _REFUSED.format(what=what) + "\n\n" + HELP)]
+        return [
+            self.mailer.plain_reply(
+                mail, mail.from_address, _REFUSED.format(what=what) + "\n\n" + HELP
+            )
+        ]
 
     def _seat(self, kind: str, ident: int, token: str, seats) -> str | None:
         return next((s for s in seats if self.tokens.check(kind, ident, s, token)), None)
@@ -201,15 +261,22 @@ class Correspondence:
         if player.surface == "email" and mail.from_name:
             await self.service.set_display_name(player, mail.from_name)
 
-    async def _in_game(self, mail: IncomingMail, command: Command | None, game_id: int,
-                       side: str) -> list[EmailMessage]:
+    async def _in_game(
+        self, mail: IncomingMail, command: Command | None, game_id: int, side: str
+    ) -> list[EmailMessage]:
         game = await self.service.get_game(game_id)
         player = game.player(side)
         await self._remember_name(player, mail)
         if command is None:
-            return [await self.mailer.game_mail(
-                game, player, f"I could not read '{excerpt(first_line(mail.text))}' as a move "
-                "or command.\n\n" + HELP, mail)]
+            return [
+                await self.mailer.game_mail(
+                    game,
+                    player,
+                    f"I could not read '{excerpt(first_line(mail.text))}' as a move "
+                    "or command.\n\n" + HELP,
+                    mail,
+                )
+            ]
         try:
             game, headline = await self._act(mail, command, game, player, side)
         except ServiceError as err:
@@ -217,21 +284,28 @@ class Correspondence:
             headline = f"Not done: {err}"
         return [await self.mailer.game_mail(game, player, headline, mail)]
 
-    async def _act(self, mail: IncomingMail, command: Command, game: GameView, player: Player,
-                   side: str) -> tuple[GameView, str]:
+    async def _act(
+        self, mail: IncomingMail, command: Command, game: GameView, player: Player, side: str
+    ) -> tuple[GameView, str]:
         service, verb = self.service, command.verb
         if verb == "move":
             number = command.number or move_number_from(mail, game.id)
             if number is None:
-                return game, (f"Which move is {command.move} for? Write it with the move "
-                              f"number of the board you saw, like 'Move {game.ply + 1}: "
-                              f"{command.move}'.")
+                return game, (
+                    f"Which move is {command.move} for? Write it with the move "
+                    f"number of the board you saw, like 'Move {game.ply + 1}: "
+                    f"{command.move}'."
+                )
             move = from_perspective(command.move, side)
             game = await service.move(game.id, player, move, expected_ply=number - 1)
-            read = (f"I read your move as {command.move} (your line: '{command.read_from}'). "
-                    if command.read_from else "")
-            return game, (f"{read}You played {to_perspective(game.moves[-1], side)} "
-                          f"(move {number}).")
+            read = (
+                f"I read your move as {command.move} (your line: '{command.read_from}'). "
+                if command.read_from
+                else ""
+            )
+            return game, (
+                f"{read}You played {to_perspective(game.moves[-1], side)} (move {number})."
+            )
         if verb == "resign":
             return await service.resign(game.id, player), "You resigned."
         if verb in ("draw", "end", "undo"):
@@ -250,8 +324,9 @@ class Correspondence:
 
     # -- mail that acts for a side of a challenge --------------------------------------------
 
-    async def _in_challenge(self, mail: IncomingMail, command: Command | None,
-                            challenge_id: int, role: str) -> list[EmailMessage]:
+    async def _in_challenge(
+        self, mail: IncomingMail, command: Command | None, challenge_id: int, role: str
+    ) -> list[EmailMessage]:
         challenge = await self.service.get_challenge(challenge_id)
         player = challenge.challenger if role == "challenger" else challenge.opponent
         await self._remember_name(player, mail)
@@ -259,8 +334,11 @@ class Correspondence:
         try:
             if verb == "accept" and role == "opponent":
                 game = await self.service.accept(challenge_id, player)
-                return [await self.mailer.game_mail(game, player,
-                                                    "You accepted: the game begins.", mail)]
+                return [
+                    await self.mailer.game_mail(
+                        game, player, "You accepted: the game begins.", mail
+                    )
+                ]
             if verb == "decline" and role == "opponent":
                 challenge = await self.service.decline(challenge_id, player)
                 headline = "You declined the challenge."
@@ -269,9 +347,14 @@ class Correspondence:
                 headline = "You withdrew your challenge."
             elif challenge.game_id is not None:  # answered by mail to the old thread
                 game = await self.service.get_game(challenge.game_id)
-                return [await self.mailer.game_mail(
-                    game, player, f"This challenge became game {game.id}: reply to this mail "
-                    "to play it.", mail)]
+                return [
+                    await self.mailer.game_mail(
+                        game,
+                        player,
+                        f"This challenge became game {game.id}: reply to this mail to play it.",
+                        mail,
+                    )
+                ]
             else:
                 allowed = "accept or decline" if role == "opponent" else "cancel"
                 headline = f"For this challenge, reply '{allowed}'."
@@ -282,26 +365,38 @@ class Correspondence:
 
     # -- mail that acts for its From address ------------------------------------------------
 
-    async def _open_command(self, mail: IncomingMail, command: Command,
-                            player: Player) -> list[EmailMessage]:
+    async def _open_command(
+        self, mail: IncomingMail, command: Command, player: Player
+    ) -> list[EmailMessage]:
         if command.verb == "help":
             return [self.mailer.plain_reply(mail, mail.from_address, HELP)]
         if command.verb == "games":
-            return [self.mailer.plain_reply(mail, mail.from_address,
-                                            await self._games_list(player))]
+            return [
+                self.mailer.plain_reply(mail, mail.from_address, await self._games_list(player))
+            ]
         await self._remember_name(player, mail)
         opponent = self._opponent(command.opponent)
         channel = Channel("email", f"{mail.from_address}/{secrets.token_hex(8)}")
         challenge = await self.service.challenge(
-            player, opponent, command.rules, channel,
-            GameOptions(side=command.side) if command.side else None)
+            player,
+            opponent,
+            command.rules,
+            channel,
+            GameOptions(side=command.side) if command.side else None,
+        )
         if challenge.game_id is not None:  # the AI accepts at once
             game = await self.service.get_game(challenge.game_id)
-            return [await self.mailer.game_mail(game, player, "The AI accepted: the game "
-                                                "begins.", mail)]
-        return [await self.mailer.challenge_mail(
-            challenge, player, f"Challenge sent to {await self.service.display_name(opponent)}.",
-            mail)]
+            return [
+                await self.mailer.game_mail(game, player, "The AI accepted: the game begins.", mail)
+            ]
+        return [
+            await self.mailer.challenge_mail(
+                challenge,
+                player,
+                f"Challenge sent to {await self.service.display_name(opponent)}.",
+                mail,
+            )
+        ]
 
     def _opponent(self, text: str) -> Player:
         if text == "ai":
@@ -321,15 +416,19 @@ class Correspondence:
             token = self.mailer.game_token(game.id, side)
             turn = "your move" if game.to_move == player else "waiting"
             opponent = await self.service.display_name(game.opponent_of(player))
-            lines.append(f"  [mancala game {game.id} {token}] {game.rules} against {opponent}, "
-                         f"move {game.ply + 1}, {turn}")
+            lines.append(
+                f"  [mancala game {game.id} {token}] {game.rules} against {opponent}, "
+                f"move {game.ply + 1}, {turn}"
+            )
         for challenge in challenges:
             role = "challenger" if challenge.challenger == player else "opponent"
             token = self.mailer.challenge_token(challenge.id, role)
             other = challenge.opponent if role == "challenger" else challenge.challenger
-            lines.append(f"  [mancala challenge {challenge.id} {token}] {challenge.rules}, "
-                         f"{'to' if role == 'challenger' else 'from'} "
-                         f"{await self.service.display_name(other)}")
+            lines.append(
+                f"  [mancala challenge {challenge.id} {token}] {challenge.rules}, "
+                f"{'to' if role == 'challenger' else 'from'} "
+                f"{await self.service.display_name(other)}"
+            )
         return "\n".join(lines)
 
 

@@ -61,63 +61,97 @@ class GameMailer:
 
     # -- games --------------------------------------------------------------------------------
 
-    async def game_mail(self, game: GameView, player: Player, headline: str,
-                        answering: IncomingMail | None = None) -> EmailMessage:
+    async def game_mail(
+        self, game: GameView, player: Player, headline: str, answering: IncomingMail | None = None
+    ) -> EmailMessage:
         """A mail to ``player`` about ``game``: the headline, the board from their side, and
         what they can do next."""
         side = game.side_of(player)
         opponent = game.opponent_of(player)
         token = self.game_token(game.id, side)
         names = {s: await self.display_name(game.player(s)) for s in ("south", "north")}
-        subject = (f"{subject_tag('game', game.id, token)} {game.position.rules.name}: "
-                   f"{names['south']} vs {names['north']}")
+        subject = (
+            f"{subject_tag('game', game.id, token)} {game.position.rules.name}: "
+            f"{names['south']} vs {names['north']}"
+        )
         number = game.ply + 1
-        lines = [headline, "",
-                 f"Game {game.id}: {game.rules}. You play {side.title()} against "
-                 f"{await self.display_name(opponent)}; your pits are A-F on the bottom row.",
-                 "", game.board(side), ""]
+        lines = [
+            headline,
+            "",
+            f"Game {game.id}: {game.rules}. You play {side.title()} against "
+            f"{await self.display_name(opponent)}; your pits are A-F on the bottom row.",
+            "",
+            game.board(side),
+            "",
+        ]
         if game.is_over:
             lines.append("The game is over. Send 'challenge ADDRESS' to start another.")
         elif game.to_move == player:
             legal = ", ".join(to_perspective(m, side) for m in game.position.legal_moves())
-            lines.append(f"Your move, move {number}: reply with your pit on the first line, "
-                         f"like 'Move {number}: {legal.split(', ')[0]}' (legal: {legal}).")
+            lines.append(
+                f"Your move, move {number}: reply with your pit on the first line, "
+                f"like 'Move {number}: {legal.split(', ')[0]}' (legal: {legal})."
+            )
         else:
             lines.append(f"Waiting for {await self.display_name(opponent)} (move {number}).")
         if game.offer and not game.is_over:
             kind = {"draw": "a draw", "end": "to end the game", "undo": "a take-back"}
             who = "You offer" if game.offer.by == player else "Your opponent offers"
-            lines.append(f"{who} {kind.get(game.offer.kind, game.offer.kind)}"
-                         + ("; reply 'accept' or 'decline'." if game.offer.by != player
-                            else "."))
-        lines += ["", "Other replies: resign, draw, undo, end, board. Keep the subject: it "
-                      "carries your secret token for this game."]
+            lines.append(
+                f"{who} {kind.get(game.offer.kind, game.offer.kind)}"
+                + ("; reply 'accept' or 'decline'." if game.offer.by != player else ".")
+            )
+        lines += [
+            "",
+            "Other replies: resign, draw, undo, end, board. Keep the subject: it "
+            "carries your secret token for this game.",
+        ]
         root = self._thread_root("game", game.id, token)
-        return self._message(player, subject, "\n".join(lines), "game", game.id, token,
-                             root, number, answering)
+        return self._message(
+            player, subject, "\n".join(lines), "game", game.id, token, root, number, answering
+        )
 
     # -- challenges ---------------------------------------------------------------------------
 
-    async def challenge_mail(self, challenge: Challenge, player: Player, headline: str,
-                             answering: IncomingMail | None = None) -> EmailMessage:
+    async def challenge_mail(
+        self,
+        challenge: Challenge,
+        player: Player,
+        headline: str,
+        answering: IncomingMail | None = None,
+    ) -> EmailMessage:
         role = "challenger" if player == challenge.challenger else "opponent"
         token = self.challenge_token(challenge.id, role)
         other = challenge.opponent if role == "challenger" else challenge.challenger
         other_name = await self.display_name(other)
-        subject = (f"{subject_tag('challenge', challenge.id, token)} {challenge.rules}: "
-                   f"{'you challenge' if role == 'challenger' else 'a challenge from'} "
-                   f"{other_name}")
+        subject = (
+            f"{subject_tag('challenge', challenge.id, token)} {challenge.rules}: "
+            f"{'you challenge' if role == 'challenger' else 'a challenge from'} "
+            f"{other_name}"
+        )
         if challenge.status == "open":
-            todo = ("Reply 'accept' to play, or 'decline'." if role == "opponent"
-                    else f"Waiting for {other_name} to answer; reply 'cancel' to withdraw.")
+            todo = (
+                "Reply 'accept' to play, or 'decline'."
+                if role == "opponent"
+                else f"Waiting for {other_name} to answer; reply 'cancel' to withdraw."
+            )
         else:
             todo = f"This challenge is {challenge.status}."
-        body = "\n".join([headline, "", f"Challenge {challenge.id}: {challenge.rules}, "
-                          f"{await self.display_name(challenge.challenger)} against "
-                          f"{await self.display_name(challenge.opponent)}.", "", todo])
+        body = "\n".join(
+            [
+                headline,
+                "",
+                f"Challenge {challenge.id}: {challenge.rules}, "
+                f"{await self.display_name(challenge.challenger)} against "
+                f"{await self.display_name(challenge.opponent)}.",
+                "",
+                todo,
+            ]
+        )
         root = self._thread_root("challenge", challenge.id, token)
-        return self._message(player, subject, body, "challenge", challenge.id, token, root,
-                             None, answering)
+        return self._message(
+            player, subject, body, "challenge", challenge.id, token, root, None, answering
+        )
 
     def plain_reply(self, mail: IncomingMail, to: str, body: str) -> EmailMessage:
         """A reply to ``mail`` without a game: errors, help, the games list."""
@@ -125,20 +159,36 @@ class GameMailer:
 
         return build_reply(mail, body, self.bot_address, to=to)
 
-    def _message(self, player: Player, subject: str, body: str, kind: str, ident: int,
-                 token: str, root: str, number: int | None,
-                 answering: IncomingMail | None) -> EmailMessage:
+    def _message(
+        self,
+        player: Player,
+        subject: str,
+        body: str,
+        kind: str,
+        ident: int,
+        token: str,
+        root: str,
+        number: int | None,
+        answering: IncomingMail | None,
+    ) -> EmailMessage:
         references = [root]
         in_reply_to = root
         if answering is not None and answering.message_id:
             references = [root] + [r for r in answering.references if r != root]
             references.append(answering.message_id)
             in_reply_to = answering.message_id
-        message = new_message(player.id, subject, body, self.bot_address,
-                              reply_to=reply_address(self.bot_address, kind, ident, token),
-                              in_reply_to=in_reply_to, references=references)
+        message = new_message(
+            player.id,
+            subject,
+            body,
+            self.bot_address,
+            reply_to=reply_address(self.bot_address, kind, ident, token),
+            in_reply_to=in_reply_to,
+            references=references,
+        )
         if number is not None:
             del message["Message-ID"]
-            message["Message-ID"] = (f"<mancala.g{ident}.m{number}.{secrets.token_hex(6)}"
-                                     f"@{self._domain}>")
+            message["Message-ID"] = (
+                f"<mancala.g{ident}.m{number}.{secrets.token_hex(6)}@{self._domain}>"
+            )
         return message

@@ -22,8 +22,29 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-_BLOCKS = {"p", "div", "br", "tr", "li", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "table",
-           "ul", "ol", "hr", "body", "section", "article", "header", "footer"}
+_BLOCKS = {
+    "p",
+    "div",
+    "br",
+    "tr",
+    "li",
+    "pre",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "table",
+    "ul",
+    "ol",
+    "hr",
+    "body",
+    "section",
+    "article",
+    "header",
+    "footer",
+}
 _INVISIBLE = {"script", "style", "head", "title", "template"}
 _VOID = {"br", "hr", "img", "meta", "link", "input", "col", "area", "base", "wbr", "source"}
 _QUOTE_CLASSES = re.compile(r"gmail_quote|moz-cite-prefix|yahoo_quoted|protonmail_quote", re.I)
@@ -105,8 +126,11 @@ class _TextCollector(HTMLParser):
 
     def _write(self, text: str) -> None:
         """Add ``text`` to the current line; inside a quote, the line is a '>' line."""
-        if self.quote_depth and not self.lines[-1].startswith(">") and (
-                text.strip() or self.pre_depth):
+        if (
+            self.quote_depth
+            and not self.lines[-1].startswith(">")
+            and (text.strip() or self.pre_depth)
+        ):
             self.lines[-1] = ">" * self.quote_depth + " " + self.lines[-1].lstrip()
         self.lines[-1] += text
 

@@ -17,22 +17,52 @@ from dataclasses import dataclass
 from bot.mail.reading import mailbox
 from engine.errors import excerpt
 
-VERBS = ("challenge", "accept", "decline", "cancel", "move", "resign", "draw", "end", "undo",
-         "board", "games", "help")
+VERBS = (
+    "challenge",
+    "accept",
+    "decline",
+    "cancel",
+    "move",
+    "resign",
+    "draw",
+    "end",
+    "undo",
+    "board",
+    "games",
+    "help",
+)
 DEFAULT_RULES = "wari"  # the game of 003, where play by mail began
 
-_MOVE = re.compile(r"^(?:move\b\s*)?(?:#?(\d{1,5})\s*[.:)]?\s*)?(?::\s*)?([a-h][<>]?)\s*[.!]?$",
-                   re.I)
+_MOVE = re.compile(
+    r"^(?:move\b\s*)?(?:#?(\d{1,5})\s*[.:)]?\s*)?(?::\s*)?([a-h][<>]?)\s*[.!]?$", re.I
+)
 # "Move 3: C (did this go through?)": a move named as one, with words after it
-_MOVE_THEN_WORDS = re.compile(r"^(?:move\b\s*#?(\d{1,5})?|#?(\d{1,5}))\s*[.:)]?\s*(?::\s*)?"
-                              r"([a-h][<>]?)(?:[\s.,;!?:)(-]+)(.+)$", re.I)
+_MOVE_THEN_WORDS = re.compile(
+    r"^(?:move\b\s*#?(\d{1,5})?|#?(\d{1,5}))\s*[.:)]?\s*(?::\s*)?"
+    r"([a-h][<>]?)(?:[\s.,;!?:)(-]+)(.+)$",
+    re.I,
+)
 _PIT_WORD = re.compile(r"(?<![\w'])[a-h][<>]?(?![\w'])", re.I)  # a lone letter: another move?
 _WORD = re.compile(r"^([a-z]+)\b[\s:,.!]*(.*)$", re.I)
-_PHRASES = {"my games": "games", "list games": "games", "offer draw": "draw",
-            "offer a draw": "draw", "take back": "undo"}
-_SYNONYMS = {"list": "games", "status": "board", "show": "board", "withdraw": "cancel",
-             "takeback": "undo", "yes": "accept", "no": "decline", "refuse": "decline",
-             "play": "challenge", "commands": "help"}
+_PHRASES = {
+    "my games": "games",
+    "list games": "games",
+    "offer draw": "draw",
+    "offer a draw": "draw",
+    "take back": "undo",
+}
+_SYNONYMS = {
+    "list": "games",
+    "status": "board",
+    "show": "board",
+    "withdraw": "cancel",
+    "takeback": "undo",
+    "yes": "accept",
+    "no": "decline",
+    "refuse": "decline",
+    "play": "challenge",
+    "commands": "help",
+}
 
 HELP = f"""Playing by mail: the commands (the first line of your mail; one per mail)
     challenge ADDRESS [RULES] [as south|north]
@@ -79,17 +109,24 @@ def parse_command(text: str) -> Command | None:
     line = first_line(text)
     move = _MOVE.match(line)
     if move:
-        return Command("move", move=move.group(2), number=int(move.group(1))
-                       if move.group(1) else None)
+        return Command(
+            "move", move=move.group(2), number=int(move.group(1)) if move.group(1) else None
+        )
     move = _MOVE_THEN_WORDS.match(line)
     if move:
         number = move.group(1) or move.group(2)
         if _PIT_WORD.search(move.group(4)):
-            raise CommandError(f"'{excerpt(line)}': which move? That line holds more than one "
-                               "move; write one pit letter on the line, like 'Move 7: C', and "
-                               "anything else on the next line")
-        return Command("move", move=move.group(3), number=int(number) if number else None,
-                       read_from=excerpt(line, 200))
+            raise CommandError(
+                f"'{excerpt(line)}': which move? That line holds more than one "
+                "move; write one pit letter on the line, like 'Move 7: C', and "
+                "anything else on the next line"
+            )
+        return Command(
+            "move",
+            move=move.group(3),
+            number=int(number) if number else None,
+            read_from=excerpt(line, 200),
+        )
     words = " ".join(line.lower().split())
     for phrase, verb in _PHRASES.items():
         if words == phrase or words.startswith(phrase + " "):
@@ -115,22 +152,34 @@ def _challenge(rest: str) -> Command:
     for i, w in enumerate(words[:-1]):
         if w.lower() == "as" and words[i + 1].lower() in ("south", "north", "random"):
             side = words[i + 1].lower()
-            del words[i:i + 2]
+            del words[i : i + 2]
             break
     if not words:
-        raise CommandError("challenge whom? Write 'challenge ann@example.org wari', "
-                           "'challenge discord:USER_ID' or 'challenge ai'")
+        raise CommandError(
+            "challenge whom? Write 'challenge ann@example.org wari', "
+            "'challenge discord:USER_ID' or 'challenge ai'"
+        )
     opponent = words[0].strip("<>").lower()
     if "@" in opponent:
         opponent = mailbox(opponent)
         if not opponent:
-            raise CommandError(f"'{excerpt(words[0])}' is not an email address this bot can "
-                               "write to: write it as ann@example.org")
+            raise CommandError(
+                f"'{excerpt(words[0])}' is not an email address this bot can "
+                "write to: write it as ann@example.org"
+            )
     elif not re.fullmatch(r"ai(:\w{1,20})?|discord:\d{1,20}", opponent):
-        raise CommandError(f"'{excerpt(words[0])}' is not an opponent: write an email address, "
-                           "discord:USER_ID, ai or ai:LEVEL")
+        raise CommandError(
+            f"'{excerpt(words[0])}' is not an opponent: write an email address, "
+            "discord:USER_ID, ai or ai:LEVEL"
+        )
     if len(words) > 2:
-        raise CommandError(f"'{excerpt(' '.join(words[2:]))}' is not understood; write "
-                           "'challenge ADDRESS RULES as SIDE'")
-    return Command("challenge", opponent=opponent,
-                   rules=words[1] if len(words) > 1 else DEFAULT_RULES, side=side)
+        raise CommandError(
+            f"'{excerpt(' '.join(words[2:]))}' is not understood; write "
+            "'challenge ADDRESS RULES as SIDE'"
+        )
+    return Command(
+        "challenge",
+        opponent=opponent,
+        rules=words[1] if len(words) > 1 else DEFAULT_RULES,
+        side=side,
+    )

@@ -24,9 +24,9 @@ from __future__ import annotations
 import os
 import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 
 from bot.config import data_dir, database_path
 from bot.mail.reading import DEFAULT_MAX_BYTES
@@ -58,13 +58,16 @@ class MailSettings:
 
         tls = get("MANCALA_MAIL_RELAY_TLS").lower() or "none"
         if tls not in ("none", "starttls", "tls"):
-            raise SettingsError("MANCALA_MAIL_RELAY_TLS is none, starttls or tls, not "
-                                f"'{excerpt(tls)}'")
+            raise SettingsError(
+                f"MANCALA_MAIL_RELAY_TLS is none, starttls or tls, not '{excerpt(tls)}'"
+            )
         max_bytes = get("MANCALA_MAIL_MAX_BYTES") or str(DEFAULT_MAX_BYTES)
         # ASCII digits, bounded, before int(): str.isdigit() passes '¹', which int() refuses
         if not re.fullmatch(r"[0-9]{1,12}", max_bytes) or int(max_bytes) < 1024:
-            raise SettingsError(f"MANCALA_MAIL_MAX_BYTES is a byte count of at least 1024, not "
-                                f"'{excerpt(max_bytes)}'")
+            raise SettingsError(
+                f"MANCALA_MAIL_MAX_BYTES is a byte count of at least 1024, not "
+                f"'{excerpt(max_bytes)}'"
+            )
         return cls(
             listen=_host_port("MANCALA_MAIL_LISTEN", get("MANCALA_MAIL_LISTEN"), cls.listen),
             relay=_host_port("MANCALA_MAIL_RELAY", get("MANCALA_MAIL_RELAY"), cls.relay),

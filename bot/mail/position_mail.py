@@ -22,17 +22,34 @@ import textwrap
 from dataclasses import dataclass
 
 from engine import (
-    IllegalMove, Position, PositionError, Ruleset, RulesetError, from_perspective,
-    parse_position, render, to_perspective,
+    IllegalMove,
+    Position,
+    PositionError,
+    Ruleset,
+    RulesetError,
+    from_perspective,
+    parse_position,
+    render,
+    to_perspective,
 )
 from engine.errors import excerpt
 
 SIDES = ("south", "north")
 
 _KEY_LINE = re.compile(
-    r"^\s*(rules|rule|ruleset|variant|side|level|moves|move|my move)\s*[:=]\s*(.*?)\s*$", re.I)
-_KEYS = {"rules": "rules", "rule": "rules", "ruleset": "rules", "variant": "rules",
-         "side": "side", "level": "level", "move": "move", "moves": "move", "my move": "move"}
+    r"^\s*(rules|rule|ruleset|variant|side|level|moves|move|my move)\s*[:=]\s*(.*?)\s*$", re.I
+)
+_KEYS = {
+    "rules": "rules",
+    "rule": "rules",
+    "ruleset": "rules",
+    "variant": "rules",
+    "side": "side",
+    "level": "level",
+    "move": "move",
+    "moves": "move",
+    "my move": "move",
+}
 _MOVE_TOKEN = re.compile(r"^[A-Ha-h][<>]?$")
 _BOARD_WORDS = re.compile(r"^\s*(captured|stores?|game over|south \d+, north \d+|```)", re.I)
 _TURN = re.compile(r"\b(south|north) to move\b", re.I)
@@ -41,9 +58,15 @@ _LINE_NUMBER = re.compile(r"\bline (\d+)\b")
 
 def format_help(levels) -> str:
     """The accepted format, shown with every error."""
+
     def column(words) -> str:  # the right-hand column, wrapped for a plain-text mail
-        return textwrap.fill(", ".join(words), width=88, initial_indent=" " * 27,
-                             subsequent_indent=" " * 27, break_on_hyphens=False)
+        return textwrap.fill(
+            ", ".join(words),
+            width=88,
+            initial_indent=" " * 27,
+            subsequent_indent=" " * 27,
+            break_on_hyphens=False,
+        )
 
     level_list, presets = column(levels), column(Ruleset.presets())
     return f"""A position-and-move mail holds these lines (anything before or after the board
@@ -113,11 +136,12 @@ def _moves_then_words(text: str) -> tuple[list[str], list[str]]:
         if not _MOVE_TOKEN.match(bare):
             break
         moves.append(bare)
-    return moves, tokens[len(moves):]
+    return moves, tokens[len(moves) :]
 
 
-def parse_position_mail(text: str, levels, default_level: str | None = None,
-                        rng: random.Random | None = None) -> PositionMail:
+def parse_position_mail(
+    text: str, levels, default_level: str | None = None, rng: random.Random | None = None
+) -> PositionMail:
     """Read the newest text of a mail. Raise MailFormatError naming the offending line."""
     lines = text.split("\n")
     values: dict[str, tuple[str, str]] = {}  # key -> (value, raw line)
@@ -142,13 +166,17 @@ def parse_position_mail(text: str, levels, default_level: str | None = None,
             board_lines[i] = line
 
     if "rules" not in values:
-        unread = [x.strip() for x in lines
-                  if x.strip() and not _KEY_LINE.match(x) and not _looks_like_board(x)]
+        unread = [
+            x.strip()
+            for x in lines
+            if x.strip() and not _KEY_LINE.match(x) and not _looks_like_board(x)
+        ]
         if not any(x.strip() for x in lines):
             raise MailFormatError("the mail is empty: there is no Rules: line and no board")
-        raise MailFormatError("there is no Rules: line (which game?)"
-                              + ("" if board_rows else " and no board"),
-                              unread[0] if unread else None)
+        raise MailFormatError(
+            "there is no Rules: line (which game?)" + ("" if board_rows else " and no board"),
+            unread[0] if unread else None,
+        )
     rules_text, rules_line = values["rules"]
     try:
         rules = Ruleset.parse(rules_text)
@@ -160,24 +188,37 @@ def parse_position_mail(text: str, levels, default_level: str | None = None,
         raise MailFormatError("the side is south or north", values["side"][1])
     level = (values.get("level", ("", ""))[0] or default_level or levels[0]).lower()
     if level not in levels:
-        raise MailFormatError(f"the level is one of {', '.join(levels)}",
-                              values.get("level", ("", None))[1])
+        raise MailFormatError(
+            f"the level is one of {', '.join(levels)}", values.get("level", ("", None))[1]
+        )
     move_text, move_line = values.get("move", ("", ""))
     moves, words = _moves_then_words(move_text)
     if words and not moves:
-        raise MailFormatError(f"'{excerpt(words[0], 10)}' is not a move; a move is a pit "
-                              f"letter {rules.letters[0]}-{rules.letters[-1]}", move_line)
+        raise MailFormatError(
+            f"'{excerpt(words[0], 10)}' is not a move; a move is a pit "
+            f"letter {rules.letters[0]}-{rules.letters[-1]}",
+            move_line,
+        )
     if any(_MOVE_TOKEN.match(w.strip(".,;:!?()\"'")) for w in words):
-        raise MailFormatError("which moves? Write only pit letters on the Move: line "
-                              "(several: 'Move: C d E'), and words on the next line", move_line)
-    note = (f"I read your move{'s' if len(moves) > 1 else ''} as {' '.join(moves)} (your "
-            f"line: '{excerpt(move_line, 200)}')." if words else None)
+        raise MailFormatError(
+            "which moves? Write only pit letters on the Move: line "
+            "(several: 'Move: C d E'), and words on the next line",
+            move_line,
+        )
+    note = (
+        f"I read your move{'s' if len(moves) > 1 else ''} as {' '.join(moves)} (your "
+        f"line: '{excerpt(move_line, 200)}')."
+        if words
+        else None
+    )
 
     if not board_rows:
         if moves:
-            raise MailFormatError("a Move: needs the board it is played on; copy the board "
-                                  "from my last mail into your reply, without '>' quoting",
-                                  move_line)
+            raise MailFormatError(
+                "a Move: needs the board it is played on; copy the board "
+                "from my last mail into your reply, without '>' quoting",
+                move_line,
+            )
         start = Position.initial(rules, rng=rng or random.Random())
         return PositionMail(rules, side, level, start, [], started=True)
 
@@ -187,8 +228,11 @@ def parse_position_mail(text: str, levels, default_level: str | None = None,
     if moves:
         to_move = side
     elif written_turn and written_turn.group(1).lower() == side:
-        raise MailFormatError(f"the board says {side.title()} (you) to move, but there is no "
-                              "Move: line; add one, like 'Move: C'", written_turn.group(0))
+        raise MailFormatError(
+            f"the board says {side.title()} (you) to move, but there is no "
+            "Move: line; add one, like 'Move: C'",
+            written_turn.group(0),
+        )
     else:
         to_move = bot_side
     try:
@@ -241,20 +285,25 @@ def apply_sender_moves(mail: PositionMail) -> tuple[Position, list[str]]:
         if position.is_over():
             raise MailFormatError(f"the game ended before your move {move}")
         if position.to_move != mail.side:
-            raise MailFormatError(f"after {excerpt(' '.join(mail.moves[:len(played)]))} it is my turn, "
-                                  f"not yours: {move} cannot be played")
+            raise MailFormatError(
+                f"after {excerpt(' '.join(mail.moves[: len(played)]))} it is my turn, "
+                f"not yours: {move} cannot be played"
+            )
         try:
             position = position.play(from_perspective(move, mail.side))
         except IllegalMove as err:
             legal = ", ".join(to_perspective(m, mail.side) for m in position.legal_moves())
-            raise MailFormatError(f"{move} is not a legal move here: {err} "
-                                  f"(legal moves: {legal})", f"Move: {' '.join(mail.moves)}")
+            raise MailFormatError(
+                f"{move} is not a legal move here: {err} (legal moves: {legal})",
+                f"Move: {' '.join(mail.moves)}",
+            ) from None
         played.append(position.last_move)
     return position, played
 
 
-def reply_text(mail: PositionMail, position: Position, sender_moves: list[str],
-               bot_moves: list[str]) -> str:
+def reply_text(
+    mail: PositionMail, position: Position, sender_moves: list[str], bot_moves: list[str]
+) -> str:
     """The reply: what happened, then the new position in the same format, ready to edit."""
     side = mail.side
     told = [mail.note] if mail.note else []
@@ -263,16 +312,23 @@ def reply_text(mail: PositionMail, position: Position, sender_moves: list[str],
     if sender_moves:
         told.append("You played " + " ".join(to_perspective(m, side) for m in sender_moves) + ".")
     if bot_moves:
-        told.append(f"I ({mail.level}) played "
-                    + " ".join(to_perspective(m, side) for m in bot_moves) + ".")
+        told.append(
+            f"I ({mail.level}) played " + " ".join(to_perspective(m, side) for m in bot_moves) + "."
+        )
     if position.is_over():
         told.append("The game is over.")
         move_line = ""
     else:
         legal = ", ".join(to_perspective(m, side) for m in position.legal_moves())
-        told.append(f"Your move: one of {legal}. Reply with this board (not quoted) and your "
-                    "move on the Move: line.")
+        told.append(
+            f"Your move: one of {legal}. Reply with this board (not quoted) and your "
+            "move on the Move: line."
+        )
         move_line = "\nMove: "
-    return (" ".join(told) + "\n\n"
-            f"Rules: {mail.rules}\nSide: {side}\nLevel: {mail.level}\n\n"
-            + render(position, perspective=side) + "\n" + move_line)
+    return (
+        " ".join(told) + "\n\n"
+        f"Rules: {mail.rules}\nSide: {side}\nLevel: {mail.level}\n\n"
+        + render(position, perspective=side)
+        + "\n"
+        + move_line
+    )

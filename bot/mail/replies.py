@@ -36,9 +36,15 @@ def reply_subject(subject: str) -> str:
     return f"Re: {bare or 'your mancala mail'}"
 
 
-def new_message(to: str, subject: str, body: str, bot_address: str,
-                reply_to: str | None = None, in_reply_to: str | None = None,
-                references: list[str] | None = None) -> EmailMessage:
+def new_message(
+    to: str,
+    subject: str,
+    body: str,
+    bot_address: str,
+    reply_to: str | None = None,
+    in_reply_to: str | None = None,
+    references: list[str] | None = None,
+) -> EmailMessage:
     """A plain-text mail from the bot (UTF-8, so boards and names survive any client)."""
     message = EmailMessage()
     _set(message, "From", bot_address)
@@ -80,15 +86,27 @@ def _set(message: EmailMessage, name: str, value: str) -> None:
         message[name] = value
 
 
-def build_reply(mail: IncomingMail, body: str, bot_address: str, to: str | None = None,
-                subject: str | None = None, reply_to: str | None = None) -> EmailMessage:
+def build_reply(
+    mail: IncomingMail,
+    body: str,
+    bot_address: str,
+    to: str | None = None,
+    subject: str | None = None,
+    reply_to: str | None = None,
+) -> EmailMessage:
     """Answer ``mail`` in its thread (by default to its sender, with 'Re: ' its subject)."""
     references = list(mail.references)
     if mail.message_id and mail.message_id not in references:
         references.append(mail.message_id)
-    return new_message(to or mail.sender, subject or reply_subject(mail.subject), body,
-                       bot_address, reply_to=reply_to, in_reply_to=mail.message_id,
-                       references=references)
+    return new_message(
+        to or mail.sender,
+        subject or reply_subject(mail.subject),
+        body,
+        bot_address,
+        reply_to=reply_to,
+        in_reply_to=mail.message_id,
+        references=references,
+    )
 
 
 def _domain(address: str) -> str:

@@ -10,11 +10,11 @@ import logging
 import signal
 from dataclasses import dataclass
 
+from bot.ai_runtime.pool import AIPool
 from bot.health import heartbeat_forever, heartbeat_path, service_status
 from bot.mail.bot import MailBot
-from bot.mail.reading import MailTooLarge
 from bot.mail.mail_settings import MailSettings, SettingsError
-from bot.ai_runtime.pool import AIPool
+from bot.mail.reading import MailTooLarge
 from bot.mail.transport import Relay, TransientMailError, start_server
 from engine.errors import excerpt
 
@@ -40,17 +40,24 @@ class MailSurface:
             self.ai.close()
 
 
-async def open_surface(settings: MailSettings, *, with_games: bool = True,
-                       service=None, ai_workers: int = 1) -> MailSurface:
+async def open_surface(
+    settings: MailSettings, *, with_games: bool = True, service=None, ai_workers: int = 1
+) -> MailSurface:
     """The relay, the AI and (``with_games``) the game service on ``settings.database`` with
     the email notifier attached; pass ``service`` to share one that is already open."""
     from engine.ai import LEVELS
 
     if settings.level and settings.level not in LEVELS:
-        raise SettingsError(f"MANCALA_MAIL_LEVEL is one of {', '.join(LEVELS)}, not "
-                            f"'{excerpt(settings.level)}'")
-    relay = Relay(settings.relay[0], settings.relay[1], user=settings.relay_user,
-                  password=settings.relay_password, tls=settings.relay_tls)
+        raise SettingsError(
+            f"MANCALA_MAIL_LEVEL is one of {', '.join(LEVELS)}, not '{excerpt(settings.level)}'"
+        )
+    relay = Relay(
+        settings.relay[0],
+        settings.relay[1],
+        user=settings.relay_user,
+        password=settings.relay_password,
+        tls=settings.relay_tls,
+    )
     correspondence = None
     owned_service = owned_ai = None
     if with_games:
@@ -59,8 +66,9 @@ async def open_surface(settings: MailSettings, *, with_games: bool = True,
         if service is None:
             from bot.service import GameService
 
-            service = owned_service = await GameService.open(settings.database,
-                                                             ai_workers=ai_workers)
+            service = owned_service = await GameService.open(
+                settings.database, ai_workers=ai_workers
+            )
         notifier = attach_email(service, settings, relay)
         correspondence = Correspondence(service, notifier)
         ai = service.ai  # one pool for the games' AI turns and the position mails
@@ -93,8 +101,12 @@ async def start_mail_surface(service, settings: MailSettings) -> RunningMail:
     return RunningMail(surface, server)
 
 
-async def serve(settings: MailSettings, stop: asyncio.Event | None = None,
-                ready: asyncio.Event | None = None, with_games: bool = True) -> None:
+async def serve(
+    settings: MailSettings,
+    stop: asyncio.Event | None = None,
+    ready: asyncio.Event | None = None,
+    with_games: bool = True,
+) -> None:
     """Run the SMTP server until ``stop`` is set (or SIGINT/SIGTERM)."""
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -127,8 +139,13 @@ async def serve(settings: MailSettings, stop: asyncio.Event | None = None,
         await surface.close()
 
 
-async def pipe(settings: MailSettings, raw: bytes, sender: str | None,
-               recipients: list[str], with_games: bool = True) -> int:
+async def pipe(
+    settings: MailSettings,
+    raw: bytes,
+    sender: str | None,
+    recipients: list[str],
+    with_games: bool = True,
+) -> int:
     """Handle one message delivered by a mail server; the exit status it expects."""
     if len(raw) > settings.max_bytes:
         print(f"message refused: {len(raw)} bytes, the limit is {settings.max_bytes}")

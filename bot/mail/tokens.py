@@ -27,9 +27,10 @@ import re
 TOKEN_LENGTH = 10  # 50 bits of base32: guessing one by mail is hopeless
 KINDS = {"g": "game", "c": "challenge"}
 
-_SUBJECT_TAG = re.compile(r"\[mancala (game|challenge) (\d{1,12}) ([a-z2-7]{%d})\]" % TOKEN_LENGTH,
-                          re.I)
-_ADDRESS_TAG = re.compile(r"^[^@+]+\+([gc])(\d{1,12})-([a-z2-7]{%d})@" % TOKEN_LENGTH, re.I)
+_SUBJECT_TAG = re.compile(
+    rf"\[mancala (game|challenge) (\d{{1,12}}) ([a-z2-7]{{{TOKEN_LENGTH}}})\]", re.I
+)
+_ADDRESS_TAG = re.compile(rf"^[^@+]+\+([gc])(\d{{1,12}})-([a-z2-7]{{{TOKEN_LENGTH}}})@", re.I)
 
 
 class Tokens:
@@ -70,8 +71,9 @@ def find_tags(subject: str, recipients: list[str]) -> list[tuple[str, int, str]]
     for address in recipients:
         match = _ADDRESS_TAG.match(address)
         if match:
-            found.append((KINDS[match.group(1).lower()], int(match.group(2)),
-                          match.group(3).lower()))
+            found.append(
+                (KINDS[match.group(1).lower()], int(match.group(2)), match.group(3).lower())
+            )
     for match in _SUBJECT_TAG.finditer(subject):
         tag = (match.group(1).lower(), int(match.group(2)), match.group(3).lower())
         if tag not in found:
@@ -86,5 +88,7 @@ def find_unverified_ids(subject: str) -> list[tuple[str, int]]:
     >>> find_unverified_ids("Re: [mancala game 12] C")
     [('game', 12)]
     """
-    return [(m.group(1).lower(), int(m.group(2)))
-            for m in re.finditer(r"\[mancala (game|challenge) (\d{1,12})\b", subject, re.I)]
+    return [
+        (m.group(1).lower(), int(m.group(2)))
+        for m in re.finditer(r"\[mancala (game|challenge) (\d{1,12})\b", subject, re.I)
+    ]

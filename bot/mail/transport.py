@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from email.message import EmailMessage
 from email.utils import parseaddr
-from typing import Awaitable, Callable
 
 import aiosmtplib
 from aiosmtpd.smtp import SMTP
@@ -38,12 +38,27 @@ class PermanentMailError(RuntimeError):
 class Relay:
     """Send mail through one SMTP relay, keeping up to ``connections`` connections open."""
 
-    def __init__(self, host: str, port: int, *, user: str | None = None,
-                 password: str | None = None, tls: str = "none", connections: int = 4,
-                 timeout: float = 30.0):
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        user: str | None = None,
+        password: str | None = None,
+        tls: str = "none",
+        connections: int = 4,
+        timeout: float = 30.0,
+    ):
         self.host, self.port = host, port
-        self._options = dict(hostname=host, port=port, username=user, password=password,
-                             use_tls=tls == "tls", start_tls=tls == "starttls", timeout=timeout)
+        self._options = dict(
+            hostname=host,
+            port=port,
+            username=user,
+            password=password,
+            use_tls=tls == "tls",
+            start_tls=tls == "starttls",
+            timeout=timeout,
+        )
         self._idle: list[aiosmtplib.SMTP] = []
         self._slots = asyncio.Semaphore(connections)
 
@@ -70,8 +85,9 @@ class Relay:
                     # all are (a 300-character address stays refused however often we try)
                     await _close(client)
                     if all(500 <= r.code < 600 for r in err.recipients):
-                        raise PermanentMailError(f"the relay refused the recipient: "
-                                                 f"{err.recipients[0]}") from err
+                        raise PermanentMailError(
+                            f"the relay refused the recipient: {err.recipients[0]}"
+                        ) from err
                     raise TransientMailError(f"the relay said: {err.recipients[0]}") from err
                 except (aiosmtplib.SMTPNotSupported, ValueError, UnicodeError) as err:
                     # an address this relay cannot take (no SMTPUTF8 for a non-ASCII one,
@@ -83,10 +99,11 @@ class Relay:
                     client = None
                     if attempt == 2:
                         raise TransientMailError(f"the relay disconnected: {err}") from err
-                except (aiosmtplib.SMTPException, OSError, asyncio.TimeoutError) as err:
+                except (TimeoutError, aiosmtplib.SMTPException, OSError) as err:
                     await _close(client)
                     raise TransientMailError(
-                        f"cannot reach the relay {self.host}:{self.port}: {err}") from err
+                        f"cannot reach the relay {self.host}:{self.port}: {err}"
+                    ) from err
 
     async def close(self) -> None:
         while self._idle:
@@ -123,14 +140,21 @@ class _Handler:
         return "250 2.0.0 OK"
 
 
-async def start_server(process: Processor, host: str, port: int, max_bytes: int,
-                       hostname: str | None = None) -> asyncio.base_events.Server:
+async def start_server(
+    process: Processor, host: str, port: int, max_bytes: int, hostname: str | None = None
+) -> asyncio.base_events.Server:
     """Listen for SMTP on host:port in the running event loop; close() the result to stop."""
     handler = _Handler(process)
     loop = asyncio.get_running_loop()
 
     def protocol() -> SMTP:
-        return SMTP(handler, data_size_limit=max_bytes, enable_SMTPUTF8=True,
-                    hostname=hostname, ident="mancala mail", loop=loop)
+        return SMTP(
+            handler,
+            data_size_limit=max_bytes,
+            enable_SMTPUTF8=True,
+            hostname=hostname,
+            ident="mancala mail",
+            loop=loop,
+        )
 
     return await loop.create_server(protocol, host, port)

@@ -75,8 +75,9 @@ def draw_board(position: Position) -> bytes:
     draw = ImageDraw.Draw(image)
     top = MARGIN + TITLE + LETTERS
     left = MARGIN
-    draw.rounded_rectangle((left - 6, top - 6, width - MARGIN + 6, top + 2 * CELL + GAP + 6),
-                           radius=28, fill=BOARD)
+    draw.rounded_rectangle(
+        (left - 6, top - 6, width - MARGIN + 6, top + 2 * CELL + GAP + 6), radius=28, fill=BOARD
+    )
     draw.text((MARGIN, MARGIN), _title(position), font=_font(24), fill=LABEL)
 
     south_letters, north_letters = _pit_letters(n)
@@ -86,8 +87,9 @@ def draw_board(position: Position) -> bytes:
         x = left + (i + 1) * (CELL + GAP)
         # North's pit i sits above South's pit n-1-i: sowing runs counter-clockwise
         for index, y, letter, label_y in (
-                (n + (n - 1 - i), top, north_letters[n - 1 - i], top - LETTERS),
-                (i, top + CELL + GAP, south_letters[i], top + 2 * CELL + GAP + 2)):
+            (n + (n - 1 - i), top, north_letters[n - 1 - i], top - LETTERS),
+            (i, top + CELL + GAP, south_letters[i], top + 2 * CELL + GAP + 2),
+        ):
             box = (x, y, x + CELL, y + CELL)
             if index == moved:
                 draw.ellipse((x - 5, y - 5, x + CELL + 5, y + CELL + 5), fill=HIGHLIGHT)
@@ -97,8 +99,10 @@ def draw_board(position: Position) -> bytes:
 
     store_height = 2 * CELL + GAP
     south_store, north_store = position.stores
-    for x, count, side in ((left, north_store, "north"),
-                           (left + (n + 1) * (CELL + GAP), south_store, "south")):
+    for x, count, side in (
+        (left, north_store, "north"),
+        (left + (n + 1) * (CELL + GAP), south_store, "south"),
+    ):
         box = (x, top, x + CELL, top + store_height)
         draw.rounded_rectangle(box, radius=CELL // 2, fill=STORE)
         _centred(draw, box, str(count), INK)
@@ -122,8 +126,9 @@ def _centred(draw: ImageDraw.ImageDraw, box, text: str, fill, size: int | None =
     while size > 10 and draw.textlength(text, font=font) > width - 8:
         size -= 2
         font = _font(size)
-    draw.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, font=font, fill=fill,
-              anchor="mm")
+    draw.text(
+        ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, font=font, fill=fill, anchor="mm"
+    )
 
 
 def _title(position: Position) -> str:
@@ -152,10 +157,16 @@ def describe_board(position: Position, names: dict[str, str] | None = None) -> s
         who = (names or {}).get(side, side.title())
         again = " again" if position.last_move and _last_mover(position) == side else ""
         parts.append(f"{who} to move{again}.")
-    parts.append(f"North, pits {north_letters[0]} to {north_letters[-1]}: "
-                 + ", ".join(str(pits[n + i]) for i in range(n)) + ".")
-    parts.append(f"South, pits {south_letters[0]} to {south_letters[-1]}: "
-                 + ", ".join(str(pits[i]) for i in range(n)) + ".")
+    parts.append(
+        f"North, pits {north_letters[0]} to {north_letters[-1]}: "
+        + ", ".join(str(pits[n + i]) for i in range(n))
+        + "."
+    )
+    parts.append(
+        f"South, pits {south_letters[0]} to {south_letters[-1]}: "
+        + ", ".join(str(pits[i]) for i in range(n))
+        + "."
+    )
     kind = "store" if position.rules.stores else "captured"
     parts.append(f"{kind.title()}: South {position.stores[0]}, North {position.stores[1]}.")
     if position.last_move:

@@ -15,10 +15,14 @@ import re
 import unicodedata
 from email.utils import parseaddr
 
-_LOCAL = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~\u0080-\U0010ffff-]+"
-                    r"(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~\u0080-\U0010ffff-]+)*")
-_DOMAIN = re.compile(r"([A-Za-z0-9\u0080-\U0010ffff]([A-Za-z0-9\u0080-\U0010ffff-]{0,61}"
-                     r"[A-Za-z0-9\u0080-\U0010ffff])?\.)+[A-Za-z0-9\u0080-\U0010ffff-]{2,63}")
+_LOCAL = re.compile(
+    r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~\u0080-\U0010ffff-]+"
+    r"(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~\u0080-\U0010ffff-]+)*"
+)
+_DOMAIN = re.compile(
+    r"([A-Za-z0-9\u0080-\U0010ffff]([A-Za-z0-9\u0080-\U0010ffff-]{0,61}"
+    r"[A-Za-z0-9\u0080-\U0010ffff])?\.)+[A-Za-z0-9\u0080-\U0010ffff-]{2,63}"
+)
 
 
 def mailbox(address: str) -> str:
@@ -35,9 +39,14 @@ def mailbox(address: str) -> str:
     if address.startswith("<") and address.endswith(">"):
         address = address[1:-1]
     local, at, domain = address.rpartition("@")
-    if (not at or len(address) > 254 or len(local) > 64 or not _LOCAL.fullmatch(local)
-            or not _DOMAIN.fullmatch(domain)
-            or any(unicodedata.category(c)[0] in "CZ" for c in address)):
+    if (
+        not at
+        or len(address) > 254
+        or len(local) > 64
+        or not _LOCAL.fullmatch(local)
+        or not _DOMAIN.fullmatch(domain)
+        or any(unicodedata.category(c)[0] in "CZ" for c in address)
+    ):
         return ""
     return address.lower()  # local parts are case-blind in practice (we compare, never route)
 

@@ -9,20 +9,19 @@ import logging
 import os
 import secrets
 import socket
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable
-
-from storage import Storage
 
 from bot import metrics
-from bot.service import errors
 from bot.ai_runtime.pool import AIPool
+from bot.service import errors
 from bot.service.announcer import Announcer
 from bot.service.games import Games
 from bot.service.play import Play
 from bot.service.players import Players
 from bot.service.tasks import Tasks
 from bot.service.types import Hint, Player
+from storage import Storage
 
 log = logging.getLogger(__name__)
 HINT_SECONDS = 2.0  # how long the AI thinks about a hint
@@ -42,11 +41,14 @@ class AITurns:
     _store: Storage  # its leases: one process of several on a database plays an AI's turn
     _clock: Callable[[], float]
     _thinking: set[int] = field(default_factory=set, init=False)  # games with an AI turn task
-    _holder: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:"
-                                                 f"{secrets.token_hex(4)}", init=False)
+    _holder: str = field(
+        default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}",
+        init=False,
+    )
 
-    async def hint(self, game_id: int, by: Player, *,
-                   thinking: Callable[[], Awaitable] | None = None) -> Hint:
+    async def hint(
+        self, game_id: int, by: Player, *, thinking: Callable[[], Awaitable] | None = None
+    ) -> Hint:
         """The AI's best move for ``by``, the player to move: the endgame solver's proof when
         it finishes within ``HINT_SECONDS`` (or the service's ``ai_time_limit``, if lower),
         else the strongest level's estimate. Hints are for games against the AI and unrated
@@ -65,8 +67,10 @@ class AITurns:
         if view.to_move != by:
             raise errors.NotYourTurn("hints are for the player to move, and it is not your turn")
         if view.options.rated and not (view.south.is_ai or view.north.is_ai):
-            raise errors.NotAllowed("no hints in a rated game between people: a hint would "
-                                    "decide it; they are for games against the AI or unrated")
+            raise errors.NotAllowed(
+                "no hints in a rated game between people: a hint would "
+                "decide it; they are for games against the AI or unrated"
+            )
         if thinking is not None:
             await thinking()
         try:
@@ -75,10 +79,21 @@ class AITurns:
             raise
         except Exception as err:  # the AI's own failure, not the player's mistake
             log.exception("hint in game %s failed", game_id)
-            raise errors.NoHint(f"the AI could not suggest a move here ({err}); "
-                                "try again in a moment") from None
-        return Hint(found.move, found.value, found.exact, found.depth, found.nodes,
-                    found.seconds, view.ply, found.reduced, found.timed_out, found.result)
+            raise errors.NoHint(
+                f"the AI could not suggest a move here ({err}); try again in a moment"
+            ) from None
+        return Hint(
+            found.move,
+            found.value,
+            found.exact,
+            found.depth,
+            found.nodes,
+            found.seconds,
+            view.ply,
+            found.reduced,
+            found.timed_out,
+            found.result,
+        )
 
     def schedule(self, game_id: int) -> None:
         """Let the AI move in this game (once: a turn already running goes on)."""
@@ -112,14 +127,16 @@ class AITurns:
                 except errors.ServiceError as err:
                     log.error("AI move %s in game %s refused: %s", choice.move, game_id, err)
                     return
-                self._announcer.after_change(view, actor=None, move=view.moves[-1], schedule_ai=False,
-                                   by=ai)
+                self._announcer.after_change(
+                    view, actor=None, move=view.moves[-1], schedule_ai=False, by=ai
+                )
                 # the loop goes on while it is still an AI's turn (a replay, or AI against AI)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("AI turn in game %s failed; it resumes when the service restarts",
-                          game_id)
+            log.exception(
+                "AI turn in game %s failed; it resumes when the service restarts", game_id
+            )
         finally:
             self._thinking.discard(game_id)
             with contextlib.suppress(Exception):  # a restart takes the turn over at once

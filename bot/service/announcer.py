@@ -8,7 +8,7 @@ turn, hands the game to ``ai_turn`` (the AI part's scheduler, wired by ``GameSer
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from collections.abc import Callable
 
 from bot.service.events import Event, GameOver, MoveMade, Notifier
 from bot.service.tasks import Tasks
@@ -23,8 +23,9 @@ class Announcer:
         self.notifiers: dict[str, Notifier] = {}
         self.ai_turn: Callable[[int], None] = lambda game_id: None
 
-    def notify(self, recipients, make: Callable[[Player], Event],
-               actor: Player | None = None) -> None:
+    def notify(
+        self, recipients, make: Callable[[Player], Event], actor: Player | None = None
+    ) -> None:
         """``make(who)`` for each human recipient but the actor (who has the return value)."""
         seen = set()
         for who in recipients:
@@ -35,9 +36,14 @@ class Announcer:
             if notifier is not None:
                 self._tasks.spawn(self._deliver(notifier, make(who)), name="notify")
 
-    def after_change(self, view: GameView, actor: Player | None = None,
-                     move: str | None = None, schedule_ai: bool = True,
-                     by: Player | None = None) -> None:
+    def after_change(
+        self,
+        view: GameView,
+        actor: Player | None = None,
+        move: str | None = None,
+        schedule_ai: bool = True,
+        by: Player | None = None,
+    ) -> None:
         """Tell the players (``actor`` is answered by the return value instead; ``by`` made
         ``move``, the actor unless the AI did), and let the AI move if it is its turn."""
         humans = [view.south, view.north]

@@ -10,10 +10,8 @@ primary key is (game, ply). A move is acknowledged (the method returns) only aft
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
-
-from storage import open_storage
 
 from bot.ai_runtime.pool import AIPool
 from bot.service.ai_turns import AITurns
@@ -25,10 +23,11 @@ from bot.service.events import Notifier
 from bot.service.games import Games
 from bot.service.looking import Looking
 from bot.service.pings import Pings
-from bot.service.servers import Servers
 from bot.service.play import Play
 from bot.service.players import Players
+from bot.service.servers import Servers
 from bot.service.tasks import Tasks
+from storage import open_storage
 
 
 class GameService:
@@ -73,12 +72,17 @@ class GameService:
         challenges, play, looking = self.challenges, self.play, self.looking
         self.challenge, self.accept = challenges.challenge, challenges.accept
         self.decline, self.cancel = challenges.decline, challenges.cancel
-        self.get_challenge, self.open_challenges = (challenges.get_challenge,
-                                                    challenges.open_challenges)
+        self.get_challenge, self.open_challenges = (
+            challenges.get_challenge,
+            challenges.open_challenges,
+        )
         self.start_game, self.rematch = challenges.start_game, challenges.rematch
         self.move, self.resign, self.offer = play.move, play.resign, play.offer
-        self.offer_draw, self.offer_end, self.request_undo = (play.offer_draw, play.offer_end,
-                                                               play.request_undo)
+        self.offer_draw, self.offer_end, self.request_undo = (
+            play.offer_draw,
+            play.offer_end,
+            play.request_undo,
+        )
         self.accept_offer, self.decline_offer = play.accept_offer, play.decline_offer
         self.hint, self.tick = self.ai_turns.hint, self.deadlines.tick
         self.get_game = self.games.get
@@ -94,9 +98,16 @@ class GameService:
         self.email_player = self.players.email_player
 
     @classmethod
-    async def open(cls, path: str | Path, *, clock: Callable[[], float] | None = None,
-                   ai_workers: int = 1, ai_time_limit: float | None = None,
-                   tick_every: float | None = 60.0, cache_ttl: float = 1.0) -> GameService:
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        clock: Callable[[], float] | None = None,
+        ai_workers: int = 1,
+        ai_time_limit: float | None = None,
+        tick_every: float | None = 60.0,
+        cache_ttl: float = 1.0,
+    ) -> GameService:
         """A ready service on the SQLite file at ``path`` (created, or migrated to the current
         schema, keeping all data). ``clock`` returns seconds (default: wall clock; tests pass a
         ``ManualClock``). ``ai_workers`` worker processes run AI searches (started on first
@@ -105,8 +116,7 @@ class GameService:
         unfinished games resume at once. A game cached in memory is checked against the file
         when older than ``cache_ttl`` seconds, for other processes on the same file."""
         store = await open_storage(path)
-        service = cls(store, clock or SystemClock(), AIPool(ai_workers, ai_time_limit),
-                      cache_ttl)
+        service = cls(store, clock or SystemClock(), AIPool(ai_workers, ai_time_limit), cache_ttl)
         # Where the database says when other processes change a game (PostgreSQL), cached
         # games are forgotten at once; elsewhere they are checked after cache_ttl seconds.
         await store.watch_games(service.games.live.drop)

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
-
-from engine import Outcome, Termination
-from storage import Storage
+from typing import TYPE_CHECKING
 
 from bot.service import errors
 from bot.service.announcer import Announcer
-from bot.service.games import Games
 from bot.service.events import Forfeit, Reminder
+from bot.service.games import Games
 from bot.service.types import GameOptions, Player
+from engine import Outcome, Termination
+from storage import Storage
 
 if TYPE_CHECKING:  # challenges imports clock_fields from here
     from bot.service.challenges import Challenges
@@ -33,7 +33,8 @@ def clock_fields(options: GameOptions, mover: Player | None, now: float) -> dict
     human = mover is not None and not mover.is_ai
     return dict(
         remind_at=now + options.reminder_after if human and options.reminder_after else None,
-        forfeit_at=now + options.forfeit_after if human and options.forfeit_after else None)
+        forfeit_at=now + options.forfeit_after if human and options.forfeit_after else None,
+    )
 
 
 @dataclass(eq=False)
@@ -72,21 +73,31 @@ class Deadlines:
             side = live.to_move_side
             mover = live.player(side)
             if row["forfeit_at"] is not None and row["forfeit_at"] <= now:
-                changes, ratings = await self._games.finish_fields(live, Outcome.of(
-                    Termination.TIME, live.game.position.stores, by=side, ply=row["ply"] + 1))
+                changes, ratings = await self._games.finish_fields(
+                    live,
+                    Outcome.of(
+                        Termination.TIME, live.game.position.stores, by=side, ply=row["ply"] + 1
+                    ),
+                )
                 await self._games.commit(live, changes, ratings=ratings)
                 view = await self._games.view(live)
-                self._announcer.notify([view.south, view.north], lambda who: Forfeit(who, view, mover))
-            elif row["remind_at"] is not None and row["remind_at"] <= now \
-                    and row["reminded_at"] is None:
+                self._announcer.notify(
+                    [view.south, view.north], lambda who: Forfeit(who, view, mover)
+                )
+            elif (
+                row["remind_at"] is not None
+                and row["remind_at"] <= now
+                and row["reminded_at"] is None
+            ):
                 forfeit_at = row["forfeit_at"]
                 if not await self._store.claim_reminder(row["id"], row["ply"], now):
                     self._games.live.drop(row["id"])
                     return  # another process reminded them
                 row["reminded_at"], live.snapshot = now, None
                 view = await self._games.view(live)
-                self._announcer.notify([mover], lambda who: Reminder(who, view, now - row["last_move_at"],
-                                                           forfeit_at))
+                self._announcer.notify(
+                    [mover], lambda who: Reminder(who, view, now - row["last_move_at"], forfeit_at)
+                )
 
     async def tick_forever(self, every: float) -> None:
         """``tick()`` every ``every`` seconds until cancelled; a failed tick is logged."""

@@ -11,15 +11,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import Callable
-
-from engine import Outcome, Ruleset, RulesetError, excerpt
+from collections.abc import Callable
 
 from bot.service import errors
 from bot.service.live import LiveCache, LiveGame
 from bot.service.players import Players
 from bot.service.ratings import updated_rows
 from bot.service.types import GameView, Player
+from engine import Outcome, Ruleset, RulesetError, excerpt
 
 # What another process may have changed in a game row since we cached it.
 CHANGING_COLUMNS = ("ply", "status", "board", "mover", "offer_kind", "offer_by", "reminded_at")
@@ -50,8 +49,7 @@ def parse_rules(text: str) -> Ruleset:
 class Games:
     """Games as the store holds them, cached in memory and locked one change at a time."""
 
-    def __init__(self, store, clock: Callable[[], float], players: Players,
-                 cache_ttl: float = 1.0):
+    def __init__(self, store, clock: Callable[[], float], players: Players, cache_ttl: float = 1.0):
         self._store = store
         self._clock = clock
         self._players = players
@@ -94,9 +92,13 @@ class Games:
         row, moves = await self._store.game_with_moves(game_id)
         if row is None:
             raise errors.NotFound(f"there is no game #{game_id}")
-        live = LiveGame.build(row, moves, await self._players.player(row["south_id"]),
-                              await self._players.player(row["north_id"]),
-                              Ruleset.parse(row["rules"]))
+        live = LiveGame.build(
+            row,
+            moves,
+            await self._players.player(row["south_id"]),
+            await self._players.player(row["north_id"]),
+            Ruleset.parse(row["rules"]),
+        )
         live.checked_at = time.monotonic()
         self.live.put(live)
         return live
@@ -112,8 +114,11 @@ class Games:
     async def get(self, game_id: int) -> GameView:
         """A game by id. Raises NotFound."""
         live = self.live.get(known_id(game_id))
-        if live is not None and live.snapshot is not None \
-                and time.monotonic() - live.checked_at < self.cache_ttl:
+        if (
+            live is not None
+            and live.snapshot is not None
+            and time.monotonic() - live.checked_at < self.cache_ttl
+        ):
             return live.snapshot  # never shows a move whose commit is still in flight
         async with self.locked(game_id):
             return await self.view(await self.load(game_id))
@@ -133,8 +138,14 @@ class Games:
             raise errors.GameFinished(f"game #{live.row['id']} is over already")
         return side
 
-    async def commit(self, live: LiveGame, changes: dict, move: dict | None = None,
-                     ratings=(), take_back_to: int | None = None) -> None:
+    async def commit(
+        self,
+        live: LiveGame,
+        changes: dict,
+        move: dict | None = None,
+        ratings=(),
+        take_back_to: int | None = None,
+    ) -> None:
         """Write ``changes`` (and a move, or a take-back) if nobody changed the game since we
         read it; else drop our copy and say so."""
         game_id, ply = live.row["id"], live.row["ply"]
@@ -148,8 +159,10 @@ class Games:
             ok = await self._store.update_game(game_id, ply, changes, ratings)
         if not ok:
             self.live.drop(game_id)
-            raise errors.StaleMove("the game changed meanwhile (another move or session); "
-                                   "look at the board again and retry")
+            raise errors.StaleMove(
+                "the game changed meanwhile (another move or session); "
+                "look at the board again and retry"
+            )
         live.row.update(changes)
         live.snapshot = None
 
@@ -157,18 +170,33 @@ class Games:
         """The changes that end a game, and the rating rows to write with them."""
         now = self._clock()
         winner, score = outcome.winner, outcome.score
-        changes = dict(status="over", result_reason=outcome.words,
-                       result_termination=outcome.termination.value, result_by=outcome.by,
-                       result_ply=outcome.ply, result_winner=winner,
-                       score_south=score[0], score_north=score[1], ended_at=now,
-                       offer_kind=None, offer_by=None, offer_ply=None, remind_at=None,
-                       forfeit_at=None)
+        changes = dict(
+            status="over",
+            result_reason=outcome.words,
+            result_termination=outcome.termination.value,
+            result_by=outcome.by,
+            result_ply=outcome.ply,
+            result_winner=winner,
+            score_south=score[0],
+            score_north=score[1],
+            ended_at=now,
+            offer_kind=None,
+            offer_by=None,
+            offer_ply=None,
+            remind_at=None,
+            forfeit_at=None,
+        )
         ratings = ()
         row = live.row
         if row["rated"] and row["south_id"] != row["north_id"]:
             # Serialised so two games ending at once for one player both count.
             async with self._ratings_lock:
-                ratings = updated_rows(row["rules"], row["south_id"], row["north_id"], winner,
-                                       await self._store.rating(row["south_id"], row["rules"]),
-                                       await self._store.rating(row["north_id"], row["rules"]))
+                ratings = updated_rows(
+                    row["rules"],
+                    row["south_id"],
+                    row["north_id"],
+                    winner,
+                    await self._store.rating(row["south_id"], row["rules"]),
+                    await self._store.rating(row["north_id"], row["rules"]),
+                )
         return changes, ratings

@@ -11,10 +11,9 @@ import json
 from collections import OrderedDict
 from dataclasses import asdict
 
+from bot.service.types import Channel, GameOptions, GameView, Offer, Player, Seats
 from engine import Game, Outcome, Ruleset, Termination
 from storage import StorageError
-
-from bot.service.types import Channel, GameOptions, GameView, Offer, Player, Seats
 
 
 def board_json(board) -> str:
@@ -42,18 +41,20 @@ class LiveGame(Seats):
         self.checked_at = 0.0  # time.monotonic() when last known to match the file
 
     @classmethod
-    def build(cls, row: dict, moves: list[dict], south: Player, north: Player,
-              rules: Ruleset) -> LiveGame:
+    def build(
+        cls, row: dict, moves: list[dict], south: Player, north: Player, rules: Ruleset
+    ) -> LiveGame:
         game = Game(rules, first=row["first"])
         for record in moves:
             game.play(record["move"])
         # A game that ended by repetition shows its board settled; versions before stored the
         # board as the repeating move left it: both are the same game.
         stored = json.loads(row["board"])
-        if stored not in (list(game.position.board), list(game.positions[-1].board)) \
-                or len(game.moves) != row["ply"]:
-            raise StorageError(f"game {row['id']}: the move log does not match the stored "
-                               "position")
+        if (
+            stored not in (list(game.position.board), list(game.positions[-1].board))
+            or len(game.moves) != row["ply"]
+        ):
+            raise StorageError(f"game {row['id']}: the move log does not match the stored position")
         return cls(row, game, south, north)
 
     @property
@@ -68,17 +69,31 @@ class LiveGame(Seats):
         row = self.row
         outcome = None
         if row["status"] == "over":
-            outcome = Outcome(Termination(row["result_termination"]),
-                              (row["score_south"], row["score_north"]), row["result_winner"],
-                              row["result_by"], row["result_ply"])
+            outcome = Outcome(
+                Termination(row["result_termination"]),
+                (row["score_south"], row["score_north"]),
+                row["result_winner"],
+                row["result_by"],
+                row["result_ply"],
+            )
         offer = Offer(row["offer_kind"], offer_by, row["offer_ply"]) if row["offer_kind"] else None
         return GameView(
-            id=row["id"], rules=row["rules"], south=self.south, north=self.north,
+            id=row["id"],
+            rules=row["rules"],
+            south=self.south,
+            north=self.north,
             channel=Channel(row["channel_surface"], row["channel_id"]),
-            position=self.game.position, ply=row["ply"], status=row["status"],
-            moves=tuple(self.game.moves), outcome=outcome, offer=offer,
-            options=options_from_json(row["options"]), created_at=row["created_at"],
-            last_move_at=row["last_move_at"], deadline=row["forfeit_at"])
+            position=self.game.position,
+            ply=row["ply"],
+            status=row["status"],
+            moves=tuple(self.game.moves),
+            outcome=outcome,
+            offer=offer,
+            options=options_from_json(row["options"]),
+            created_at=row["created_at"],
+            last_move_at=row["last_move_at"],
+            deadline=row["forfeit_at"],
+        )
 
 
 class LiveCache:

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from storage import Storage
-
-from bot.service import errors
 from bot.ai_runtime.pool import known_levels
+from bot.service import errors
 from bot.service.games import Games, parse_rules
 from bot.service.players import Players
 from bot.service.ratings import START
 from bot.service.types import SIDES, Channel, GameView, Player, Rating
+from storage import Storage
 
 
 @dataclass(eq=False)
@@ -42,8 +41,9 @@ class Looking:
             raise errors.BadRequest("a board is seen from south or north")
         return view.board(perspective)
 
-    async def list_games(self, player: Player, include_finished: bool = False,
-                         limit: int = 50) -> list[GameView]:
+    async def list_games(
+        self, player: Player, include_finished: bool = False, limit: int = 50
+    ) -> list[GameView]:
         """The player's games: active ones where it is their turn first, then the other active
         ones, then (if asked) finished ones, most recent first."""
         rows = await self._store.games_of(await self._players.pid(player), include_finished, limit)
@@ -66,10 +66,14 @@ class Looking:
             result = f"{out.winner} (South {out.score[0]}, North {out.score[1]}; {out.words})"
         else:
             result = "*"
-        tags = [("Game", str(view.id)), ("Rules", view.rules),
-                ("South", await self._players.display_name(view.south)),
-                ("North", await self._players.display_name(view.north)),
-                ("First", live.row["first"]), ("Result", result)]
+        tags = [
+            ("Game", str(view.id)),
+            ("Rules", view.rules),
+            ("South", await self._players.display_name(view.south)),
+            ("North", await self._players.display_name(view.north)),
+            ("First", live.row["first"]),
+            ("Result", result),
+        ]
         lines = [f'[{key} "{value}"]' for key, value in tags]
         words, line = list(view.moves), ""
         body = []
@@ -86,18 +90,39 @@ class Looking:
         """The player's Elo rating in a ruleset (1500 before any rated game). Raises BadRules."""
         rules = str(parse_rules(rules))
         row = await self._store.rating(await self._players.pid(player), rules) or {}
-        return Rating(player, rules, row.get("rating", START), row.get("games", 0),
-                      row.get("wins", 0), row.get("losses", 0), row.get("draws", 0))
+        return Rating(
+            player,
+            rules,
+            row.get("rating", START),
+            row.get("games", 0),
+            row.get("wins", 0),
+            row.get("losses", 0),
+            row.get("draws", 0),
+        )
 
-    async def leaderboard(self, rules: str, limit: int = 10,
-                          server: tuple[str, str] | None = None) -> list[Rating]:
+    async def leaderboard(
+        self, rules: str, limit: int = 10, server: tuple[str, str] | None = None
+    ) -> list[Rating]:
         """The best-rated players of a ruleset, best first: everyone's, or (``server``, a
         (surface, server id)) those who play on that server. Raises BadRules."""
         rules = str(parse_rules(rules))
         limit = max(1, min(int(limit), 100))
         # Ratings the AI got before its games went unrated are left out.
-        rows = [r for r in await self._store.leaderboard(rules, limit + len(known_levels()),
-                                                         server)
-                if r["surface"] != "ai"][:limit]
-        return [Rating(Player(r["surface"], r["external_id"]), rules, r["rating"], r["games"],
-                       r["wins"], r["losses"], r["draws"], r["display_name"]) for r in rows]
+        rows = [
+            r
+            for r in await self._store.leaderboard(rules, limit + len(known_levels()), server)
+            if r["surface"] != "ai"
+        ][:limit]
+        return [
+            Rating(
+                Player(r["surface"], r["external_id"]),
+                rules,
+                r["rating"],
+                r["games"],
+                r["wins"],
+                r["losses"],
+                r["draws"],
+                r["display_name"],
+            )
+            for r in rows
+        ]

@@ -11,16 +11,16 @@ where the game is (the default), a direct message, or nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
-
-from engine import excerpt
-from storage import Storage
+from typing import NamedTuple
 
 from bot.service import errors
 from bot.service.players import Players
 from bot.service.servers import ServerSettings
 from bot.service.types import GameView, Player
+from engine import excerpt
+from storage import Storage
 
 PING_MODES = ("mention", "dm", "off")
 COOLDOWN = 120.0  # seconds between two pings of one player in one game
@@ -46,23 +46,30 @@ class Pings:
     async def set_mode(self, player: Player, mode: str) -> None:
         """How ``player`` wants to hear it is their move. Raises BadRequest."""
         if mode not in PING_MODES:
-            raise errors.BadRequest(f"pings are one of: {', '.join(PING_MODES)}; not "
-                                    f"'{excerpt(mode)}'")
+            raise errors.BadRequest(
+                f"pings are one of: {', '.join(PING_MODES)}; not '{excerpt(mode)}'"
+            )
         await self._store.set_ping(await self._players.pid(player), mode)
 
     async def mode(self, player: Player) -> str:
         row = await self._store.player(await self._players.pid(player))
         return (row or {}).get("ping") or "mention"
 
-    async def for_turn(self, game: GameView, actor: Player | None = None,
-                       place: ServerSettings | None = None) -> Ping:
+    async def for_turn(
+        self, game: GameView, actor: Player | None = None, place: ServerSettings | None = None
+    ) -> Ping:
         """Whom to ping now that a move or a new game gives ``game.to_move`` the turn
         (``actor``, who caused it, is answered directly and never pinged). ``place``: the
         settings of the server the game is on, whose ``pings="off"`` silences mentions (a
         player's own choice of direct messages still holds)."""
         player = game.to_move
-        if game.is_over or player is None or player.is_ai or game.south == game.north \
-                or player == actor:
+        if (
+            game.is_over
+            or player is None
+            or player.is_ai
+            or game.south == game.north
+            or player == actor
+        ):
             return NOBODY
         now = self._clock()
         key = (game.id, player)

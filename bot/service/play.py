@@ -4,23 +4,22 @@
 from __future__ import annotations
 
 import logging
-
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
-
-from engine import Game, IllegalMove as EngineIllegalMove, Outcome, Termination, excerpt
-from engine.inputs import whole_number
 
 from bot import metrics
 from bot.service import errors
 from bot.service.announcer import Announcer
-from bot.service.games import MAX_ID, Games, other_side
-from bot.service.players import Players
-from bot.service.tasks import Tasks
 from bot.service.deadlines import clock_fields
 from bot.service.events import GameOver, OfferAnswered, OfferMade
+from bot.service.games import MAX_ID, Games, other_side
 from bot.service.live import LiveGame, board_json, options_from_json
+from bot.service.players import Players
+from bot.service.tasks import Tasks
 from bot.service.types import GameView, Player
+from engine import Game, Outcome, Termination, excerpt
+from engine import IllegalMove as EngineIllegalMove
+from engine.inputs import whole_number
 
 OFFER_KINDS = ("draw", "end", "undo")
 
@@ -32,11 +31,13 @@ def _as_ply(value) -> int | None:
     try:
         return whole_number(value, "the expected move number", 0, MAX_ID)
     except (TypeError, ValueError):
-        raise errors.BadRequest(f"the expected move number must be a whole number, not "
-                                f"'{excerpt(value)}'") from None
+        raise errors.BadRequest(
+            f"the expected move number must be a whole number, not '{excerpt(value)}'"
+        ) from None
 
 
 log = logging.getLogger(__name__)
+
 
 @dataclass(eq=False)
 class Play:
@@ -48,8 +49,9 @@ class Play:
     _games: Games
     _announcer: Announcer
 
-    async def move(self, game_id: int, by: Player, move: str,
-                   expected_ply: int | None = None) -> GameView:
+    async def move(
+        self, game_id: int, by: Player, move: str, expected_ply: int | None = None
+    ) -> GameView:
         """Play ``move`` (a pit letter, checked by the engine) for ``by``. With
         ``expected_ply`` (the ``ply`` of the board the player saw), a move sent for an older
         board is refused: each move is applied exactly once, even when sent twice. Returns the
@@ -71,8 +73,9 @@ class Play:
             mover = live.to_move_side
             if live.player(mover) != by:
                 name = await self._players.display_name(live.player(mover))
-                raise errors.NotYourTurn(f"it is not your turn: {mover.title()} ({name}) is "
-                                         "to move")
+                raise errors.NotYourTurn(
+                    f"it is not your turn: {mover.title()} ({name}) is to move"
+                )
             view = await self.apply(live, by, move)
         self._announcer.after_change(view, actor=by, move=view.moves[-1] if view.moves else move)
         return view
@@ -89,12 +92,15 @@ class Play:
             if same:
                 return errors.DuplicateMove(
                     f"move {expected_ply + 1} ({done}) was already played; it is not played "
-                    f"twice. The game is at move {ply + 1} now.")
+                    f"twice. The game is at move {ply + 1} now."
+                )
             return errors.StaleMove(
                 f"that board is out of date: it showed move {expected_ply + 1}, and the game "
-                f"is at move {ply + 1} now; look at the board again")
-        return errors.StaleMove(f"there is no move {expected_ply + 1} yet: the game is at "
-                                f"move {ply + 1}")
+                f"is at move {ply + 1} now; look at the board again"
+            )
+        return errors.StaleMove(
+            f"there is no move {expected_ply + 1} yet: the game is at move {ply + 1}"
+        )
 
     async def apply(self, live: LiveGame, by: Player, move: str) -> GameView:
         """Apply a checked player's move (the caller holds the game's lock): engine first,
@@ -107,25 +113,44 @@ class Play:
         try:
             pos = game.position
             now = self._clock()
-            record = dict(move=game.moves[-1], player_id=self._players.known(by), played_at=now,
-                          board=board_json(pos.board), mover=pos.mover)
-            changes = dict(board=record["board"], mover=pos.mover, last_move_at=now,
-                           offer_kind=None, offer_by=None, offer_ply=None, reminded_at=None)
+            record = dict(
+                move=game.moves[-1],
+                player_id=self._players.known(by),
+                played_at=now,
+                board=board_json(pos.board),
+                mover=pos.mover,
+            )
+            changes = dict(
+                board=record["board"],
+                mover=pos.mover,
+                last_move_at=now,
+                offer_kind=None,
+                offer_by=None,
+                offer_ply=None,
+                reminded_at=None,
+            )
             ratings = ()
             if game.is_over():
                 end, ratings = await self._games.finish_fields(live, game.outcome())
                 changes.update(end)
             else:
-                changes.update(clock_fields(options_from_json(live.row["options"]),
-                                                  live.player(pos.to_move), now))
+                changes.update(
+                    clock_fields(
+                        options_from_json(live.row["options"]), live.player(pos.to_move), now
+                    )
+                )
             await self._games.commit(live, changes, move=record, ratings=ratings)
         except BaseException:
             self._games.live.drop(live.row["id"])  # the engine moved but the file did not
             raise
         metrics.MOVES.labels(surface=by.surface).inc()
-        log.info("move %s played (move %d)%s", record["move"], len(game.moves),
-                 ": game over" if game.is_over() else "",
-                 extra={"game": live.row["id"], "surface": by.surface, "player": by.id})
+        log.info(
+            "move %s played (move %d)%s",
+            record["move"],
+            len(game.moves),
+            ": game over" if game.is_over() else "",
+            extra={"game": live.row["id"], "surface": by.surface, "player": by.id},
+        )
         return await self._games.view(live)
 
     async def resign(self, game_id: int, by: Player) -> GameView:
@@ -136,9 +161,15 @@ class Play:
             side = self._games.side_in_active_game(live, by)
             if live.south == live.north:
                 side = live.to_move_side  # at one keyboard, the player to move gives up
-            changes, ratings = await self._games.finish_fields(live, Outcome.of(
-                Termination.RESIGNATION, live.game.position.stores, by=side,
-                ply=live.row["ply"] + 1))
+            changes, ratings = await self._games.finish_fields(
+                live,
+                Outcome.of(
+                    Termination.RESIGNATION,
+                    live.game.position.stores,
+                    by=side,
+                    ply=live.row["ply"] + 1,
+                ),
+            )
             await self._games.commit(live, changes, ratings=ratings)
             view = await self._games.view(live)
         self._announcer.notify([view.south, view.north], lambda who: GameOver(who, view), actor=by)
@@ -154,8 +185,9 @@ class Play:
         BadRequest (unknown kind, or no move of yours to undo)."""
         self._tasks.check_open()
         if kind not in OFFER_KINDS:
-            raise errors.BadRequest(f"an offer is one of: {', '.join(OFFER_KINDS)}; "
-                                    f"not '{excerpt(kind)}'")
+            raise errors.BadRequest(
+                f"an offer is one of: {', '.join(OFFER_KINDS)}; not '{excerpt(kind)}'"
+            )
         async with self._games.locked(game_id):
             live = await self._games.load(game_id)
             side = self._games.side_in_active_game(live, by)
@@ -175,9 +207,12 @@ class Play:
                 view = await self._grant(live, kind, side)
                 granted = True
             else:
-                await self._games.commit(live, dict(offer_kind=kind,
-                                                    offer_by=self._players.known(by),
-                                                    offer_ply=live.row["ply"]))
+                await self._games.commit(
+                    live,
+                    dict(
+                        offer_kind=kind, offer_by=self._players.known(by), offer_ply=live.row["ply"]
+                    ),
+                )
                 view = await self._games.view(live)
                 granted = False
         if granted:
@@ -217,17 +252,26 @@ class Play:
                     game.undo()
                 pos = game.position
                 now = self._clock()
-                changes = dict(board=board_json(pos.board), mover=pos.mover, last_move_at=now,
-                               offer_kind=None, offer_by=None, offer_ply=None, reminded_at=None,
-                               **clock_fields(options_from_json(live.row["options"]),
-                                                    live.player(pos.to_move), now))
+                changes = dict(
+                    board=board_json(pos.board),
+                    mover=pos.mover,
+                    last_move_at=now,
+                    offer_kind=None,
+                    offer_by=None,
+                    offer_ply=None,
+                    reminded_at=None,
+                    **clock_fields(
+                        options_from_json(live.row["options"]), live.player(pos.to_move), now
+                    ),
+                )
                 await self._games.commit(live, changes, take_back_to=to_ply)
             except BaseException:
                 self._games.live.drop(live.row["id"])
                 raise
         elif kind == "draw":
-            changes, ratings = await self._games.finish_fields(live, Outcome.of(
-                Termination.AGREED_DRAW, game.position.stores))
+            changes, ratings = await self._games.finish_fields(
+                live, Outcome.of(Termination.AGREED_DRAW, game.position.stores)
+            )
             await self._games.commit(live, changes, ratings=ratings)
         else:  # an agreed end, scored by the ruleset's cycle policy
             probe = Game(game.rules, position=game.position)
@@ -251,7 +295,9 @@ class Play:
                 raise errors.NoOffer("you made this offer; your opponent has to accept it")
             offerer = live.player(other_side(side))
             view = await self._grant(live, kind, other_side(side))
-        self._announcer.notify([offerer], lambda who: OfferAnswered(who, view, kind, True, by), actor=by)
+        self._announcer.notify(
+            [offerer], lambda who: OfferAnswered(who, view, kind, True, by), actor=by
+        )
         self._announcer.after_change(view, actor=by)
         return view
 
@@ -267,6 +313,9 @@ class Play:
                 raise errors.NoOffer("there is no offer to decline in this game")
             await self._games.commit(live, dict(offer_kind=None, offer_by=None, offer_ply=None))
             view = await self._games.view(live)
-        self._announcer.notify([live.player(other_side(side))],
-                     lambda who: OfferAnswered(who, view, kind, False, by), actor=by)
+        self._announcer.notify(
+            [live.player(other_side(side))],
+            lambda who: OfferAnswered(who, view, kind, False, by),
+            actor=by,
+        )
         return view

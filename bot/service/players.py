@@ -6,14 +6,13 @@ seen, and the id a surface sent never reaches the database unchecked.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
-from engine import excerpt
-
+from bot.ai_runtime.pool import known_levels
 from bot.service import errors
 from bot.service.addresses import is_own_address, mailbox
-from bot.ai_runtime.pool import known_levels
 from bot.service.types import SURFACES, Player
+from engine import excerpt
 
 MAX_PLAYER_ID = 320  # an email address is at most 254 characters, a Discord id 20
 
@@ -21,8 +20,9 @@ MAX_PLAYER_ID = 320  # an email address is at most 254 characters, a Discord id 
 class Players:
     """Players of the store: ``pid`` (checked, created on first sight) and back."""
 
-    def __init__(self, store, clock: Callable[[], float],
-                 extra_surfaces: Callable[[], Iterable[str]] = tuple):
+    def __init__(
+        self, store, clock: Callable[[], float], extra_surfaces: Callable[[], Iterable[str]] = tuple
+    ):
         self._store = store
         self._clock = clock
         self._extra_surfaces = extra_surfaces  # surfaces with a notifier, beyond SURFACES
@@ -40,8 +40,10 @@ class Players:
         """
         address = mailbox(str(text))
         if not address:
-            raise errors.BadRequest(f"'{excerpt(str(text), 60)}' is not an email address; "
-                                    f"write one like ann@example.org")
+            raise errors.BadRequest(
+                f"'{excerpt(str(text), 60)}' is not an email address; "
+                f"write one like ann@example.org"
+            )
         if is_own_address(address, self.mail_address):
             raise errors.BadRequest("that is my own address; to play me, challenge the AI")
         return Player("email", address)
@@ -51,15 +53,22 @@ class Players:
         if not isinstance(player, Player):
             raise errors.BadRequest(f"not a player: {excerpt(repr(player))}")
         if player.surface not in SURFACES and player.surface not in self._extra_surfaces():
-            raise errors.BadRequest(f"unknown surface '{excerpt(player.surface)}'; players are "
-                                    f"on: {', '.join(SURFACES)}")
-        if not (isinstance(player.id, str) and 0 < len(player.id) <= MAX_PLAYER_ID
-                and player.id.isprintable()):
-            raise errors.BadRequest(f"a player needs an id on their surface: 1 to "
-                                    f"{MAX_PLAYER_ID} printable characters")
+            raise errors.BadRequest(
+                f"unknown surface '{excerpt(player.surface)}'; players are "
+                f"on: {', '.join(SURFACES)}"
+            )
+        if not (
+            isinstance(player.id, str)
+            and 0 < len(player.id) <= MAX_PLAYER_ID
+            and player.id.isprintable()
+        ):
+            raise errors.BadRequest(
+                f"a player needs an id on their surface: 1 to {MAX_PLAYER_ID} printable characters"
+            )
         if player.is_ai and player.id not in known_levels():
-            raise errors.BadRequest(f"unknown AI level '{excerpt(player.id)}'; levels are: "
-                                    f"{', '.join(known_levels())}")
+            raise errors.BadRequest(
+                f"unknown AI level '{excerpt(player.id)}'; levels are: {', '.join(known_levels())}"
+            )
 
     def known(self, player: Player) -> int | None:
         """The player's id if seen already (no check, no database)."""

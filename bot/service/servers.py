@@ -21,16 +21,15 @@ text_board      the 003 text board beside the picture                       yes
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Callable
 
-from engine import Ruleset, RulesetError, excerpt
-from storage import Storage
-
-from bot.service import errors
 from bot.ai_runtime.pool import default_level, known_levels
+from bot.service import errors
 from bot.service.players import Players
 from bot.service.types import Player
+from engine import Ruleset, RulesetError, excerpt
+from storage import Storage
 
 SERVER_PINGS = ("mention", "off")
 CLOCK_RANGE = (60.0, 30 * 86400.0)  # a minute to thirty days per move
@@ -47,14 +46,21 @@ class ServerSettings:
 
     def describe(self) -> list[str]:
         """One line per setting, for a settings command's answer."""
-        clock = ("the default" if self.clock is None else "off" if self.clock == 0
-                 else f"{self.clock / 3600:g} hours per move")
-        return [f"ruleset: {self.ruleset}",
-                f"level: {self.level or f'(the default: {default_level()})'}",
-                f"clock: {clock}",
-                f"pings: {self.pings}",
-                f"threads: {'every game in its own thread' if self.threads else 'when asked'}",
-                f"text board: {'shown beside the picture' if self.text_board else 'off'}"]
+        clock = (
+            "the default"
+            if self.clock is None
+            else "off"
+            if self.clock == 0
+            else f"{self.clock / 3600:g} hours per move"
+        )
+        return [
+            f"ruleset: {self.ruleset}",
+            f"level: {self.level or f'(the default: {default_level()})'}",
+            f"clock: {clock}",
+            f"pings: {self.pings}",
+            f"threads: {'every game in its own thread' if self.threads else 'when asked'}",
+            f"text board: {'shown beside the picture' if self.text_board else 'off'}",
+        ]
 
 
 def _checked(name: str, value):
@@ -67,8 +73,9 @@ def _checked(name: str, value):
     if name == "level":
         if value is None or value in known_levels():
             return value
-        raise errors.BadRequest(f"level is one of {', '.join(known_levels())}; not "
-                                f"'{excerpt(str(value))}'")
+        raise errors.BadRequest(
+            f"level is one of {', '.join(known_levels())}; not '{excerpt(str(value))}'"
+        )
     if name == "clock":
         if value is None or value == 0:  # the surface's default, or no clock at all
             return None if value is None else 0.0
@@ -78,14 +85,17 @@ def _checked(name: str, value):
     if name == "pings":
         if value in SERVER_PINGS:
             return value
-        raise errors.BadRequest(f"pings is one of {', '.join(SERVER_PINGS)}; not "
-                                f"'{excerpt(str(value))}'")
+        raise errors.BadRequest(
+            f"pings is one of {', '.join(SERVER_PINGS)}; not '{excerpt(str(value))}'"
+        )
     if name in ("threads", "text_board"):
         if isinstance(value, bool):
             return value
         raise errors.BadRequest(f"{name.replace('_', ' ')} is yes or no")
-    raise errors.BadRequest(f"there is no server setting '{excerpt(str(name))}'; the settings "
-                            f"are {', '.join(f.name for f in fields(ServerSettings))}")
+    raise errors.BadRequest(
+        f"there is no server setting '{excerpt(str(name))}'; the settings "
+        f"are {', '.join(f.name for f in fields(ServerSettings))}"
+    )
 
 
 @dataclass(eq=False)
@@ -103,8 +113,9 @@ class Servers:
         key = (surface, str(server_id), player)
         if key in self._seen or player.is_ai:
             return
-        await self._store.add_server_player(surface, str(server_id),
-                                            await self._players.pid(player))
+        await self._store.add_server_player(
+            surface, str(server_id), await self._players.pid(player)
+        )
         self._seen.add(key)
 
     async def get(self, surface: str, server_id: str) -> ServerSettings:
@@ -127,7 +138,7 @@ class Servers:
         settings = replace(settings, **checked)
         defaults = asdict(ServerSettings())
         changed = {k: v for k, v in asdict(settings).items() if v != defaults[k]}
-        await self._store.set_server_settings(surface, str(server_id),
-                                              json.dumps(changed, sort_keys=True),
-                                              self._clock())
+        await self._store.set_server_settings(
+            surface, str(server_id), json.dumps(changed, sort_keys=True), self._clock()
+        )
         return settings

@@ -36,6 +36,7 @@ class Player:
         """The AI at ``level``, or at the service's default level when none is named."""
         if not level:
             from bot.ai_runtime.pool import default_level
+
             level = default_level()
         return cls("ai", level)
 
@@ -45,8 +46,10 @@ class Player:
         surface, sep, ident = str(text).partition(":")
         if not sep or not ident:
             from bot.service.errors import BadRequest
-            raise BadRequest("a player is written surface:id (like discord:1234), not "
-                             f"'{excerpt(text)}'")
+
+            raise BadRequest(
+                f"a player is written surface:id (like discord:1234), not '{excerpt(text)}'"
+            )
         return cls(surface.strip().lower(), ident.strip())
 
     @property
@@ -129,7 +132,7 @@ class Seats:
         return self.south if side == "south" else self.north
 
     def side_of(self, player: Player) -> str | None:
-        """"south" or "north" for a player of this game (South if they play both), else None."""
+        """ "south" or "north" for a player of this game (South if they play both), else None."""
         if player == self.south:
             return "south"
         if player == self.north:
@@ -230,8 +233,10 @@ class Hint:
             return f"a {result} by {abs(self.value):g} seeds with best play, proven"
         how = f"estimate, {self.depth} plies deep"
         if self.reduced:
-            how += ("; the full search is still being compiled, so this is a quick search's "
-                    "estimate and may change")
+            how += (
+                "; the full search is still being compiled, so this is a quick search's "
+                "estimate and may change"
+            )
         elif self.timed_out:
             how += "; the machine was busy and the clock cut the search short"
         return f"worth {self.value:+g} seeds to you, {how}"

@@ -61,7 +61,7 @@ class TerminalGame:
         return None if line == "" else line.strip()
 
     async def describe(self, game: GameView) -> str:
-        """"#3: kalah against medium, move 12" """
+        """ "#3: kalah against medium, move 12" """
         against = "yourself" if game.north == ME else await self.service.display_name(game.north)
         return f"#{game.id}: {game.rules} against {against}, move {game.ply + 1}"
 
@@ -89,9 +89,11 @@ class TerminalGame:
         if unfinished:
             latest = unfinished[0]
             self.say(f"You have an unfinished game {await self.describe(latest)}.")
-            answer = await self.ask(f"Start the {wanted} game and keep it for later (n), resign "
-                                    f"#{latest.id} and start (r), or go back to #{latest.id} "
-                                    "(b)? [n/r/b] ")
+            answer = await self.ask(
+                f"Start the {wanted} game and keep it for later (n), resign "
+                f"#{latest.id} and start (r), or go back to #{latest.id} "
+                "(b)? [n/r/b] "
+            )
             choice = (answer or "n").strip().lower()[:1]
             if choice == "b":
                 return await self._resume(latest, unfinished)
@@ -100,15 +102,17 @@ class TerminalGame:
                 self.say(f"Game #{latest.id} resigned.")
                 unfinished = unfinished[1:]
         taken = {g.channel.id for g in unfinished}
-        channel = next(Channel("terminal", name) for name in _channel_names()
-                       if name not in taken)
+        channel = next(Channel("terminal", name) for name in _channel_names() if name not in taken)
         try:
             game = await self.service.start_game(ME, opponent, rules or DEFAULT_RULES, channel)
         except ServiceError as err:
             self.say(f"Cannot start: {err}")
             return None
-        who = "two players at this keyboard" if opponent == ME else \
-            await self.service.display_name(opponent)
+        who = (
+            "two players at this keyboard"
+            if opponent == ME
+            else await self.service.display_name(opponent)
+        )
         self.say(f"New game #{game.id}: {game.rules}, you (South) against {who}.")
         self.say("Type a pit letter to move, or 'help'.")
         return game
@@ -148,9 +152,12 @@ class TerminalGame:
                 self.say("Game over. `mancala play` starts a new game.")
                 return 0
             if game.to_move.is_ai:
-                self.say("The AI is thinking..." if self.service.ai_status() == "ready" else
-                         "The AI is thinking (a quick search: its full search is being "
-                         "compiled in the background, once on this machine)...")
+                self.say(
+                    "The AI is thinking..."
+                    if self.service.ai_status() == "ready"
+                    else "The AI is thinking (a quick search: its full search is being "
+                    "compiled in the background, once on this machine)..."
+                )
                 before = game.ply
                 await self.service.idle()
                 game = await self.service.get_game(game.id)
@@ -163,7 +170,7 @@ class TerminalGame:
                 self.discard_typed_ahead()
                 continue
             hotseat = game.south == game.north
-            prompt = (f"{game.position.to_move.title()} to move" if hotseat else "Your move")
+            prompt = f"{game.position.to_move.title()} to move" if hotseat else "Your move"
             letters = ", ".join(game.position.legal_moves())
             line = await self.ask(f"{prompt} ({letters}; help): ")
             if line is None:
@@ -205,7 +212,6 @@ class TerminalGame:
         except ServiceError as err:
             self.say(f"{err}")
 
-
     def show_rules(self, rules: str, full: bool) -> None:
         """The ruleset in a few lines, or (``rules all``) every parameter, paged on a short
         terminal."""
@@ -219,6 +225,7 @@ class TerminalGame:
             return
         if _is_tty(self.out) and _is_tty(self.stdin):
             import pydoc
+
             pydoc.pager(text)
         else:
             self.say(text)
@@ -233,9 +240,14 @@ def _channel_names():
         number += 1
 
 
-async def play(rules: str | None, vs: str | None, db_path: str | Path,
-               stdin: TextIO | None = None, stdout: TextIO | None = None,
-               ai_time_limit: float | None = None) -> int:
+async def play(
+    rules: str | None,
+    vs: str | None,
+    db_path: str | Path,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    ai_time_limit: float | None = None,
+) -> int:
     """Play in the terminal on the database at ``db_path`` (created on first use)."""
     service = await GameService.open(db_path, tick_every=None, ai_time_limit=ai_time_limit)
     try:
@@ -246,4 +258,3 @@ async def play(rules: str | None, vs: str | None, db_path: str | Path,
             return int(done.code or 0)
     finally:
         await service.close()
-

@@ -80,15 +80,22 @@ SEARCH_LEVELS: dict[str, Level] = {
     "easy": Level(depth=2, nodes=20_000, seconds=0.5, noise=3.0, tt_bits=12),
     "medium": Level(depth=4, nodes=100_000, seconds=1.0, tt_bits=14),
     "hard": Level(depth=8, nodes=1_000_000, seconds=1.5, tt_bits=18),
-    "expert": Level(depth=64, nodes=8_000_000, seconds=2.0, solve_seeds=24, tt_bits=22,
-                    whole_time=True),
+    "expert": Level(
+        depth=64, nodes=8_000_000, seconds=2.0, solve_seeds=24, tt_bits=22, whole_time=True
+    ),
 }
 LEVELS = STRATEGIES + tuple(SEARCH_LEVELS)
 DEFAULT_LEVEL = "medium"
 
 
-def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: float | None = None,
-                seed: int = 0, compiled: bool = True, endgame: tuple | None = None) -> AIMove:
+def choose_move(
+    position: Position,
+    level: str = DEFAULT_LEVEL,
+    time_limit: float | None = None,
+    seed: int = 0,
+    compiled: bool = True,
+    endgame: tuple | None = None,
+) -> AIMove:
     """The move ``level`` plays in ``position`` (ValueError for an unknown level or a finished
     game). ``time_limit`` caps the seconds spent; the level's own budget applies otherwise.
     ``compiled=False``: never touch the compiled kernel (see the module's docstring).
@@ -110,7 +117,11 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
     if not compiled:
         return _in_python(position, settings, limit, seed, started)
     from engine.ai.search import (  # numba loads only when wanted
-        UNLIMITED, iterate, keeping_result, solve)
+        UNLIMITED,
+        iterate,
+        keeping_result,
+        solve,
+    )
 
     if settings.noise:
         return _noisy(position, settings, seed, started)
@@ -127,22 +138,35 @@ def choose_move(position: Position, level: str = DEFAULT_LEVEL, time_limit: floa
         # million nodes a second), the rest for the search if the proof does not finish.
         proof = min(nodes // 2, int(0.4 * limit * 1_000_000)), 0.4 * limit
     if proof is not None:
-        solved = solve(position, node_limit=proof[0], tt_bits=settings.tt_bits,
-                       time_limit=proof[1], **_table_args(endgame))
+        solved = solve(
+            position,
+            node_limit=proof[0],
+            tt_bits=settings.tt_bits,
+            time_limit=proof[1],
+            **_table_args(endgame),
+        )
         if solved.complete:
-            return AIMove(solved.move, solved.value, solved.depth, solved.nodes,
-                          time.perf_counter() - started)
+            return AIMove(
+                solved.move, solved.value, solved.depth, solved.nodes, time.perf_counter() - started
+            )
         nodes -= solved.nodes
     # A little is kept back for the work after the search stops, so the move is on time.
     remaining = limit - (time.perf_counter() - started) - 0.1
     if settings.whole_time:
         nodes = UNLIMITED
-    result = iterate(position, settings.depth, nodes, max(remaining, 0.05), seed,
-                     settings.tt_bits, endgame=endgame, whole_time=settings.whole_time)
+    result = iterate(
+        position,
+        settings.depth,
+        nodes,
+        max(remaining, 0.05),
+        seed,
+        settings.tt_bits,
+        endgame=endgame,
+        whole_time=settings.whole_time,
+    )
     # The search reads a table's bounds as estimates: a result they prove is kept here.
     move = result.move if endgame is None else keeping_result(position, result.move, endgame)
-    return AIMove(move, result.value, result.depth, result.nodes,
-                  time.perf_counter() - started)
+    return AIMove(move, result.value, result.depth, result.nodes, time.perf_counter() - started)
 
 
 TABLE_DEPTH = 8  # levels searching at least this deep (hard, expert) read endgame tables
@@ -152,8 +176,9 @@ def _table_args(endgame: tuple | None) -> dict:
     return {} if endgame is None else {"endgame_seeds": endgame[0], "endgame_table": endgame[1]}
 
 
-def _in_python(position: Position, settings: Level, limit: float, seed: int,
-               started: float) -> AIMove:
+def _in_python(
+    position: Position, settings: Level, limit: float, seed: int, started: float
+) -> AIMove:
     """The level's search through the pure-Python search, within the same time limit (the
     noise of ``easy`` included): a few plies shallower, never waiting on a compiler."""
     from engine.ai.pysearch import search
@@ -163,12 +188,19 @@ def _in_python(position: Position, settings: Level, limit: float, seed: int,
     # Half a second of the limit is kept back: the first move of a session also pays for
     # starting the worker process, and shares the machine with the compile.
     result = search(position, settings.depth, settings.nodes, max(limit - 0.5, 0.2))
-    return AIMove(result.move, result.value, result.depth, result.nodes,
-                  time.perf_counter() - started, reduced=True)
+    return AIMove(
+        result.move,
+        result.value,
+        result.depth,
+        result.nodes,
+        time.perf_counter() - started,
+        reduced=True,
+    )
 
 
-def _noisy(position: Position, settings: Level, seed: int, started: float,
-           reduced: bool = False) -> AIMove:
+def _noisy(
+    position: Position, settings: Level, seed: int, started: float, reduced: bool = False
+) -> AIMove:
     """Search each move a little, add seeded noise, play the best: a beatable opponent.
     ``reduced``: through the pure-Python search."""
     if reduced:
@@ -189,37 +221,57 @@ def _noisy(position: Position, settings: Level, seed: int, started: float,
         if after.is_over():
             value = after.board[n2 + position.mover] - after.board[n2 + 1 - position.mover]
         else:
-            reply = iterate(after, settings.depth - 1, settings.nodes, settings.seconds,
-                            seed, settings.tt_bits)
+            reply = iterate(
+                after, settings.depth - 1, settings.nodes, settings.seconds, seed, settings.tt_bits
+            )
             nodes += reply.nodes
             value = reply.value if after.mover == position.mover else -reply.value
         scored.append((value + rng.uniform(-settings.noise, settings.noise), move))
     value, move = max(scored)
-    return AIMove(move, round(value, 2), settings.depth, nodes, time.perf_counter() - started,
-                  reduced)
+    return AIMove(
+        move, round(value, 2), settings.depth, nodes, time.perf_counter() - started, reduced
+    )
 
 
-def solve(position: Position, node_limit: int | None = None, tt_bits: int = 22,
-          table_seeds: int = 0, table: tuple | None = None, progress=None):
+def solve(
+    position: Position,
+    node_limit: int | None = None,
+    tt_bits: int = 22,
+    table_seeds: int = 0,
+    table: tuple | None = None,
+    progress=None,
+):
     """The exact value of ``position`` (seed margin for the player to move), a best move, the
     nodes and seconds: a ``SearchResult`` whose ``complete`` says whether it is proven.
     ``table_seeds``: read the boards with at most that many seeds left in the pits from an
     endgame table (where play does not depend on the stores; see ``engine.ai.endgame``):
     ``table`` if given (as ``storage.tables`` keeps them), else one built first.
     ``progress(lower, upper, nodes)`` hears the bounds proven after each pass."""
-    from engine.ai.search import UNLIMITED, solve as exact
+    from engine.ai.search import UNLIMITED
+    from engine.ai.search import solve as exact
 
-    return exact(position, node_limit or UNLIMITED, tt_bits, endgame_seeds=table_seeds,
-                 endgame_table=table, progress=progress)
+    return exact(
+        position,
+        node_limit or UNLIMITED,
+        tt_bits,
+        endgame_seeds=table_seeds,
+        endgame_table=table,
+        progress=progress,
+    )
 
 
 LINE_STEP_NODES = 2_000_000  # what each further step of a proof line may cost (about 1 s)
 LINE_TT_BITS = 18  # a step's table: enough for its budget, and quick to allocate each step
 
 
-def proof_line(position: Position, first_move: str, node_limit: int = LINE_STEP_NODES,
-               max_plies: int = 200, table_seeds: int = 0, table: tuple | None = None
-               ) -> tuple[list[str], bool]:
+def proof_line(
+    position: Position,
+    first_move: str,
+    node_limit: int = LINE_STEP_NODES,
+    max_plies: int = 200,
+    table_seeds: int = 0,
+    table: tuple | None = None,
+) -> tuple[list[str], bool]:
     """The line of best play after ``position``'s proven best move ``first_move``: each next
     move proven by the solver within ``node_limit`` nodes. Returns the moves and whether the
     line reaches the end of the game (False where a step could not be proven within the
@@ -234,8 +286,9 @@ def proof_line(position: Position, first_move: str, node_limit: int = LINE_STEP_
     line = [first_move]
     position = position.play(first_move)
     while not position.is_over() and len(line) < max_plies:
-        result = solve(position, node_limit, tt_bits=LINE_TT_BITS, table_seeds=table_seeds,
-                       table=table)
+        result = solve(
+            position, node_limit, tt_bits=LINE_TT_BITS, table_seeds=table_seeds, table=table
+        )
         if not result.complete:
             return line, False
         line.append(result.move)
@@ -246,8 +299,9 @@ def proof_line(position: Position, first_move: str, node_limit: int = LINE_STEP_
 HINT_SOLVE_NODES = 800_000  # what the solver may spend proving a hint (about 0.3 s)
 
 
-def hint(position: Position, time_limit: float = 2.0, compiled: bool = True,
-         endgame: tuple | None = None) -> Hint:
+def hint(
+    position: Position, time_limit: float = 2.0, compiled: bool = True, endgame: tuple | None = None
+) -> Hint:
     """The best move and its value: proven by the solver when it finishes within its node
     budget, else the expert's estimate. Node budgets, not the clock, end both, so the same
     position gets the same hint; ``time_limit`` is a safety net for a machine far slower than
@@ -261,32 +315,63 @@ def hint(position: Position, time_limit: float = 2.0, compiled: bool = True,
     started = time.perf_counter()
     if not compiled:
         move = choose_move(position, "expert", time_limit=time_limit, compiled=False)
-        return Hint(move.move, move.value or 0.0, False, move.depth, move.nodes,
-                    time.perf_counter() - started, reduced=True, timed_out=True)
-    from engine.ai.search import iterate, solve as exact
+        return Hint(
+            move.move,
+            move.value or 0.0,
+            False,
+            move.depth,
+            move.nodes,
+            time.perf_counter() - started,
+            reduced=True,
+            timed_out=True,
+        )
+    from engine.ai.search import iterate
+    from engine.ai.search import solve as exact
 
     safety = 3 * time_limit
-    solved = exact(position, node_limit=HINT_SOLVE_NODES, tt_bits=22, time_limit=safety,
-                   **_table_args(endgame))
+    solved = exact(
+        position, node_limit=HINT_SOLVE_NODES, tt_bits=22, time_limit=safety, **_table_args(endgame)
+    )
     if solved.complete:
-        return Hint(solved.move, solved.value, True, solved.depth, solved.nodes,
-                    time.perf_counter() - started)
+        return Hint(
+            solved.move,
+            solved.value,
+            True,
+            solved.depth,
+            solved.nodes,
+            time.perf_counter() - started,
+        )
     if endgame is not None and sum(position.pits) <= endgame[0]:
         from engine.ai.search import result_from_bounds
 
         found = result_from_bounds(position, endgame)
         if found is not None:
             result, move, bound = found
-            return Hint(move, float(bound), False, 0, solved.nodes,
-                        time.perf_counter() - started, result=result)
+            return Hint(
+                move,
+                float(bound),
+                False,
+                0,
+                solved.nodes,
+                time.perf_counter() - started,
+                result=result,
+            )
     expert = SEARCH_LEVELS["expert"]
     # Deepening stops early once half the time limit is gone; below that, only the budget
     # decides, and the hint is the same on every run.
-    found = iterate(position, expert.depth, expert.nodes, safety, 0, expert.tt_bits,
-                    endgame=endgame)
+    found = iterate(
+        position, expert.depth, expert.nodes, safety, 0, expert.tt_bits, endgame=endgame
+    )
     seconds = time.perf_counter() - started
-    return Hint(found.move, found.value, False, found.depth, found.nodes + solved.nodes,
-                seconds, timed_out=seconds > safety / 2)
+    return Hint(
+        found.move,
+        found.value,
+        False,
+        found.depth,
+        found.nodes + solved.nodes,
+        seconds,
+        timed_out=seconds > safety / 2,
+    )
 
 
 _loaded = False  # whether this process has the compiled search in memory
@@ -309,5 +394,15 @@ def warm_up(progress=None) -> None:
     compile_search()
 
 
-__all__ = ["AIMove", "DEFAULT_LEVEL", "Hint", "LEVELS", "SEARCH_LEVELS", "STRATEGIES",
-           "choose_move", "hint", "solve", "warm_up"]
+__all__ = [
+    "AIMove",
+    "DEFAULT_LEVEL",
+    "Hint",
+    "LEVELS",
+    "SEARCH_LEVELS",
+    "STRATEGIES",
+    "choose_move",
+    "hint",
+    "solve",
+    "warm_up",
+]

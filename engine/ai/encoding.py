@@ -103,8 +103,9 @@ def encode(rules: Ruleset) -> RulesCode:
 
 def encode_move(rules: Ruleset, move: str, mover: int) -> int:
     """A move's kernel code: pit index * 2 + direction (0 counter-clockwise, 1 clockwise)."""
-    pit, direction = Position.settled(rules, (1,) * (2 * rules.pits) + (0, 0),
-                                      mover).parse_move(move)
+    pit, direction = Position.settled(rules, (1,) * (2 * rules.pits) + (0, 0), mover).parse_move(
+        move
+    )
     return 2 * pit + direction
 
 

@@ -83,9 +83,13 @@ def build(code, max_seeds: int):
     # them is at most one step per seed and pit; past that, something loops.
     cap = max_seeds * pits + 2
     size = 2 * pits + 2
-    walk = (np.zeros((cap + 1, size), np.int64), np.zeros((cap + 1, MAX_MOVES), np.int64),
-            np.zeros((cap + 1, FRAME_SIZE), np.int64), np.zeros(size, np.int64),
-            np.zeros(size - 2, np.int64))
+    walk = (
+        np.zeros((cap + 1, size), np.int64),
+        np.zeros((cap + 1, MAX_MOVES), np.int64),
+        np.zeros((cap + 1, FRAME_SIZE), np.int64),
+        np.zeros(size, np.int64),
+        np.zeros(size - 2, np.int64),
+    )
     if not _build(code.rules, code.next_slot, code.prev_pit, counts, values, max_seeds, *walk):
         raise ValueError("positions can repeat under these rules: no endgame table")
     return counts, values
@@ -103,8 +107,12 @@ def fits(table, pits: int, max_seeds: int) -> bool:
     """
     counts, values = table
     expected = layer_counts(pits, max_seeds)
-    return (counts.shape == expected.shape and bool((counts == expected).all())
-            and values.dtype == np.int8 and values.shape == (int(expected[0, -1]),))
+    return (
+        counts.shape == expected.shape
+        and bool((counts == expected).all())
+        and values.dtype == np.int8
+        and values.shape == (int(expected[0, -1]),)
+    )
 
 
 @njit(cache=True)
@@ -198,8 +206,9 @@ def _solve(R, NXT, PRV, counts, values, boards, moves, frames, scratch):
         frame = frames[depth]
         if done == UNKNOWN and frame[NEXT] < frame[COUNT]:
             child = boards[depth + 1]
-            following, over = play(R, NXT, PRV, boards[depth], child, SOUTH,
-                                   moves[depth, frame[NEXT]])
+            following, over = play(
+                R, NXT, PRV, boards[depth], child, SOUTH, moves[depth, frame[NEXT]]
+            )
             frame[NEXT] += 1
             gained = child[n2] - child[n2 + 1]
             if not over:
@@ -211,8 +220,9 @@ def _solve(R, NXT, PRV, counts, values, boards, moves, frames, scratch):
                 if rest == UNKNOWN:  # in this layer and not built yet: go down
                     frame[GAINED] = gained * 2 + (1 if sign < 0 else 0)
                     depth += 1
-                    done = _enter(R, NXT, PRV, counts, values, boards, moves, frames,
-                                  scratch, depth)
+                    done = _enter(
+                        R, NXT, PRV, counts, values, boards, moves, frames, scratch, depth
+                    )
                     continue
                 gained += sign * rest
             if gained > frame[BEST]:

@@ -25,12 +25,16 @@ class _Abort(Exception):
 
 def _value(rules, board, mover) -> int:
     n = rules.pits
-    own, other = sum(board[mover * n:mover * n + n]), sum(board[(1 - mover) * n:(2 - mover) * n])
+    own, other = (
+        sum(board[mover * n : mover * n + n]),
+        sum(board[(1 - mover) * n : (2 - mover) * n]),
+    )
     return SCALE * (board[2 * n + mover] - board[2 * n + 1 - mover]) + own - other
 
 
-def search(position: Position, depth: int, node_limit: int = 1 << 62,
-           time_limit: float | None = None) -> SearchResult:
+def search(
+    position: Position, depth: int, node_limit: int = 1 << 62, time_limit: float | None = None
+) -> SearchResult:
     """Iterative deepening to ``depth`` plies within the node and time limits."""
     rules = position.rules
     n2 = 2 * rules.pits
@@ -42,8 +46,9 @@ def search(position: Position, depth: int, node_limit: int = 1 << 62,
     def negamax(pos: Position, depth: int, alpha: int, beta: int) -> tuple[int, object]:
         nonlocal nodes
         nodes += 1
-        if nodes >= node_limit or (deadline and nodes % 1024 == 0
-                                   and time.perf_counter() > deadline):
+        if nodes >= node_limit or (
+            deadline and nodes % 1024 == 0 and time.perf_counter() > deadline
+        ):
             raise _Abort
         mover = pos.mover
         if depth <= 0:
@@ -53,8 +58,11 @@ def search(position: Position, depth: int, node_limit: int = 1 << 62,
         hint = None
         if entry:
             value, stored_depth, kind, hint = entry
-            if stored_depth >= depth and (kind == EXACT or (kind == LOWER and value >= beta)
-                                          or (kind == UPPER and value <= alpha)):
+            if stored_depth >= depth and (
+                kind == EXACT
+                or (kind == LOWER and value >= beta)
+                or (kind == UPPER and value <= alpha)
+            ):
                 return value, hint
         children = []
         for move in pos._legal:
@@ -88,5 +96,11 @@ def search(position: Position, depth: int, node_limit: int = 1 << 62,
         except _Abort:
             break
         reached = d
-    return SearchResult(move_name(rules, best[1]), best[0] / SCALE, reached, nodes,
-                        time.perf_counter() - started, False)
+    return SearchResult(
+        move_name(rules, best[1]),
+        best[0] / SCALE,
+        reached,
+        nodes,
+        time.perf_counter() - started,
+        False,
+    )

@@ -116,8 +116,9 @@ def start(code, max_seeds: int):
     """An empty table, after checking that these rules admit one (ValueError if not). For a
     table per store, ``counts`` has one more row: where each layer's values start."""
     if max_seeds < 0 or max_seeds > largest_allowed(code):
-        raise ValueError(f"a table for these rules holds 0 to {largest_allowed(code)} seeds, "
-                         f"not {max_seeds}")
+        raise ValueError(
+            f"a table for these rules holds 0 to {largest_allowed(code)} seeds, not {max_seeds}"
+        )
     if not symmetric(code):
         raise ValueError("the two players sow differently under these rules: no endgame table")
     return table_counts(code, max_seeds), np.zeros(table_size(code, max_seeds), np.int8)
@@ -132,7 +133,7 @@ def table_counts(code, max_seeds: int) -> np.ndarray:
     if not per_store(code):
         return counts
     starts = np.zeros((1, max_seeds + 2), np.int64)
-    starts[0, 1:] = np.cumsum(counts[2 * pits, :max_seeds + 1] * np.arange(1, max_seeds + 2))
+    starts[0, 1:] = np.cumsum(counts[2 * pits, : max_seeds + 1] * np.arange(1, max_seeds + 2))
     return np.vstack([counts, starts])
 
 
@@ -141,7 +142,7 @@ def table_size(code, max_seeds: int) -> int:
     counts = layer_counts(int(code.rules[PITS]), max_seeds)
     if per_store(code):
         n2 = 2 * int(code.rules[PITS])
-        return int((counts[n2, :max_seeds + 1] * np.arange(1, max_seeds + 2)).sum())
+        return int((counts[n2, : max_seeds + 1] * np.arange(1, max_seeds + 2)).sum())
     return 2 * int(counts[0, max_seeds + 1])
 
 
@@ -160,12 +161,39 @@ def build_layer(code, counts, values, seeds: int) -> None:
     inside = np.zeros(size, np.int32)
     starts = np.zeros(size + 1, np.int64)
     out_starts = np.zeros(size + 1, np.int64)
-    edges = _count(code.rules, code.next_slot, code.prev_pit, counts, seeds, inside, starts,
-                   out_starts, board, child, moves, scratch, composition)
+    edges = _count(
+        code.rules,
+        code.next_slot,
+        code.prev_pit,
+        counts,
+        seeds,
+        inside,
+        starts,
+        out_starts,
+        board,
+        child,
+        moves,
+        scratch,
+        composition,
+    )
     parents = np.empty(edges, np.int32)
     exits = np.empty((int(out_starts[-1]), EXIT_FIELDS), np.int32)
-    _link(code.rules, code.next_slot, code.prev_pit, counts, seeds, starts, parents,
-          out_starts, exits, board, child, moves, scratch, composition)
+    _link(
+        code.rules,
+        code.next_slot,
+        code.prev_pit,
+        counts,
+        seeds,
+        starts,
+        parents,
+        out_starts,
+        exits,
+        board,
+        child,
+        moves,
+        scratch,
+        composition,
+    )
     halves = 2 if per_store(code) else 1
     nodes = halves * size
     best_low = np.empty(nodes, np.int16)
@@ -186,8 +214,8 @@ def build_layer(code, counts, values, seeds: int) -> None:
         pending[:] = inside
         _solve(size, 1, seeds, best_low, best_high, *work)
         base = int(counts[0, seeds])
-        values[2 * base:2 * (base + size):2] = low
-        values[2 * base + 1:2 * (base + size):2] = high
+        values[2 * base : 2 * (base + size) : 2] = low
+        values[2 * base + 1 : 2 * (base + size) : 2] = high
         return
     # Per store: the mover's store and the opponent's are one game (a move hands the turn,
     # and with it the other store, to the opponent), solved together as two halves.
@@ -200,16 +228,25 @@ def build_layer(code, counts, values, seeds: int) -> None:
             break  # solved with its pair
         pair = (store, other) if other != store else (store,)
         for half, mine in enumerate(pair):
-            _values_of_exits(counts, values, out_starts, exits, best_low[half * size:],
-                             mine, total, seeds, leftover)
-            pending[half * size:(half + 1) * size] = inside
+            _values_of_exits(
+                counts,
+                values,
+                out_starts,
+                exits,
+                best_low[half * size :],
+                mine,
+                total,
+                seeds,
+                leftover,
+            )
+            pending[half * size : (half + 1) * size] = inside
         _solve(size, len(pair), seeds, best_low, best_low, *work)
         for half, mine in enumerate(pair):
             stake = mine - (total - seeds - mine)  # the stores' margin for the mover
             at = int(counts[n2 + 1, seeds]) + (mine - first) * size
             part = slice(half * size, (half + 1) * size)
             # A repetition scores 0 in all: -stake of what is left (module docstring).
-            values[at:at + size] = np.maximum(low[part], np.minimum(-stake, high[part]))
+            values[at : at + size] = np.maximum(low[part], np.minimum(-stake, high[part]))
 
 
 EXIT_FIELDS = 5
@@ -234,8 +271,21 @@ def _copy_board(composition, board, n2):
 
 
 @njit(cache=True)
-def _count(R, NXT, PRV, counts, seeds, inside, starts, out_starts, board, child, moves, scratch,
-           composition):
+def _count(
+    R,
+    NXT,
+    PRV,
+    counts,
+    seeds,
+    inside,
+    starts,
+    out_starts,
+    board,
+    child,
+    moves,
+    scratch,
+    composition,
+):
     """First pass over the layer: each board's moves that stay in the layer (``inside``), the
     moves of the layer that lead to each board (``starts``, shifted by one), and each board's
     exits: moves out of the layer or that end the game, or its end if it has no move
@@ -268,8 +318,22 @@ def _count(R, NXT, PRV, counts, seeds, inside, starts, out_starts, board, child,
 
 
 @njit(cache=True)
-def _link(R, NXT, PRV, counts, seeds, starts, parents, out_starts, exits, board, child, moves,
-          scratch, composition):
+def _link(
+    R,
+    NXT,
+    PRV,
+    counts,
+    seeds,
+    starts,
+    parents,
+    out_starts,
+    exits,
+    board,
+    child,
+    moves,
+    scratch,
+    composition,
+):
     """Second pass: for each board, the boards of the layer with a move to it (the parent's
     index times 2, plus 1 where the mover moves again); and each board's exits."""
     n = R[PITS]
@@ -356,8 +420,9 @@ def _values_of_exits(counts, values, out_starts, exits, best, store, total, seed
                     first = (total + 1) // 2 - layer  # the lowest store of that layer's blocks
                     mine = store + gain if kind == SAME else other
                     theirs = other if kind == SAME else store + gain
-                    at = (counts[n2 + 1, layer] + (mine - first) * counts[n2, layer]
-                          + exits[e, CHILD])
+                    at = (
+                        counts[n2 + 1, layer] + (mine - first) * counts[n2, layer] + exits[e, CHILD]
+                    )
                     future = mine - theirs + values[at]  # the final margin for the child's mover
                     whole = future if kind == SAME else -future
                     value = whole - (store - other)
@@ -369,8 +434,24 @@ IN_LOW, IN_HIGH = 1, 2  # state bits: the board's low / high value is settled
 
 
 @njit(cache=True)
-def _solve(boards, halves, seeds, best_low, best_high, pending, starts, parents, by_low,
-           by_high, low_at, high_at, stack, state, low, high):
+def _solve(
+    boards,
+    halves,
+    seeds,
+    best_low,
+    best_high,
+    pending,
+    starts,
+    parents,
+    by_low,
+    by_high,
+    low_at,
+    high_at,
+    stack,
+    state,
+    low,
+    high,
+):
     """The thresholds pass. For u from +seeds down to -seeds (t = -u): a board joins the low
     set at u when a move out of the layer gives it u, or a move leads to a board that joined
     the high set at t (or the low set at u, after a replay); it joins the high set at t when

@@ -16,9 +16,28 @@ import numpy as np
 from numba import njit
 
 from engine.ai.encoding import (
-    CANNOT_FEED, CAPTURE_EITHER, CAPTURE_MASK, CHOOSE_ANY, DIRECTION_CHOICE, EMPTY_BEFORE_MOVE,
-    EMPTY_CAPTURE, END, FORBIDDEN, GRAND_SLAM, LEFTOVER_OWNER, MAJORITY, MUST_FEED, NO_CAPTURE,
-    NEEDS_OPPOSITE, PITS, RELAY, REPLAY, SKIP_ORIGIN, TAKE_ALL, TAKES_SOWER, TOTAL,
+    CANNOT_FEED,
+    CAPTURE_EITHER,
+    CAPTURE_MASK,
+    CHOOSE_ANY,
+    DIRECTION_CHOICE,
+    EMPTY_BEFORE_MOVE,
+    EMPTY_CAPTURE,
+    END,
+    FORBIDDEN,
+    GRAND_SLAM,
+    LEFTOVER_OWNER,
+    MAJORITY,
+    MUST_FEED,
+    NEEDS_OPPOSITE,
+    NO_CAPTURE,
+    PITS,
+    RELAY,
+    REPLAY,
+    SKIP_ORIGIN,
+    TAKE_ALL,
+    TAKES_SOWER,
+    TOTAL,
 )
 
 RELAY_HISTORY = 256  # relay laps remembered before the history array grows
@@ -155,8 +174,12 @@ def _count_capture(R, PRV, b, mover, origin, direction, last):
         return False
     chain = 1
     pit = PRV[direction, last]
-    while (pit != origin and pit != last and _is_capture_count(R, b[pit])
-           and (either or pit // n != mover)):
+    while (
+        pit != origin
+        and pit != last
+        and _is_capture_count(R, b[pit])
+        and (either or pit // n != mover)
+    ):
         chain += 1
         pit = PRV[direction, pit]
     opp_lo = n if mover == 0 else 0

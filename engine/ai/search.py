@@ -18,15 +18,38 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.ai.encoding import decode_move, encode, may_cycle
 from engine.ai import retrograde
+from engine.ai.encoding import decode_move, encode, may_cycle
 from engine.ai.endgame import build, fits, layer_counts
 from engine.ai.endgame import index as _table_index
 from engine.ai.search_kernel import (
-    ABORTED, BOUNDS, BUDGET_START, ENDGAME_SEEDS, ETC_SEEDS, EXACT_DEPTH, EXACT_MODE,
-    EXACT_VALUES, HISTORY, INF, MAX_MOVES, MIRROR, NODE_LIMIT, NODES, RELATIVE, ROOT_BONUS,
-    ROOT_MOVE, ROOT_ROW, ROOT_VALUE, SCALE, SEL_DEPTH, STOP, TABLE_KIND, TRUNCATED,
-    VALUES_PER_STORE, make_workspace, negamax,
+    ABORTED,
+    BOUNDS,
+    BUDGET_START,
+    ENDGAME_SEEDS,
+    ETC_SEEDS,
+    EXACT_DEPTH,
+    EXACT_MODE,
+    EXACT_VALUES,
+    HISTORY,
+    INF,
+    MAX_MOVES,
+    MIRROR,
+    NODE_LIMIT,
+    NODES,
+    RELATIVE,
+    ROOT_BONUS,
+    ROOT_MOVE,
+    ROOT_ROW,
+    ROOT_VALUE,
+    SCALE,
+    SEL_DEPTH,
+    STOP,
+    TABLE_KIND,
+    TRUNCATED,
+    VALUES_PER_STORE,
+    make_workspace,
+    negamax,
 )
 from engine.position import Position
 from engine.ruleset import Ruleset
@@ -52,7 +75,7 @@ class SearchResult(NamedTuple):
 def _zobrist(size: int, total: int) -> np.ndarray:
     # A fixed seed: hashing must be the same in every process, so searches replay exactly.
     rng = np.random.default_rng(20240611)
-    return rng.integers(-2**63, 2**63 - 1, size=(size + 1, total + 1), dtype=np.int64)
+    return rng.integers(-(2**63), 2**63 - 1, size=(size + 1, total + 1), dtype=np.int64)
 
 
 def stores_irrelevant(rules: Ruleset) -> bool:
@@ -122,8 +145,9 @@ def largest_table_seeds(rules: Ruleset) -> int:
     code = encode(rules)
     if not retrograde.symmetric(code):
         return 0
-    return _fitting(rules, min(retrograde.largest_allowed(code), rules.total_seeds),
-                    LARGEST_BOUNDS_TABLE_BYTES)
+    return _fitting(
+        rules, min(retrograde.largest_allowed(code), rules.total_seeds), LARGEST_BOUNDS_TABLE_BYTES
+    )
 
 
 def table_counts(rules: Ruleset, max_seeds: int) -> np.ndarray:
@@ -143,9 +167,12 @@ def table_fits(table: tuple, rules: Ruleset, max_seeds: int) -> bool:
     code = encode(rules)
     counts, values = table
     expected = table_counts(rules, max_seeds)
-    return (counts.shape == expected.shape and bool((counts == expected).all())
-            and values.dtype == np.int8
-            and values.shape == (retrograde.table_size(code, max_seeds),))
+    return (
+        counts.shape == expected.shape
+        and bool((counts == expected).all())
+        and values.dtype == np.int8
+        and values.shape == (retrograde.table_size(code, max_seeds),)
+    )
 
 
 def move_bounds(position: Position, endgame: tuple) -> dict[str, tuple[int, int]] | None:
@@ -261,7 +288,7 @@ class Searcher:
             # Hash the pits and the mover only; the kernel stores values relative to the
             # stores' margin (see search_kernel.negamax).
             self.zobrist = self.zobrist.copy()
-            self.zobrist[self.size - 2:self.size] = 0
+            self.zobrist[self.size - 2 : self.size] = 0
             self.stats[RELATIVE] = 1
             self.stats[MIRROR] = 1  # both sides share entries: see search_kernel.MIRROR
         self.endgame = _read_only((np.zeros((1, 1), np.int64), np.zeros(1, np.int8)))  # none yet
@@ -278,15 +305,26 @@ class Searcher:
         if table is None:
             table = (retrograde.build if repeats else build)(self.code, max_seeds)
         elif not table_fits(table, self.rules, max_seeds):
-            raise ValueError(f"that endgame table is not one of {max_seeds} seeds for "
-                             f"{self.rules}")
+            raise ValueError(f"that endgame table is not one of {max_seeds} seeds for {self.rules}")
         self.endgame = _read_only(table)
         self.stats[ENDGAME_SEEDS] = max_seeds
-        self.stats[TABLE_KIND] = (EXACT_VALUES if not repeats else VALUES_PER_STORE
-                                  if retrograde.per_store(self.code) else BOUNDS)
+        self.stats[TABLE_KIND] = (
+            EXACT_VALUES
+            if not repeats
+            else VALUES_PER_STORE
+            if retrograde.per_store(self.code)
+            else BOUNDS
+        )
 
-    def run(self, position: Position, depth: int, alpha: int, beta: int, node_limit: int,
-            exact: bool = False) -> tuple[int, int]:
+    def run(
+        self,
+        position: Position,
+        depth: int,
+        alpha: int,
+        beta: int,
+        node_limit: int,
+        exact: bool = False,
+    ) -> tuple[int, int]:
         """One alpha-beta search from ``position``; returns (value, best move code).
         ``stats`` holds nodes, whether it aborted at the node limit, and more. TRUNCATED stays
         set once an exact search of this searcher has cut a line at MAX_PLY: the table keeps
@@ -298,9 +336,22 @@ class Searcher:
         stats[ROOT_MOVE] = -1
         kids, per_ply, tt, _ = self.ws
         kids[ROOT_ROW, 0, :] = position.board
-        value = negamax(self.code.rules, self.code.next_slot, self.code.prev_pit, self.zobrist,
-                        kids, per_ply, tt, *self.endgame, stats, position.mover,
-                        EXACT_DEPTH if exact else depth, alpha, beta, 0)
+        value = negamax(
+            self.code.rules,
+            self.code.next_slot,
+            self.code.prev_pit,
+            self.zobrist,
+            kids,
+            per_ply,
+            tt,
+            *self.endgame,
+            stats,
+            position.mover,
+            EXACT_DEPTH if exact else depth,
+            alpha,
+            beta,
+            0,
+        )
         return int(value), int(stats[ROOT_MOVE])
 
     def set_root_bonus(self, seed: int) -> None:
@@ -336,10 +387,17 @@ def _deadline(stats: np.ndarray, seconds: float | None):
         stats[STOP] = 0
 
 
-def iterate(position: Position, max_depth: int, node_limit: int = UNLIMITED,
-            time_limit: float | None = None, seed: int = 0, tt_bits: int = 20,
-            searcher: Searcher | None = None, endgame: tuple | None = None,
-            whole_time: bool = False) -> SearchResult:
+def iterate(
+    position: Position,
+    max_depth: int,
+    node_limit: int = UNLIMITED,
+    time_limit: float | None = None,
+    seed: int = 0,
+    tt_bits: int = 20,
+    searcher: Searcher | None = None,
+    endgame: tuple | None = None,
+    whole_time: bool = False,
+) -> SearchResult:
     """Iterative deepening to ``max_depth`` plies. The node budget makes a search
     deterministic; the time limit only shortens it on a machine too slow for that budget,
     and is hard: an iteration still running when it expires is abandoned for the last one
@@ -358,17 +416,31 @@ def iterate(position: Position, max_depth: int, node_limit: int = UNLIMITED,
     # The clock started on entry: making a fresh table can take a tenth of a second.
     remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
     with _deadline(stats, remaining):
-        best_move, best_value, reached = _deepen(position, searcher, max_depth, node_limit,
-                                                 time_limit, started, start_nodes, whole_time)
+        best_move, best_value, reached = _deepen(
+            position, searcher, max_depth, node_limit, time_limit, started, start_nodes, whole_time
+        )
     if best_move < 0:  # not even depth 1 finished: any legal move is as good as none
         best_move = encode_first(position)
-    return SearchResult(decode_move(position.rules, best_move), best_value / SCALE, reached,
-                        int(stats[NODES]) - start_nodes, time.perf_counter() - started, False)
+    return SearchResult(
+        decode_move(position.rules, best_move),
+        best_value / SCALE,
+        reached,
+        int(stats[NODES]) - start_nodes,
+        time.perf_counter() - started,
+        False,
+    )
 
 
-def _deepen(position: Position, searcher: Searcher, max_depth: int, node_limit: int,
-            time_limit: float | None, started: float, start_nodes: int,
-            whole_time: bool) -> tuple[int, int, int]:
+def _deepen(
+    position: Position,
+    searcher: Searcher,
+    max_depth: int,
+    node_limit: int,
+    time_limit: float | None,
+    started: float,
+    start_nodes: int,
+    whole_time: bool,
+) -> tuple[int, int, int]:
     """The iterations of ``iterate``: (best move, its value, depth) of the last one done."""
     stats = searcher.stats
     best_move, best_value, reached = -1, 0, 0
@@ -376,9 +448,13 @@ def _deepen(position: Position, searcher: Searcher, max_depth: int, node_limit: 
         limit = node_limit - (int(stats[NODES]) - start_nodes)
         if limit <= 0:
             break
-        if time_limit is not None and depth > 1 and not whole_time:
-            if time.perf_counter() - started > time_limit / 2:
-                break  # the next iteration would take longer than everything so far
+        if (
+            time_limit is not None
+            and depth > 1
+            and not whole_time
+            and time.perf_counter() - started > time_limit / 2
+        ):
+            break  # the next iteration would take longer than everything so far
         value, move = searcher.run(position, depth, -INF, INF, limit)
         if stats[ABORTED] and depth == 1 and stats[STOP]:
             # The time was gone before the search began (a busy machine, a slow setup): depth
@@ -402,10 +478,17 @@ def encode_first(position: Position) -> int:
     return 2 * pit + direction
 
 
-def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
-          searcher: Searcher | None = None, progress=None,
-          endgame_seeds: int = 0, time_limit: float | None = None,
-          endgame_table: tuple | None = None, budget: int = SOLVE_BUDGET) -> SearchResult:
+def solve(
+    position: Position,
+    node_limit: int = UNLIMITED,
+    tt_bits: int = 22,
+    searcher: Searcher | None = None,
+    progress=None,
+    endgame_seeds: int = 0,
+    time_limit: float | None = None,
+    endgame_table: tuple | None = None,
+    budget: int = SOLVE_BUDGET,
+) -> SearchResult:
     """The exact value by MTD(f): null-window searches with no horizon until the bounds meet.
     ``complete`` is False if the node budget or the (hard) time limit ran out (then value is
     the last guess).
@@ -424,8 +507,13 @@ def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
     # parity (the two totals add up to every seed, so the margin has that number's parity).
     total = position.rules.total_seeds
     # It runs in the solver's own table: its best moves become the exact search's first tries.
-    rough = iterate(position, 64, node_limit=2_000_000, searcher=searcher,
-                    time_limit=None if time_limit is None else time_limit / 4).value
+    rough = iterate(
+        position,
+        64,
+        node_limit=2_000_000,
+        searcher=searcher,
+        time_limit=None if time_limit is None else time_limit / 4,
+    ).value
     guess = SCALE * (round((rough - total) / 2) * 2 + total)
     stats[HISTORY:] = 0  # the heuristic search's cutoff counts would drown the solver's own
     stats[BUDGET_START] = budget
@@ -433,20 +521,27 @@ def solve(position: Position, node_limit: int = UNLIMITED, tt_bits: int = 22,
     stats[SEL_DEPTH] = 0
     remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
     with _deadline(stats, remaining):
-        lower, upper, guess, best_move, complete = _mtdf(position, searcher, guess, node_limit,
-                                                         start_nodes, progress)
+        lower, upper, guess, best_move, complete = _mtdf(
+            position, searcher, guess, node_limit, start_nodes, progress
+        )
     if stats[TRUNCATED]:
         complete = False
     if best_move < 0:
         best_move = encode_first(position)
     value = lower if complete else guess
-    return SearchResult(decode_move(position.rules, best_move), value / SCALE,
-                        int(stats[SEL_DEPTH]), int(stats[NODES]) - start_nodes,
-                        time.perf_counter() - started, complete)
+    return SearchResult(
+        decode_move(position.rules, best_move),
+        value / SCALE,
+        int(stats[SEL_DEPTH]),
+        int(stats[NODES]) - start_nodes,
+        time.perf_counter() - started,
+        complete,
+    )
 
 
-def _mtdf(position: Position, searcher: Searcher, guess: int, node_limit: int,
-          start_nodes: int, progress) -> tuple[int, int, int, int, bool]:
+def _mtdf(
+    position: Position, searcher: Searcher, guess: int, node_limit: int, start_nodes: int, progress
+) -> tuple[int, int, int, int, bool]:
     """The null-window passes of ``solve``: (lower, upper, last guess, best move, whether
     the bounds met before a budget ran out)."""
     stats = searcher.stats

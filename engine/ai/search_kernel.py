@@ -28,8 +28,20 @@ import numpy as np
 from numba import njit
 
 from engine.ai.encoding import (
-    CAPTURE_EITHER, CAPTURE_MASK, CHOOSE_ANY, CYCLE, EMPTY_CAPTURE, FORBIDDEN, GRAND_SLAM,
-    MAY_CYCLE, MUST_FEED, NEEDS_OPPOSITE, PITS, REPLAY, SKIP_ORIGIN, TOTAL,
+    CAPTURE_EITHER,
+    CAPTURE_MASK,
+    CHOOSE_ANY,
+    CYCLE,
+    EMPTY_CAPTURE,
+    FORBIDDEN,
+    GRAND_SLAM,
+    MAY_CYCLE,
+    MUST_FEED,
+    NEEDS_OPPOSITE,
+    PITS,
+    REPLAY,
+    SKIP_ORIGIN,
+    TOTAL,
 )
 from engine.ai.endgame import index
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
@@ -246,8 +258,9 @@ def guess_gain(R, NXT, board, mover, move, exact):
 
 
 @njit(cache=True)
-def _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count, beta,
-         ply, salt):
+def _etc(
+    R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count, beta, ply, salt
+):
     """Enhanced transposition cutoff: a move whose child the table already proves good
     enough (or that ends the game well enough) refutes this node without a search.
     Returns that value, or -INF."""
@@ -318,11 +331,14 @@ def _leaf(R, NXT, PRV, kids, per_ply, stats, board, mover, ply):
     n = R[PITS]
     if R[MUST_FEED] == 0 and R[GRAND_SLAM] != FORBIDDEN:
         # Without feeding or grand-slam rules, any seed in a row one may sow from is a move.
-        stuck = row_sum(board, 0 if R[CHOOSE_ANY] != 0 else mover * n,
-                        2 * n if R[CHOOSE_ANY] != 0 else n) == 0
+        stuck = (
+            row_sum(
+                board, 0 if R[CHOOSE_ANY] != 0 else mover * n, 2 * n if R[CHOOSE_ANY] != 0 else n
+            )
+            == 0
+        )
     else:
-        stuck = legal_moves(R, NXT, PRV, board, mover, per_ply[ply, MOVES],
-                            kids[MAX_PLY, 0]) == 0
+        stuck = legal_moves(R, NXT, PRV, board, mover, per_ply[ply, MOVES], kids[MAX_PLY, 0]) == 0
     if stuck:
         return _stuck_value(R, kids, board, mover)
     return evaluate(R, board, mover)
@@ -341,15 +357,61 @@ def _stuck_value(R, kids, board, mover):
 
 
 @njit(cache=True, inline="always")
-def _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, following, depth,
-           alpha, beta, ply):
+def _child(
+    R,
+    NXT,
+    PRV,
+    Z,
+    kids,
+    per_ply,
+    tt,
+    counts,
+    endgame,
+    stats,
+    mover,
+    following,
+    depth,
+    alpha,
+    beta,
+    ply,
+):
     """The value for ``mover`` of the child in kids[ply]: same window after an extra turn,
     negated otherwise."""
     if following == mover:
-        return negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
-                       depth - 1, alpha, beta, ply + 1)
-    return -negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, 1 - mover,
-                    depth - 1, -beta, -alpha, ply + 1)
+        return negamax(
+            R,
+            NXT,
+            PRV,
+            Z,
+            kids,
+            per_ply,
+            tt,
+            counts,
+            endgame,
+            stats,
+            mover,
+            depth - 1,
+            alpha,
+            beta,
+            ply + 1,
+        )
+    return -negamax(
+        R,
+        NXT,
+        PRV,
+        Z,
+        kids,
+        per_ply,
+        tt,
+        counts,
+        endgame,
+        stats,
+        1 - mover,
+        depth - 1,
+        -beta,
+        -alpha,
+        ply + 1,
+    )
 
 
 @njit(cache=True, inline="always")
@@ -380,8 +442,27 @@ def _prefetch_entry(R, Z, tt, stats, child, following, salt):
 
 
 @njit(cache=True, inline="always")
-def _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, board, mover, moves,
-              order, count, depth, beta, ply, salt):
+def _budgeted(
+    R,
+    NXT,
+    PRV,
+    Z,
+    kids,
+    per_ply,
+    tt,
+    counts,
+    endgame,
+    stats,
+    board,
+    mover,
+    moves,
+    order,
+    count,
+    depth,
+    beta,
+    ply,
+    salt,
+):
     """The children of a null-window node (beta - 1, beta), tried in rounds: each move not
     settled yet is searched under a node budget that grows by BUDGET_GROWTH per round, so a
     cheap refutation further down the list is found before an expensive first try is
@@ -405,8 +486,24 @@ def _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, board, 
             if value == -INF:
                 _prefetch_entry(R, Z, tt, stats, child, following, salt)
                 stats[NODE_LIMIT] = min(outer, stats[NODES] + budget)
-                value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
-                               following, depth, beta - 1, beta, ply)
+                value = _child(
+                    R,
+                    NXT,
+                    PRV,
+                    Z,
+                    kids,
+                    per_ply,
+                    tt,
+                    counts,
+                    endgame,
+                    stats,
+                    mover,
+                    following,
+                    depth,
+                    beta - 1,
+                    beta,
+                    ply,
+                )
                 stats[NODE_LIMIT] = outer
                 if stats[ABORTED]:
                     if stats[NODES] >= outer or stats[STOP] != 0:
@@ -427,8 +524,9 @@ def _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, board, 
 # nogil: the time limit's thread runs meanwhile. _nrt=False: no reference counting at all (the
 # arrays belong to the caller), so views cost no calls; the functions it calls inherit it.
 @njit(cache=True, nogil=True, _nrt=False)
-def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, depth, alpha,
-            beta, ply):
+def negamax(
+    R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, depth, alpha, beta, ply
+):
     """The value for ``mover`` (times SCALE) of the board the parent left in kids[ply - 1]
     (the root's in kids[ROOT_ROW]), fail-soft within (alpha, beta). The board is not an
     argument because every array argument makes the recursive call slower."""
@@ -525,8 +623,24 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     # ETC costs a sowing and a table read per move: it pays only where subtrees are big, with
     # many seeds in play (stats[ETC_SEEDS]; everywhere, it costs time).
     if exact and ply > 0 and left >= stats[ETC_SEEDS]:
-        cut = _etc(R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count,
-                   beta, ply, salt)
+        cut = _etc(
+            R,
+            NXT,
+            PRV,
+            Z,
+            kids,
+            tt,
+            counts,
+            endgame,
+            stats,
+            board,
+            mover,
+            moves,
+            count,
+            beta,
+            ply,
+            salt,
+        )
         if cut > -INF:
             return cut
     # Order the moves by a cheap guess (a replay, then the likely capture), without sowing
@@ -534,22 +648,52 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
     for i in range(count):
         m = moves[i]
         # The guess first, then the history of cutoffs this move made elsewhere.
-        score = ((guess_gain(R, NXT, board, mover, m, exact) << 20)
-                 + stats[HISTORY + 32 * mover + m])
+        score = (guess_gain(R, NXT, board, mover, m, exact) << 20) + stats[HISTORY + 32 * mover + m]
         if m == hint:
             score += 1 << 40
         if ply == 0:
             score = score * 64 + stats[ROOT_BONUS + m]
         order[i] = score
     if exact and beta - alpha == 1 and stats[BUDGET_START] > 0:
-        best, best_move = _budgeted(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats,
-                                    board, mover, moves, order, count, depth, beta, ply, salt)
+        best, best_move = _budgeted(
+            R,
+            NXT,
+            PRV,
+            Z,
+            kids,
+            per_ply,
+            tt,
+            counts,
+            endgame,
+            stats,
+            board,
+            mover,
+            moves,
+            order,
+            count,
+            depth,
+            beta,
+            ply,
+            salt,
+        )
         if stats[ABORTED]:
             return 0
         if ply == 0:
             stats[ROOT_MOVE] = best_move
-        return _store(tt, stats, h, base, best, mirrored_move(best_move, n, mirror, mover), alpha,
-                      beta, offset, depth, exact, nodes_before)
+        return _store(
+            tt,
+            stats,
+            h,
+            base,
+            best,
+            mirrored_move(best_move, n, mirror, mover),
+            alpha,
+            beta,
+            offset,
+            depth,
+            exact,
+            nodes_before,
+        )
     best = -INF
     best_move = -1
     a = alpha
@@ -574,11 +718,43 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
             top = beta if j == 0 or beta - a <= 1 else a + 1
             if exact or depth >= 3:  # where the child reads the table
                 _prefetch_entry(R, Z, tt, stats, child, following, salt)
-            value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
-                           following, depth, a, top, ply)
+            value = _child(
+                R,
+                NXT,
+                PRV,
+                Z,
+                kids,
+                per_ply,
+                tt,
+                counts,
+                endgame,
+                stats,
+                mover,
+                following,
+                depth,
+                a,
+                top,
+                ply,
+            )
             if top != beta and a < value < beta and not stats[ABORTED]:
-                value = _child(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover,
-                               following, depth, a, beta, ply)
+                value = _child(
+                    R,
+                    NXT,
+                    PRV,
+                    Z,
+                    kids,
+                    per_ply,
+                    tt,
+                    counts,
+                    endgame,
+                    stats,
+                    mover,
+                    following,
+                    depth,
+                    a,
+                    beta,
+                    ply,
+                )
         if stats[ABORTED]:
             return 0
         if value > best:
@@ -594,13 +770,24 @@ def negamax(R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, de
             break
     if not use_tt:
         return best
-    return _store(tt, stats, h, base, best, mirrored_move(best_move, n, mirror, mover), alpha,
-                  beta, offset, depth, exact, nodes_before)
+    return _store(
+        tt,
+        stats,
+        h,
+        base,
+        best,
+        mirrored_move(best_move, n, mirror, mover),
+        alpha,
+        beta,
+        offset,
+        depth,
+        exact,
+        nodes_before,
+    )
 
 
 @njit(cache=True, inline="always")
-def _store(tt, stats, h, base, best, best_move, alpha, beta, offset, depth, exact,
-           nodes_before):
+def _store(tt, stats, h, base, best, best_move, alpha, beta, offset, depth, exact, nodes_before):
     """Keep a node's result in the table and return its value. The table is in buckets of
     two: slot ``base`` keeps the entry that cost the most nodes to find, ``base + 1`` the
     newest (so deep results survive the flood of small ones)."""
@@ -614,11 +801,16 @@ def _store(tt, stats, h, base, best, best_move, alpha, beta, offset, depth, exac
     while spent > 0 and work < 63:
         spent >>= 1
         work += 1
-    packed = tt_pack(best - offset, EXACT_DEPTH if exact else min(depth, EXACT_DEPTH), kind, work,
-                     best_move)
+    packed = tt_pack(
+        best - offset, EXACT_DEPTH if exact else min(depth, EXACT_DEPTH), kind, work, best_move
+    )
     # An exact search also takes the place of a heuristic entry: those only give move hints.
-    if (tt[base, 0] == h or work >= ((tt[base, 1] >> 10) & 63) or tt[base, 0] == TT_EMPTY
-            or (exact and ((tt[base, 1] >> 16) & 65535) < EXACT_DEPTH)):
+    if (
+        tt[base, 0] == h
+        or work >= ((tt[base, 1] >> 10) & 63)
+        or tt[base, 0] == TT_EMPTY
+        or (exact and ((tt[base, 1] >> 16) & 65535) < EXACT_DEPTH)
+    ):
         if tt[base, 0] != h and tt[base, 0] != TT_EMPTY:
             tt[base + 1, 0] = tt[base, 0]  # the displaced entry becomes the newest
             tt[base + 1, 1] = tt[base, 1]

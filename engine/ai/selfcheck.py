@@ -39,8 +39,9 @@ def random_rules(rng: random.Random) -> Ruleset:
             elif param.kind == "bool":
                 value = rng.choice(("yes", "no"))
             elif param.kind == "counts":
-                value = "-".join(map(str, sorted(rng.sample(range(1, 6), rng.randint(0, 3))))) \
-                    or "none"
+                value = (
+                    "-".join(map(str, sorted(rng.sample(range(1, 6), rng.randint(0, 3))))) or "none"
+                )
             else:
                 value = rng.choice(param.choices)
             options.append(f"{key}={value}")
@@ -96,8 +97,17 @@ def mismatches(pos: Position, code=None) -> list[str]:
     problems = []
     for i, name in enumerate(kernel_moves):
         after = pos.play(name)
-        following, left = play_settled(code.rules, code.next_slot, code.prev_pit, board, dst,
-                                       pos.mover, moves[i], child_moves, scratch)
+        following, left = play_settled(
+            code.rules,
+            code.next_slot,
+            code.prev_pit,
+            board,
+            dst,
+            pos.mover,
+            moves[i],
+            child_moves,
+            scratch,
+        )
         got = (tuple(int(x) for x in dst), int(following), left == 0)
         want = (after.board, after.mover, after.is_over())
         if got != want:

@@ -17,8 +17,16 @@ from dataclasses import replace
 from engine.position import Position
 from engine.sowing import apply_move
 
-STRATEGIES = ("random", "first", "first-largest", "first-smallest", "last", "last-largest",
-              "last-smallest", "greedy")
+STRATEGIES = (
+    "random",
+    "first",
+    "first-largest",
+    "first-smallest",
+    "last",
+    "last-largest",
+    "last-smallest",
+    "greedy",
+)
 
 
 def pick(position: Position, strategy: str, seed: int = 0) -> str:
@@ -38,7 +46,7 @@ def pick(position: Position, strategy: str, seed: int = 0) -> str:
     if strategy in ("first-largest", "last-largest", "first-smallest", "last-smallest"):
         seeds = [position.board[position.parse_move(m)[0]] for m in moves]
         target = max(seeds) if strategy.endswith("largest") else min(seeds)
-        matching = [m for m, s in zip(moves, seeds) if s == target]
+        matching = [m for m, s in zip(moves, seeds, strict=False) if s == target]
         return matching[0] if strategy.startswith("first") else matching[-1]
     raise ValueError(f"unknown strategy '{strategy}'; strategies are: {', '.join(STRATEGIES)}")
 

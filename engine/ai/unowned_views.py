@@ -40,7 +40,8 @@ def prefetch(typingctx, array, offset):
         hint = cgutils.get_or_insert_function(
             builder.module,
             ir.FunctionType(ir.VoidType(), [address.type, int32, int32, int32]),
-            "llvm.prefetch.p0i8")
+            "llvm.prefetch.p0i8",
+        )
         # read (0), keep in all cache levels (3), data cache (1)
         builder.call(hint, [address, int32(0), int32(3), int32(1)])
         return context.get_dummy_value()
