@@ -13,6 +13,7 @@ from engine.notation import from_perspective, parse_position, render, to_perspec
 from engine.outcome import Outcome, Termination, result_lines
 from engine.position import Position
 from engine.ruleset import PARAMETERS, Ruleset
+from engine.side import SIDES, Side
 
 __all__ = [
     "Game",
@@ -23,6 +24,8 @@ __all__ = [
     "Position",
     "PositionError",
     "Ruleset",
+    "SIDES",
+    "Side",
     "RulesetError",
     "Termination",
     "excerpt",

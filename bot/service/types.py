@@ -15,10 +15,42 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine import Outcome, Position, excerpt, render
+from engine import SIDES, Outcome, Position, Side, excerpt, render
+from storage.records import ChallengeStatus, GameStatus, OfferKind
 
 SURFACES = ("terminal", "discord", "email", "ai")
-SIDES = ("south", "north")
+
+# What each offer asks, in the words every surface uses: after a name ("Alice offers a
+# draw") and as a noun ("your offer of a draw").
+OFFER_ASKS: dict[OfferKind, str] = {
+    OfferKind.DRAW: "offers a draw",
+    OfferKind.END: "offers to end the game here, scored as agreed",
+    OfferKind.UNDO: "asks to take back their last move",
+}
+OFFER_NOUNS: dict[OfferKind, str] = {
+    OfferKind.DRAW: "a draw",
+    OfferKind.END: "an agreed end",
+    OfferKind.UNDO: "a take-back",
+}
+
+__all__ = [
+    "OFFER_ASKS",
+    "OFFER_NOUNS",
+    "SIDES",
+    "SURFACES",
+    "Challenge",
+    "ChallengeStatus",
+    "Channel",
+    "GameOptions",
+    "GameStatus",
+    "GameView",
+    "Hint",
+    "Offer",
+    "OfferKind",
+    "Player",
+    "Rating",
+    "Side",
+]
 
 
 @dataclass(frozen=True, order=True)
@@ -96,12 +128,25 @@ class GameOptions:
 
 @dataclass(frozen=True)
 class Offer:
-    """A pending offer in a game: ``kind`` is "draw", "end" (agreed end, scored like a cycle)
-    or "undo"; ``by`` made it at ply ``ply``."""
+    """A pending offer in a game, made by ``by`` at ply ``ply``.
 
-    kind: str
+    >>> Offer(OfferKind.UNDO, Player("email", "a@example.org"), 4).asks
+    'asks to take back their last move'
+    """
+
+    kind: OfferKind
     by: Player
     ply: int
+
+    @property
+    def asks(self) -> str:
+        """What the offer asks, after its maker's name."""
+        return OFFER_ASKS[self.kind]
+
+    @property
+    def noun(self) -> str:
+        """The offer as a noun: "a draw", "an agreed end", "a take-back"."""
+        return OFFER_NOUNS[self.kind]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,195 @@
+"""What storage hands back: one frozen dataclass per kind of row, with enums for the columns
+that hold a word from a fixed list. Both backends build these from their rows with
+``from_row``, so the service reads ``game.ply`` and ``game.status is GameStatus.OVER``, never
+``row["ply"]``.
+
+The enums are ``StrEnum``s: each equals the word the database keeps, so SQL parameters and
+JSON take them as they are.
+
+>>> GameStatus("over") is GameStatus.OVER, OfferKind.DRAW == "draw"
+(True, True)
+>>> game = GameRecord.from_row({**{name: None for name in GAME_COLUMNS}, "id": 7, "ply": 3,
+...     "status": "active", "first": "south", "offer_kind": "undo", "rated": 1})
+>>> game.ply, game.status, game.first, game.offer_kind, game.rated
+(3, <GameStatus.ACTIVE: 'active'>, <Side.SOUTH: 'south'>, <OfferKind.UNDO: 'undo'>, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any
+
+from engine import Side
+
+
+class GameStatus(StrEnum):
+    """A game is ``active`` until it ends, then ``over`` for good."""
+
+    ACTIVE = "active"
+    OVER = "over"
+
+
+class OfferKind(StrEnum):
+    """What a player may offer their opponent in a game: a draw, an agreed end (scored like a
+    cycle: each side keeps what it has) or taking back the last move."""
+
+    DRAW = "draw"
+    END = "end"
+    UNDO = "undo"
+
+
+class ChallengeStatus(StrEnum):
+    """A challenge is ``open`` until answered, withdrawn or out of time."""
+
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class PingMode(StrEnum):
+    """How a player wants to hear it is their move."""
+
+    MENTION = "mention"
+    DM = "dm"
+    OFF = "off"
+
+
+def _side(value: Any) -> Side | None:
+    return None if value is None else Side(value)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A row of ``games`` (see ``storage.migrations`` for what each column means)."""
+
+    id: int
+    rules: str
+    south_id: int
+    north_id: int
+    channel_surface: str
+    channel_id: str
+    first: Side
+    status: GameStatus
+    ply: int
+    board: str  # JSON list: pits, then the two stores
+    mover: int
+    options: str  # JSON of the service's GameOptions
+    rated: bool
+    offer_kind: OfferKind | None
+    offer_by: int | None
+    offer_ply: int | None
+    result_reason: str | None
+    result_winner: str | None  # "south", "north" or "draw"
+    score_south: int | None
+    score_north: int | None
+    created_at: float
+    last_move_at: float
+    remind_at: float | None
+    forfeit_at: float | None
+    reminded_at: float | None
+    ended_at: float | None
+    result_termination: str | None  # engine.Termination's value
+    result_by: Side | None
+    result_ply: int | None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> GameRecord:
+        values = {name: row[name] for name in GAME_COLUMNS}
+        values["first"] = _side(values["first"])
+        values["status"] = GameStatus(values["status"])
+        values["offer_kind"] = OfferKind(values["offer_kind"]) if values["offer_kind"] else None
+        values["rated"] = bool(values["rated"])
+        values["result_by"] = _side(values["result_by"])
+        return cls(**values)
+
+    @property
+    def is_active(self) -> bool:
+        return self.status is GameStatus.ACTIVE
+
+
+GAME_COLUMNS: tuple[str, ...] = tuple(field.name for field in fields(GameRecord))
+"""The columns of ``games``, in the order of the dataclass; what a change may name."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """A row of ``moves``: move number ``ply`` (1 for the first) of a game."""
+
+    game_id: int
+    ply: int
+    move: str
+    player_id: int
+    played_at: float
+    board: str
+    mover: int
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> MoveRecord:
+        return cls(**{field.name: row[field.name] for field in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """A row of ``players``."""
+
+    id: int
+    surface: str
+    external_id: str
+    display_name: str | None
+    created_at: float
+    ping: PingMode
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> PlayerRecord:
+        values = {field.name: row[field.name] for field in fields(cls)}
+        values["ping"] = PingMode(values["ping"])
+        return cls(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRecord:
+    """A row of ``challenges``."""
+
+    id: int
+    challenger_id: int
+    opponent_id: int
+    rules: str
+    channel_surface: str
+    channel_id: str
+    options: str  # JSON of the service's GameOptions
+    status: ChallengeStatus
+    created_at: float
+    expires_at: float | None
+    answered_at: float | None
+    game_id: int | None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> ChallengeRecord:
+        values = {field.name: row[field.name] for field in fields(cls)}
+        values["status"] = ChallengeStatus(values["status"])
+        return cls(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRecord:
+    """A row of ``ratings``; on a leaderboard, with the player's ``surface``,
+    ``external_id`` and ``display_name`` joined in."""
+
+    player_id: int
+    rules: str
+    rating: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    surface: str | None = None
+    external_id: str | None = None
+    display_name: str | None = None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> RatingRecord:
+        return cls(**{field.name: row[field.name] for field in fields(cls) if field.name in row})
