@@ -25,10 +25,10 @@ from engine.errors import excerpt
 
 MAX_DIGITS = 6  # no count, option or ply anyone types has more (a board holds at most 1,536)
 # The hyphen's look-alikes: hyphen, non-breaking hyphen, figure dash, en dash, em dash,
-# horizontal bar, minus sign, small and full-width hyphen-minus.
-_DASHES = str.maketrans(
-    dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d", "-")
-)
+# horizontal bar, minus sign, small em dash, small and full-width hyphen-minus. The one table
+# of them: the mail reader (bot.mail.reading) reads its dashes from here too.
+DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
+_DASHES = str.maketrans(dict.fromkeys(DASHES, "-"))
 _DIGITS = re.compile(r"[0-9]+")
 
 

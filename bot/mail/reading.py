@@ -25,6 +25,7 @@ from email.utils import getaddresses
 from bot.mail.html_text import html_to_text
 from bot.service.addresses import mailbox
 from engine.errors import excerpt
+from engine.inputs import DASHES
 
 DEFAULT_MAX_BYTES = 1_048_576  # a phone's signature image fits; a mailbomb does not
 # The standard library's parser recurses once per multipart or message/rfc822 level, so a
@@ -225,7 +226,7 @@ def automatic_reason(
 # sign for an empty pit's "-", full-width letters, digits and spaces (CJK input methods).
 _PLAIN = str.maketrans(
     {
-        **{dash: "-" for dash in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63"},
+        **{dash: "-" for dash in DASHES},
         "\u3000": " ",
         **{chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)},
     }
