@@ -12,9 +12,10 @@ from __future__ import annotations
 import random
 
 from engine.errors import IllegalMove, excerpt
-from engine.outcome import Outcome, Termination
+from engine.outcome import Outcome, Termination, Winner
 from engine.position import Position, settle_by_cycle
 from engine.ruleset import Ruleset
+from engine.side import Side
 
 
 class Game:
@@ -29,9 +30,9 @@ class Game:
         self,
         rules: Ruleset | str,
         position: Position | None = None,
-        first: str | None = None,
+        first: Side | str | None = None,
         seed: int | None = None,
-    ):
+    ) -> None:
         self.rules = Ruleset.parse(rules) if isinstance(rules, str) else rules
         start = position or Position.initial(self.rules, first, random.Random(seed))
         self.positions: list[Position] = [start]
@@ -44,7 +45,7 @@ class Game:
         cls,
         rules: Ruleset | str,
         moves,
-        first: str | None = None,
+        first: Side | str | None = None,
         seed: int | None = None,
         position: Position | None = None,
     ) -> Game:
@@ -103,7 +104,7 @@ class Game:
         outcome = self.outcome()
         return outcome.score if outcome else None
 
-    def winner(self) -> str | None:
-        """ "south", "north", "draw", or None while the game goes on."""
+    def winner(self) -> Winner | None:
+        """A ``Side``, "draw", or None while the game goes on."""
         outcome = self.outcome()
         return outcome.winner if outcome else None

@@ -26,7 +26,8 @@ from engine.errors import PositionError, excerpt
 from engine.inputs import TooLong, normalise, whole_number
 from engine.outcome import Outcome, result_lines
 from engine.position import Position
-from engine.ruleset import PLAYERS, Ruleset
+from engine.ruleset import Ruleset
+from engine.side import SIDES, Side
 
 _TURN = re.compile(r"\b(south|north) to move\b", re.I)
 _LAST = re.compile(r"\blast move:?\s*([A-Ha-h][<>]?)", re.I)
@@ -48,28 +49,30 @@ Example:
     A  B  C  D  E  F"""
 
 
-def _viewer(perspective: str) -> int:
-    if perspective not in PLAYERS:
+def _viewer(perspective: Side | str) -> Side:
+    if perspective not in SIDES:
         raise ValueError(f"perspective must be south or north, not '{excerpt(perspective)}'")
-    return PLAYERS.index(perspective)
+    return Side(perspective)
 
 
-def to_perspective(move: str, perspective: str) -> str:
+def to_perspective(move: str, perspective: Side | str) -> str:
     """A move as the player ``perspective`` writes it (their own pits uppercase)."""
-    return move.swapcase() if perspective == "north" else move
+    return move.swapcase() if perspective == Side.NORTH else move
 
 
 from_perspective = to_perspective  # turning the board round twice is the identity
 
 
-def render(position: Position, perspective: str = "south", outcome: Outcome | None = None) -> str:
+def render(
+    position: Position, perspective: Side | str = Side.SOUTH, outcome: Outcome | None = None
+) -> str:
     """The board as text, about 30 columns wide: fits a phone's code block and a plain mail.
     A finished game ends with its result lines; ``outcome`` gives one the board cannot know
     (a resignation, a loss on time, an agreed draw), else the position's own is shown."""
     pos = position
     rules = pos.rules
     n = rules.pits
-    viewer = _viewer(perspective)
+    viewer = _viewer(perspective).row
     pits = pos.pits
     bottom = pits[viewer * n : viewer * n + n]
     top = pits[(1 - viewer) * n : (1 - viewer) * n + n][::-1]
@@ -86,7 +89,7 @@ def render(position: Position, perspective: str = "south", outcome: Outcome | No
         lines.append(left.rjust(margin - 1) + " " * (n * width + 1) + right)
     lines += [row(c or "-" for c in bottom), row(rules.letters)]
     if not rules.stores:
-        top_name, bottom_name = PLAYERS[1 - viewer].title(), PLAYERS[viewer].title()
+        top_name, bottom_name = SIDES[1 - viewer].title(), SIDES[viewer].title()
         lines.append(f"Captured: {top_name} {stores[1 - viewer]}, {bottom_name} {stores[viewer]}.")
     outcome = outcome or pos.outcome()
     last = f"last move {to_perspective(pos.last_move, perspective)}" if pos.last_move else ""
@@ -102,8 +105,8 @@ def render(position: Position, perspective: str = "south", outcome: Outcome | No
 def parse_position(
     text: str,
     rules: Ruleset,
-    to_move: str | None = None,
-    perspective: str = "south",
+    to_move: Side | str | None = None,
+    perspective: Side | str = Side.SOUTH,
     stores: tuple[int, int] | None = None,
 ) -> Position:
     """Read a board written as ``render`` draws it, or as 003's diagrams (``-`` for empty,
@@ -120,11 +123,14 @@ def parse_position(
         text = normalise(text, MAX_POSITION, "the position")
     except TooLong as err:
         raise PositionError(f"{err}.\n" + BOARD_HELP) from None
-    viewer = _viewer(perspective)
+    side = _viewer(perspective)
+    viewer = side.row
     n = rules.pits
     count_rows: list[tuple[int, list[int]]] = []
     named: dict[str, int] = {}
-    written_turn = last_move = written_reason = None
+    written_turn: Side | None = None
+    last_move: str | None = None
+    written_reason: str | None = None
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or _FENCE.match(line) or _RESULT.match(line):
@@ -138,7 +144,7 @@ def parse_position(
             continue
         turn, last = _TURN.search(line), _LAST.search(line)
         if turn or last:
-            written_turn = turn.group(1).lower() if turn else written_turn
+            written_turn = Side(turn.group(1).lower()) if turn else written_turn
             last_move = last.group(1) if last else last_move
             continue
         tokens = line.split()
@@ -199,13 +205,13 @@ def parse_position(
             f"{rules.total_seeds}."
         )
 
-    if to_move is not None and to_move not in PLAYERS:
+    if to_move is not None and to_move not in SIDES:
         raise PositionError(f"to_move must be south or north, not '{excerpt(to_move)}'")
     if to_move and written_turn and to_move != written_turn:
         raise PositionError(f"the board says {written_turn.title()} to move, not {to_move}")
-    mover = PLAYERS.index(to_move or written_turn or perspective)
+    mover = Side(to_move or written_turn or side).row
     if last_move is not None:
-        last_move = from_perspective(last_move, perspective)
+        last_move = from_perspective(last_move, side)
     if written_reason is None:
         return Position.settled(rules, pits + final_stores, mover, last_move)
     return _finished(rules, pits + final_stores, mover, last_move, written_reason)
@@ -229,7 +235,7 @@ def _finished(
             ) from None
         return settled
     if written.by is not None:  # the side a termination names is the side left to move
-        mover = PLAYERS.index(written.by)
+        mover = written.by.row
     return Position(rules, board, mover, last_move, written.termination, ())
 
 

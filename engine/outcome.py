@@ -9,16 +9,19 @@ terminations, and storage keeps ``Termination.value``.
 >>> result_lines(Outcome(Termination.RESIGNATION, (0, 5), "north", by="south", ply=12))
 ['Game over (South resigned at move 12).', 'North wins.']
 >>> Outcome.from_words("south has no move", (20, 28))[:4]
-(<Termination.NO_MOVE: 'no_move'>, (20, 28), 'north', 'south')
+(<Termination.NO_MOVE: 'no_move'>, (20, 28), <Side.NORTH: 'north'>, <Side.SOUTH: 'south'>)
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
-PLAYERS = ("south", "north")
+from engine.errors import excerpt
+from engine.side import SIDES, Side
+
+Winner = Side | Literal["draw"]  # who won: a side, or "draw"
 
 
 class Termination(enum.Enum):
@@ -73,14 +76,15 @@ _PATTERNS = [
 
 
 class Outcome(NamedTuple):
-    """The end of a game: why, the final (south, north) totals, and the winner ("south",
-    "north" or "draw"). ``by`` is the side a termination names (who resigned, who had no
-    move); ``ply`` the move number where a resignation or time loss came."""
+    """The end of a game: why, the final (south, north) totals, and the winner (a ``Side``
+    or "draw"). ``by`` is the side a termination names (who resigned, who had no move);
+    ``ply`` the move number where a resignation or time loss came. ``of`` builds one from
+    plain strings (as storage keeps them), checking and converting them."""
 
     termination: Termination
     score: tuple[int, int]
-    winner: str
-    by: str | None = None
+    winner: Winner
+    by: Side | None = None
     ply: int | None = None
 
     @property
@@ -106,8 +110,8 @@ class Outcome(NamedTuple):
                 return cls.of(
                     term,
                     score,
-                    by=by and by.lower(),
-                    ply=ply and int(ply),
+                    by=by.lower() if by else None,
+                    ply=int(ply) if ply else None,
                     winner=winner,
                     cycle=cycle,
                 )
@@ -126,21 +130,31 @@ class Outcome(NamedTuple):
         """An outcome whose winner follows from the termination and the score where it can:
         the side ``by`` loses by resignation or time; a draw agreed, or a repetition or agreed
         end under ``cycle="draw"``, is a draw; otherwise the higher total wins."""
-        if winner is None:
-            if termination in (Termination.RESIGNATION, Termination.TIME) and by in PLAYERS:
-                winner = PLAYERS[1 - PLAYERS.index(by)]
-            elif termination is Termination.AGREED_DRAW or (
-                cycle == "draw" and termination in (Termination.REPETITION, Termination.AGREED_END)
-            ):
-                winner = "draw"
-            else:
-                winner = higher_total(score)
-        return cls(termination, tuple(score), winner, by, ply)
+        side = None if by is None else _side(by, "by")
+        won: Winner
+        if winner is not None:
+            won = "draw" if winner == "draw" else _side(winner, "winner")
+        elif termination in (Termination.RESIGNATION, Termination.TIME) and side is not None:
+            won = side.other
+        elif termination is Termination.AGREED_DRAW or (
+            cycle == "draw" and termination in (Termination.REPETITION, Termination.AGREED_END)
+        ):
+            won = "draw"
+        else:
+            won = higher_total(score)
+        south, north = score
+        return cls(termination, (south, north), won, side, ply)
 
 
-def higher_total(score: tuple[int, int]) -> str:
+def _side(value: str, what: str) -> Side:
+    if value not in SIDES:
+        raise ValueError(f"{what} must be south or north, not '{excerpt(value)}'")
+    return Side(value)
+
+
+def higher_total(score: tuple[int, int]) -> Winner:
     south, north = score
-    return "south" if south > north else "north" if north > south else "draw"
+    return Side.SOUTH if south > north else Side.NORTH if north > south else "draw"
 
 
 def result_lines(outcome: Outcome, names: dict[str, str] | None = None) -> list[str]:

@@ -8,7 +8,7 @@
 >>> after.pits
 (4, 4, 4, 4, 0, 5, 5, 5, 5, 4, 4, 4)
 >>> after.to_move, after.last_move
-('north', 'E')
+(<Side.NORTH: 'north'>, 'E')
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from functools import lru_cache
 
 from engine.errors import IllegalMove, excerpt
 from engine.outcome import Outcome, Termination
-from engine.ruleset import PLAYERS, Ruleset
+from engine.ruleset import Ruleset
+from engine.side import SIDES, Side
 from engine.sowing import CCW, CW, apply_move
 
 Move = tuple[int, int]  # (pit index 0..2n-1, direction CCW or CW)
@@ -92,17 +93,17 @@ class Position:
 
     @classmethod
     def initial(
-        cls, rules: Ruleset, first: str | None = None, rng: random.Random | None = None
+        cls, rules: Ruleset, first: Side | str | None = None, rng: random.Random | None = None
     ) -> Position:
-        """The starting position. ``first`` overrides the ruleset; ``first=random`` flips a coin
-        (with ``rng`` if given, for replayable games)."""
+        """The starting position. ``first`` (a side, or "random") overrides the ruleset;
+        ``first=random`` flips a coin (with ``rng`` if given, for replayable games)."""
         first = first or rules.first
         if first == "random":
-            first = (rng or random).choice(PLAYERS)
-        if first not in PLAYERS:
+            first = (rng or random).choice(SIDES)
+        if first not in SIDES:
             raise ValueError(f"first must be south, north or random, not '{excerpt(first)}'")
         board = (rules.seeds,) * (2 * rules.pits) + (0, 0)
-        return cls.settled(rules, board, PLAYERS.index(first))
+        return cls.settled(rules, board, Side(first).row)
 
     @classmethod
     def settled(
@@ -136,8 +137,8 @@ class Position:
         return self._board[-2], self._board[-1]
 
     @property
-    def to_move(self) -> str:
-        return PLAYERS[self._mover]
+    def to_move(self) -> Side:
+        return SIDES[self._mover]
 
     @property
     def board(self) -> tuple[int, ...]:
@@ -168,7 +169,7 @@ class Position:
     def __repr__(self) -> str:
         return (
             f"Position({str(self.rules)!r}, pits={self.pits}, stores={self.stores}, "
-            f"to_move={self.to_move!r})"
+            f"to_move={self.to_move.value!r})"
         )
 
     # -- verbs --------------------------------------------------------------------------------

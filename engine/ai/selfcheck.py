@@ -21,6 +21,7 @@ from engine.ai.rules_kernel import legal_moves, play_settled
 from engine.errors import RulesetError
 from engine.position import Position
 from engine.ruleset import PARAMETERS, PRESETS, Ruleset
+from engine.side import Side
 
 
 def random_rules(rng: random.Random) -> Ruleset:
@@ -54,7 +55,7 @@ def random_rules(rng: random.Random) -> Ruleset:
 def random_position(rules: Ruleset, rng: random.Random) -> Position:
     """Either a position reached by random play from the start, or seeds thrown at random."""
     if rng.random() < 0.5:
-        pos = Position.initial(rules, "south" if rng.random() < 0.5 else "north")
+        pos = Position.initial(rules, Side.SOUTH if rng.random() < 0.5 else Side.NORTH)
         for _ in range(rng.randint(0, 60)):
             moves = pos.legal_moves()
             if not moves:
