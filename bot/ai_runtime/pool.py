@@ -111,7 +111,7 @@ class AIPool:
         )
 
     async def hint(self, position: Position, time_limit: float):
-        """engine.ai's Hint for ``position`` within about ``time_limit`` seconds (capped by the
+        """engine.ai's BestMove for ``position`` within about ``time_limit`` seconds (capped by the
         pool's own time limit), computed in a worker process."""
         if self.time_limit is not None:
             time_limit = min(time_limit, self.time_limit)

@@ -48,7 +48,11 @@ class AIMove(NamedTuple):
     reduced: bool = False  # played by the pure-Python search: the kernel was not compiled yet
 
 
-class Hint(NamedTuple):
+class BestMove(NamedTuple):
+    """What ``hint`` finds: the best move and its value for the player to move, proven by the
+    solver (``exact``) or estimated by the search. (The service's ``Hint`` is what a player
+    is shown of it.)"""
+
     move: str
     value: float  # seed margin for the player to move
     exact: bool  # True when proven by the solver, False for a search estimate
@@ -301,7 +305,7 @@ HINT_SOLVE_NODES = 800_000  # what the solver may spend proving a hint (about 0.
 
 def hint(
     position: Position, time_limit: float = 2.0, compiled: bool = True, endgame: tuple | None = None
-) -> Hint:
+) -> BestMove:
     """The best move and its value: proven by the solver when it finishes within its node
     budget, else the expert's estimate. Node budgets, not the clock, end both, so the same
     position gets the same hint; ``time_limit`` is a safety net for a machine far slower than
@@ -315,7 +319,7 @@ def hint(
     started = time.perf_counter()
     if not compiled:
         move = choose_move(position, "expert", time_limit=time_limit, compiled=False)
-        return Hint(
+        return BestMove(
             move.move,
             move.value or 0.0,
             False,
@@ -333,7 +337,7 @@ def hint(
         position, node_limit=HINT_SOLVE_NODES, tt_bits=22, time_limit=safety, **_table_args(endgame)
     )
     if solved.complete:
-        return Hint(
+        return BestMove(
             solved.move,
             solved.value,
             True,
@@ -347,7 +351,7 @@ def hint(
         found = result_from_bounds(position, endgame)
         if found is not None:
             result, move, bound = found
-            return Hint(
+            return BestMove(
                 move,
                 float(bound),
                 False,
@@ -363,7 +367,7 @@ def hint(
         position, expert.depth, expert.nodes, safety, 0, expert.tt_bits, endgame=endgame
     )
     seconds = time.perf_counter() - started
-    return Hint(
+    return BestMove(
         found.move,
         found.value,
         False,
@@ -396,8 +400,8 @@ def warm_up(progress=None) -> None:
 
 __all__ = [
     "AIMove",
+    "BestMove",
     "DEFAULT_LEVEL",
-    "Hint",
     "LEVELS",
     "SEARCH_LEVELS",
     "STRATEGIES",
