@@ -44,7 +44,7 @@ class Settings:
         )
 
 
-class SettingsError(ValueError):
+class DiscordSettingsError(ValueError):
     """A Discord setting that cannot work; ``mancala bot`` says it in one line (exit 78)."""
 
 
@@ -55,7 +55,7 @@ def _shard(env: Mapping[str, str]) -> tuple[int, int] | None:
     if not all(x.isascii() and x.isdigit() and len(x) <= 5 for x in (count, shard)) or not 0 <= int(
         shard
     ) < int(count):
-        raise SettingsError(
+        raise DiscordSettingsError(
             "DISCORD_SHARD_COUNT (how many shards) and DISCORD_SHARD_ID (this "
             "process's, from 0) go together: whole numbers, the id below the "
             "count"
