@@ -102,20 +102,24 @@ def turn_line(game: GameView) -> str:
         out = game.outcome
         if out is None:
             return "The game is over."
-        names = {side: f"{who(game.player(side))} ({side.title()})" for side in PLAYERS}
+        names: dict[str, str] = {
+            side: f"{who(game.player(side))} ({side.title()})" for side in PLAYERS
+        }
         return last + " ".join(result_lines(out, names))
     side = game.position.to_move
-    if game.to_move.is_ai:
-        return f"{last}{who(game.to_move)} to move ({side.title()}): thinking…"
+    mover = game.to_move
+    assert mover is not None  # a game not over has a player to move
+    if mover.is_ai:
+        return f"{last}{who(mover)} to move ({side.title()}): thinking…"
     # Discord shows <t:...:R> in each reader's own time, counting down ("in 3 hours").
     clock = f" Move due <t:{int(game.deadline)}:R>." if game.deadline else ""
-    if not on_discord(game.to_move):
+    if not on_discord(mover):
         return (
-            f"{last}{who(game.to_move)} to move ({side.title()}): waiting for their move "
-            f"by {game.to_move.surface}.{clock}"
+            f"{last}{who(mover)} to move ({side.title()}): waiting for their move "
+            f"by {mover.surface}.{clock}"
         )
     moves = ", ".join(game.position.legal_moves())
-    return f"{last}{who(game.to_move)} to move ({side.title()}): {moves}.{clock}"
+    return f"{last}{who(mover)} to move ({side.title()}): {moves}.{clock}"
 
 
 def board_message(game: GameView, note: str = "", text_board: bool = True) -> str:
@@ -133,14 +137,14 @@ def board_message(game: GameView, note: str = "", text_board: bool = True) -> st
 
 
 def offer_line(game: GameView) -> str:
+    """The pending offer, in the words every surface uses (``Offer.asks``), and who answers."""
     offer = game.offer
-    what = {
-        "draw": "offers a draw",
-        "end": "offers to end the game here (scored as agreed)",
-        "undo": "asks to take back their last move",
-    }.get(offer.kind, f"offers {offer.kind}")
+    if offer is None:
+        return ""
+    what = offer.asks
     answerer = game.opponent_of(offer.by)
-    if answerer is not None and not on_discord(answerer):
+    assert answerer is not None  # an offer's maker plays in the game
+    if not on_discord(answerer):
         return f"{who(offer.by)} {what}. {who(answerer)} answers by {answerer.surface}."
     return f"{who(offer.by)} {what}. {who(answerer)}: accept or decline with the buttons."
 
@@ -176,6 +180,7 @@ def games_list(games: list[GameView], player: Player) -> str:
     lines = []
     for game in games:
         opponent = game.opponent_of(player)
+        assert opponent is not None  # these are the player's own games
         if game.is_over:
             state = "over"
         elif game.to_move == player:
