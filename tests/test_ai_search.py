@@ -340,3 +340,18 @@ def test_budgeted_solve_still_stops_at_its_node_limit():
     result = search.solve(pos, node_limit=50_000, budget=3)
     assert not result.complete and result.nodes <= 50_001
     assert result.move in pos.legal_moves()
+
+
+def test_a_searchers_statistics_name_its_nodes_best_move_and_table_fill():
+    # What ``mancala solve`` shows while it runs, read without the kernel's array slots.
+    from engine.ai import search
+
+    pos = Position.initial(Ruleset.parse("kalah:pits=3,seeds=3"))
+    searcher = search.Searcher(pos.rules, tt_bits=10)
+    before = searcher.statistics()
+    assert (before.nodes, before.best_move, before.table_fill) == (0, None, 0.0)
+    result = search.solve(pos, searcher=searcher)
+    after = searcher.statistics()
+    assert after.nodes >= result.nodes > 0
+    assert after.best_move in pos.legal_moves()
+    assert 0.0 < after.table_fill <= 1.0

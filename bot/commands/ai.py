@@ -276,20 +276,14 @@ class SolveWatch:
 
     def news(self) -> str:
         """Bounds, nodes, nodes/s since the last line, table fill and the best root move."""
-        from engine.ai.encoding import decode_move
-        from engine.ai.search_kernel import NODES, ROOT_MOVE, TT_EMPTY
-
-        stats, tt = self.searcher.stats, self.searcher.ws[2]
-        now, nodes = time.monotonic(), int(stats[NODES])
+        stats = self.searcher.statistics()
+        now, nodes = time.monotonic(), stats.nodes
         rate = (nodes - self._last[1]) / max(now - self._last[0], 1e-9)
         self._last = (now, nodes)
-        sample = tt[:: max(1, len(tt) // 65536), 0]  # a sample: the whole table is 512 MB
-        fill = float((sample != TT_EMPTY).mean())
-        move = int(stats[ROOT_MOVE])
-        best = f", best move {decode_move(self.rules, move)}" if move >= 0 else ""
+        best = f", best move {stats.best_move}" if stats.best_move is not None else ""
         return (
             f"{self.bounds()}, {nodes:,} nodes, {rate / 1e6:.1f} M nodes/s, table "
-            f"{fill:.0%} full{best}"
+            f"{stats.table_fill:.0%} full{best}"
         )
 
     @contextmanager

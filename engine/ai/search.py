@@ -47,6 +47,7 @@ from engine.ai.search_kernel import (
     STOP,
     TABLE_KIND,
     TRUNCATED,
+    TT_EMPTY,
     VALUES_PER_STORE,
     make_workspace,
     negamax,
@@ -69,6 +70,15 @@ class SearchResult(NamedTuple):
     nodes: int
     seconds: float
     complete: bool  # True when the value is proven (only the exact solver claims this)
+
+
+class SearchStats(NamedTuple):
+    """What a searcher has done so far, as ``Searcher.statistics`` reads it (also while a
+    search runs in another thread, for a progress line)."""
+
+    nodes: int  # nodes searched by this searcher since it was made
+    best_move: str | None  # the best root move of the running search so far, if any
+    table_fill: float  # the share of the transposition table in use (0 to 1), sampled
 
 
 @lru_cache(maxsize=16)
@@ -293,6 +303,7 @@ class Searcher:
             self.stats[MIRROR] = 1  # both sides share entries: see search_kernel.MIRROR
         self.endgame = _read_only((np.zeros((1, 1), np.int64), np.zeros(1, np.int8)))  # none yet
         self.stats[ENDGAME_SEEDS] = -1
+        self.stats[ROOT_MOVE] = -1  # no best move before a search (each run sets it so too)
 
     def use_endgame_table(self, max_seeds: int, table: tuple | None = None) -> None:
         """Read the values of boards with at most ``max_seeds`` seeds left in the pits from an
@@ -353,6 +364,19 @@ class Searcher:
             0,
         )
         return int(value), int(stats[ROOT_MOVE])
+
+    def statistics(self) -> SearchStats:
+        """Nodes, the best root move so far and how full the table is. Safe to call while a
+        search runs in another thread: it only reads, and the table is sampled (at most
+        65,536 entries: a whole table can be 512 MB)."""
+        tt = self.ws[2]
+        sample = tt[:: max(1, len(tt) // 65536), 0]
+        move = int(self.stats[ROOT_MOVE])
+        return SearchStats(
+            int(self.stats[NODES]),
+            decode_move(self.rules, move) if move >= 0 else None,
+            float((sample != TT_EMPTY).mean()),
+        )
 
     def set_root_bonus(self, seed: int) -> None:
         """Seeded tie-breaks between root moves the ordering cannot tell apart."""
