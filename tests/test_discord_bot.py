@@ -28,6 +28,7 @@ from discord_fake import (
 )
 from test_discord_limits import check_command_limits
 
+from bot.discord.boards import PostedBoard
 from bot.discord.client import MancalaBot
 from bot.discord.discord_settings import Settings
 from bot.service import Channel, GameService, ManualClock, Player
@@ -408,13 +409,13 @@ async def test_a_late_reply_never_strips_the_newer_board(table, fake_discord):
     """The AI may answer before the player's own reply is out: the AI's board keeps its
     buttons."""
     await table.game_between_alice_and_bob()
-    service, actions = table.client.service, table.client.actions
+    service, boards = table.client.service, table.client.boards
     game = await service.active_game(Channel("discord", str(CHANNEL_ID)))
     before = dataclasses.replace(game, ply=game.ply - 1) if game.ply else game
     newer = discord.Object(1111)
-    await actions.replace_board(dataclasses.replace(game, ply=game.ply + 5), CHANNEL_ID, newer)
-    await actions.replace_board(before, CHANNEL_ID, discord.Object(2222))
-    assert actions.last_board[game.id] == (CHANNEL_ID, 1111, game.ply + 5)
+    await boards.replace(dataclasses.replace(game, ply=game.ply + 5), CHANNEL_ID, newer)
+    await boards.replace(before, CHANNEL_ID, discord.Object(2222))
+    assert boards.last_board[game.id] == PostedBoard(CHANNEL_ID, 1111, game.ply + 5)
     assert not any(r.path.endswith("/messages/1111") for r in fake_discord.requests)
 
 
@@ -618,7 +619,7 @@ async def test_a_servers_settings_shape_its_games(table, fake_discord):
 
 
 async def test_a_games_own_thread_is_archived_a_while_after_the_game_ends(table, fake_discord):
-    table.client.actions.archive_after = 0.05  # ten minutes in production
+    table.client.threads.archive_after = 0.05  # ten minutes in production
     reply = await table.command(
         ALICE_ID,
         "challenge",

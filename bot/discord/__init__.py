@@ -2,11 +2,22 @@
 
 It only translates: the game service decides who may do what.
 
-- ``client.py``: the bot, its ``setup_hook`` and ``serve``/``run`` (``mancala bot``);
-- ``commands.py``: the ``/mancala`` group; ``choices.py``: its autocomplete answers;
-- ``actions.py``: moves, offers, boards and lists, turned into service calls and replies;
-- ``challenges.py``: challenges, accepting and declining, games in threads;
+- ``client.py``: the bot (``MancalaBot``), which builds the parts below and holds them as
+  typed attributes, its ``setup_hook``, and ``serve``/``run`` (``mancala bot``);
+- ``bot_of.py``: ``bot_of(interaction)``, the typed way from a command or button to the bot;
+- ``command_group.py``: the ``/mancala`` group; ``choices.py``: its autocomplete answers;
+- ``game_commands.py``: moves (by command, button or typed letter), the board, resigning,
+  offers, hints and the record, turned into service calls and replies;
+- ``general_commands.py``: help, rules, your games, pings, the leaderboard, server settings;
+- ``challenge_commands.py``: challenges, accepting and declining, rematches, games in threads;
+- ``boards.py``: posting a board and taking the buttons off the one it replaces;
+- ``pictures.py``: the board's picture and other embeds, a game's record as a file;
+- ``followups.py``: the AI's replies as follow-ups of the player's interaction;
+- ``game_threads.py``: a game's own thread, archived a while after the game ends;
+- ``known_servers.py``: which server a channel is on, and that server's settings;
+- ``identities.py``: Discord users and channels as the service's players and channels;
+- ``replies.py``: a private answer, and small helpers for sending;
 - ``views.py``: the buttons and menus, whose custom ids carry game and ply;
 - ``notify.py``: the service's events, posted to channels;
-- ``formatting.py``: the messages' text; ``settings.py``: the environment's settings.
+- ``formatting.py``: the messages' text; ``discord_settings.py``: the environment's settings.
 """

@@ -8,7 +8,8 @@ from __future__ import annotations
 import discord
 
 from bot.discord import formatting as fmt
-from bot.discord.actions import channel_of, player_of
+from bot.discord.identities import channel_of, player_of
+from bot.service import GameService
 from engine import Ruleset, RulesetError
 
 
@@ -56,7 +57,7 @@ def level_choices(current: str) -> list[discord.app_commands.Choice[str]]:
 
 
 async def move_choices(
-    service, interaction: discord.Interaction, current: str
+    service: GameService, interaction: discord.Interaction, current: str
 ) -> list[discord.app_commands.Choice[str]]:
     """The legal moves of the channel's game, offered only to the player to move."""
     game = await service.active_game(channel_of(interaction.channel_id))

@@ -1,5 +1,7 @@
 """The Discord client: one command group, persistent buttons, typed moves, and the service.
 
+``MancalaBot`` builds the parts once and holds them as typed attributes (the service, the
+boards, the command handlers); commands and buttons reach them with ``bot_of(interaction)``.
 ``setup_hook`` adds ``/mancala``, registers the button classes (so boards posted before a
 restart still work), routes the service's events to Discord, and syncs the commands (to
 ``DISCORD_GUILD`` at once when it is set, else globally).
@@ -17,17 +19,29 @@ import logging
 import re
 import signal
 import sys
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.discord.actions import Actions
-from bot.discord.challenges import Challenges
+from bot.discord.boards import Boards
+from bot.discord.challenge_commands import ChallengeCommands
 from bot.discord.command_group import MancalaGroup
 from bot.discord.discord_settings import Settings
+from bot.discord.followups import AIFollowups
+from bot.discord.game_commands import GameCommands
+from bot.discord.game_threads import GameThreads
+from bot.discord.general_commands import GeneralCommands
+from bot.discord.known_servers import KnownServers
 from bot.discord.notify import DiscordNotifier
+from bot.discord.replies import answer_privately
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.health import heartbeat_forever, heartbeat_path, service_status
+from bot.mail.mail_settings import MailSettings
+from bot.service import GameService
+
+if TYPE_CHECKING:  # the mail runner is imported only when mail is served too
+    from bot.mail.runner import RunningMail
 
 log = logging.getLogger(__name__)
 
@@ -38,29 +52,46 @@ class MancalaBot(discord.Client):
     """``mail_address`` is the bot's own email address when this process also runs the mail
     surface (so email players hear of their games); None refuses challenges to addresses."""
 
-    def __init__(self, service, settings: Settings | None = None, mail_address: str | None = None):
+    def __init__(
+        self,
+        service: GameService,
+        settings: Settings | None = None,
+        mail_address: str | None = None,
+    ) -> None:
         settings = settings or Settings()
         intents = discord.Intents.default()
         intents.message_content = settings.message_content
+        # one shard per process, the others elsewhere; None: discord.py's default, no shards
+        shard_id, shard_count = settings.shard or (None, None)
         # nobody is pinged unless a message names them: no @everyone, no roles, ever
-        shards = (
-            {"shard_id": settings.shard[0], "shard_count": settings.shard[1]}
-            if settings.shard
-            else {}
-        )  # one shard per process, the others elsewhere
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(), **shards)
+        super().__init__(
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions.none(),
+            shard_id=shard_id,
+            shard_count=shard_count,
+        )
         self.settings = settings
         self.service = service
         self.mail_address = mail_address
-        self.actions = Actions(self, service)
-        self.challenges = Challenges(self.actions)
-        self.tree = app_commands.CommandTree(self)
-        self.tree.on_error = self._command_failed
+        self.servers = KnownServers(service)
+        self.threads = GameThreads(self)
+        self.followups = AIFollowups()
+        self.boards = Boards(self, service, self.servers, self.followups, self.threads)
+        self.game_commands = GameCommands(service, self.boards, self.servers)
+        self.general_commands = GeneralCommands(service, self.servers, settings.message_content)
+        self.challenges = ChallengeCommands(
+            self, service, self.boards, self.servers, self.threads, mail_address
+        )
+        self.tree: app_commands.CommandTree[MancalaBot] = app_commands.CommandTree(self)
+        self.tree.error(self._command_failed)
 
     async def setup_hook(self) -> None:
         self.tree.add_command(MancalaGroup())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        self.service.add_notifier("discord", DiscordNotifier(self))
+        self.service.add_notifier(
+            "discord",
+            DiscordNotifier(self, self.service, self.boards, self.followups, self.challenges),
+        )
         if not self.settings.sync_commands:
             return
         if self.settings.guild_id:
@@ -73,7 +104,7 @@ class MancalaBot(discord.Client):
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or not MOVE_TEXT.match(message.content or ""):
             return
-        await self.actions.typed_move(message)
+        await self.game_commands.typed_move(message)
 
     async def _command_failed(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -82,35 +113,36 @@ class MancalaBot(discord.Client):
             "/%s failed", interaction.command and interaction.command.qualified_name, exc_info=error
         )
         with contextlib.suppress(discord.HTTPException):
-            await self.actions.error(
+            await answer_privately(
                 interaction, "Something went wrong on my side; the game is unchanged. Try again."
             )
 
     async def close(self) -> None:
-        self.actions.close()
+        """Stop pending thread archivings; the service owns the AI's worker processes."""
+        self.threads.close()
         await super().close()
 
 
-async def serve(token: str, settings: Settings, mail_settings=None) -> int:
+async def serve(token: str, settings: Settings, mail_settings: MailSettings | None = None) -> int:
     """Open the service, log in, and answer Discord until cancelled. Returns the exit status:
     1 when Discord refuses the token or the Message Content intent.
 
     With ``mail_settings`` the same process also serves email on the same service, so games
     between Discord and email players are told both ways."""
-    from bot.service import GameService
-
     service = await GameService.open(settings.database)
-    mail = None
+    mail: RunningMail | None = None
     try:
         if mail_settings is not None:
             from bot.mail.runner import start_mail_surface
 
             mail = await start_mail_surface(service, mail_settings)
-        mail_address = mail_settings.bot_address if mail is not None else None
+        mail_address = (
+            mail_settings.bot_address if mail is not None and mail_settings is not None else None
+        )
         async with MancalaBot(service, settings, mail_address) as bot:
 
-            async def status() -> dict:
-                surfaces = {"discord": discord_state(bot)}
+            async def status() -> dict[str, Any]:
+                surfaces: dict[str, str] = {"discord": discord_state(bot)}
                 if mail is not None:
                     surfaces["mail"] = "listening"
                 return {"surfaces": surfaces, **await service_status(service)}
@@ -156,13 +188,15 @@ def discord_state(bot: discord.Client) -> str:
     )
 
 
-def run(token: str, settings: Settings, mail_settings=None) -> int:
+def run(token: str, settings: Settings, mail_settings: MailSettings | None = None) -> int:
     """``mancala bot``: serve until interrupted (Ctrl-C or SIGTERM from systemd). The caller
     set up logging (bot.logs) and the metrics endpoint (bot.metrics)."""
 
     async def until_stopped() -> int:
         # SIGTERM cancels the bot like Ctrl-C does, so the database is closed cleanly
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)
+        task = asyncio.current_task()
+        assert task is not None  # asyncio.run runs this as a task
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
         try:
             return await serve(token, settings, mail_settings)
         except asyncio.CancelledError:

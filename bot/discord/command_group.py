@@ -1,4 +1,6 @@
-"""The one command group, ``/mancala``. Each command hands its options to ``Actions``.
+"""The one command group, ``/mancala``. Each command hands its options to a handler of the
+bot that received it (``bot_of(interaction)``): ``game_commands``, ``general_commands`` or
+``challenges``.
 
 >>> group = MancalaGroup()
 >>> sorted(c.name for c in group.commands)[:4]
@@ -10,7 +12,11 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.discord.bot_of import bot_of
 from bot.discord.choices import level_choices, move_choices, ruleset_choices
+from bot.service.types import OfferKind
+
+Choices = list[app_commands.Choice[str]]
 
 FIRST_CHOICES = [
     app_commands.Choice(name="me (I move first)", value="me"),
@@ -19,14 +25,10 @@ FIRST_CHOICES = [
 ]
 
 
-def _actions(interaction: discord.Interaction):
-    return interaction.client.actions
-
-
 class MancalaGroup(app_commands.Group):
     """Mancala games: challenge someone (or me, for the AI), then play with buttons."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         # also in a DM with the bot: a player can play the AI there, alone
         super().__init__(
             name="mancala",
@@ -57,52 +59,54 @@ class MancalaGroup(app_commands.Group):
         thread: bool | None = None,
     ) -> None:
         # left out, the ruleset, level, clock and thread are this server's (/mancala settings)
-        await interaction.client.challenges.challenge(
+        await bot_of(interaction).challenges.challenge(
             interaction, opponent, ruleset, level, first, clock, thread, email
         )
 
     @challenge.autocomplete("ruleset")
-    async def _ruleset_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def _ruleset_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> Choices:
         return ruleset_choices(current)
 
     @challenge.autocomplete("level")
-    async def _level_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def _level_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         return level_choices(current)
 
     @app_commands.command(description="Accept a challenge (the newest one to you, if no id)")
     @app_commands.describe(challenge="the challenge's number, if you have several")
     async def accept(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
-        await interaction.client.challenges.accept(interaction, challenge)
+        await bot_of(interaction).challenges.accept(interaction, challenge)
 
     @app_commands.command(description="Decline a challenge (the newest one to you, if no id)")
     @app_commands.describe(challenge="the challenge's number, if you have several")
     async def decline(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
-        await interaction.client.challenges.decline(interaction, challenge)
+        await bot_of(interaction).challenges.decline(interaction, challenge)
 
     @app_commands.command(description="Withdraw your own challenge (the newest, if no id)")
     @app_commands.describe(challenge="the challenge's number, if you have several")
     async def cancel(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
-        await interaction.client.challenges.cancel(interaction, challenge)
+        await bot_of(interaction).challenges.cancel(interaction, challenge)
 
     @app_commands.command(description="How to play here: the commands and how to type moves")
     async def help(self, interaction: discord.Interaction) -> None:
-        await _actions(interaction).help(interaction)
+        await bot_of(interaction).general_commands.help(interaction)
 
     @app_commands.command(description="Sow a pit in this channel's game")
     @app_commands.describe(pit="the pit's letter, like E (North's pits: either case)")
     async def move(
         self, interaction: discord.Interaction, pit: app_commands.Range[str, 1, 3]
     ) -> None:
-        await _actions(interaction).move(interaction, None, pit)
+        await bot_of(interaction).game_commands.move(interaction, None, pit)
 
     @move.autocomplete("pit")
-    async def _pit_autocomplete(self, interaction: discord.Interaction, current: str):
-        return await move_choices(interaction.client.service, interaction, current)
+    async def _pit_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
+        return await move_choices(bot_of(interaction).service, interaction, current)
 
     @app_commands.command(description="Show this channel's game")
     @app_commands.describe(text="the text board too (or not), whatever this server's setting")
     async def board(self, interaction: discord.Interaction, text: bool | None = None) -> None:
-        await _actions(interaction).board(interaction, text)
+        await bot_of(interaction).game_commands.board(interaction, text)
 
     @app_commands.command(description="This server's game settings (Manage Server to change)")
     @app_commands.describe(
@@ -129,7 +133,7 @@ class MancalaGroup(app_commands.Group):
         threads: bool | None = None,
         text_board: bool | None = None,
     ) -> None:
-        await _actions(interaction).server_settings(
+        await bot_of(interaction).general_commands.server_settings(
             interaction,
             ruleset=ruleset,
             level=level,
@@ -140,28 +144,32 @@ class MancalaGroup(app_commands.Group):
         )
 
     @settings.autocomplete("ruleset")
-    async def _settings_ruleset_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def _settings_ruleset_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> Choices:
         return ruleset_choices(current)
 
     @settings.autocomplete("level")
-    async def _settings_level_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def _settings_level_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> Choices:
         return level_choices(current)
 
     @app_commands.command(description="Resign this channel's game")
     async def resign(self, interaction: discord.Interaction) -> None:
-        await _actions(interaction).resign(interaction)
+        await bot_of(interaction).game_commands.resign(interaction)
 
     @app_commands.command(description="Offer a draw (or accept your opponent's offer)")
     async def draw(self, interaction: discord.Interaction) -> None:
-        await _actions(interaction).offer(interaction, "draw")
+        await bot_of(interaction).game_commands.offer(interaction, OfferKind.DRAW)
 
     @app_commands.command(description="Ask to take back your last move (or accept the request)")
     async def undo(self, interaction: discord.Interaction) -> None:
-        await _actions(interaction).offer(interaction, "undo")
+        await bot_of(interaction).game_commands.offer(interaction, OfferKind.UNDO)
 
     @app_commands.command(description="The moves of this channel's game, as a record")
     async def history(self, interaction: discord.Interaction) -> None:
-        await _actions(interaction).history(interaction)
+        await bot_of(interaction).game_commands.history(interaction)
 
     @app_commands.command(description="How to hear it is your move: a mention, a DM, or nothing")
     @app_commands.describe(mode="mention (in the game's channel), dm, or off")
@@ -169,11 +177,11 @@ class MancalaGroup(app_commands.Group):
         mode=[app_commands.Choice(name=m, value=m) for m in ("mention", "dm", "off")]
     )
     async def pings(self, interaction: discord.Interaction, mode: str) -> None:
-        await _actions(interaction).set_pings(interaction, mode)
+        await bot_of(interaction).general_commands.set_pings(interaction, mode)
 
     @app_commands.command(description="List your games")
     async def games(self, interaction: discord.Interaction) -> None:
-        await _actions(interaction).games(interaction)
+        await bot_of(interaction).general_commands.games(interaction)
 
     @app_commands.command(description="The rulesets, or one ruleset's rules in full")
     @app_commands.describe(ruleset="a preset or preset:key=value,...; leave out for the list")
@@ -182,10 +190,10 @@ class MancalaGroup(app_commands.Group):
         interaction: discord.Interaction,
         ruleset: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        await _actions(interaction).rules(interaction, ruleset)
+        await bot_of(interaction).general_commands.rules(interaction, ruleset)
 
     @rules.autocomplete("ruleset")
-    async def _rules_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def _rules_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         return ruleset_choices(current)
 
     @app_commands.command(description="The best-rated players of a ruleset on this server")
@@ -199,12 +207,14 @@ class MancalaGroup(app_commands.Group):
         ruleset: app_commands.Range[str, 1, 100] | None = None,
         everywhere: bool = False,
     ) -> None:
-        await _actions(interaction).leaderboard(interaction, ruleset, everywhere)
+        await bot_of(interaction).general_commands.leaderboard(interaction, ruleset, everywhere)
 
     @leaderboard.autocomplete("ruleset")
-    async def _leaderboard_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def _leaderboard_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> Choices:
         return ruleset_choices(current)
 
     @app_commands.command(description="A private hint for your move (against the AI or unrated)")
     async def hint(self, interaction: discord.Interaction) -> None:
-        await _actions(interaction).hint(interaction)
+        await bot_of(interaction).game_commands.hint(interaction)

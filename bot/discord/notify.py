@@ -15,18 +15,24 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from typing import Any
 
 import discord
 
 from bot.discord import formatting as fmt
-from bot.discord.actions import mentions
+from bot.discord.boards import Boards
+from bot.discord.challenge_commands import ChallengeCommands
+from bot.discord.followups import AIFollowups
+from bot.discord.identities import mentions
 from bot.discord.views import challenge_view
 from bot.service import (
     ChallengeAnswered,
     ChallengeReceived,
+    Channel,
     Event,
     Forfeit,
     GameOver,
+    GameService,
     MoveMade,
     Notifier,
     OfferAnswered,
@@ -46,12 +52,23 @@ def _caused_on_discord(player: Player | None) -> bool:
 class DiscordNotifier(Notifier):
     """Posts service events for Discord players; registered by the client's setup_hook."""
 
-    def __init__(self, client: discord.Client):
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        boards: Boards,
+        followups: AIFollowups,
+        challenges: ChallengeCommands,
+    ) -> None:
         self.client = client
+        self.service = service
+        self.boards = boards
+        self.followups = followups
+        self.challenges = challenges
         # one event goes to each player concerned; a channel shows it once
-        self._posted: OrderedDict[tuple, None] = OrderedDict()
+        self._posted: OrderedDict[tuple[object, ...], None] = OrderedDict()
 
-    def _first_time(self, key: tuple) -> bool:
+    def _first_time(self, key: tuple[object, ...]) -> bool:
         if key in self._posted:
             return False
         self._posted[key] = None
@@ -74,7 +91,7 @@ class DiscordNotifier(Notifier):
         if not self._first_time(("move", game.id, game.ply)):
             return
         note = f"{fmt.who(event.by)} played **{event.move}**."
-        if event.by.is_ai and self.client.service.ai_status() != "ready":
+        if event.by.is_ai and self.service.ai_status() != "ready":
             note += " (A quick search: its full search is still being compiled, once.)"
         await self._post_board(event, note, turn=True)
 
@@ -114,21 +131,26 @@ class DiscordNotifier(Notifier):
             text += f" You forfeit <t:{int(event.forfeit_at)}:R> unless you move."
         await self._send(event.recipient, game.channel, text, mentions(event.recipient))
 
-    async def _post_board(self, event, note: str, turn: bool = False) -> None:
+    async def _post_board(
+        self,
+        event: MoveMade | OfferMade | OfferAnswered | GameOver,
+        note: str,
+        turn: bool = False,
+    ) -> None:
         game = event.game
         if game.is_over:  # this board shows the result: the GameOver that follows adds nothing
             self._first_time(("over", game.id))
         if game.channel.surface != "discord":
             return await self._direct(event.recipient, fmt.board_message(game, note))
-        actions = self.client.actions
-        interaction = await actions.pending_followup(game.id)
-        text, kwargs = await actions.board_post(game, note, turn)
+        interaction = await self.followups.pending(game.id)
+        text, kwargs = await self.boards.message(game, note, turn)
+        message: discord.Message
         if interaction is not None and interaction.channel_id == int(game.channel.id):
             message = await interaction.followup.send(text, wait=True, **kwargs)
         else:
             channel = self.client.get_partial_messageable(int(game.channel.id))
             message = await channel.send(text, **kwargs)
-        await actions.replace_board(game, int(game.channel.id), message)
+        await self.boards.replace(game, int(game.channel.id), message)
 
     # -- challenges ---------------------------------------------------------------------------
 
@@ -141,24 +163,23 @@ class DiscordNotifier(Notifier):
             return await self._direct(event.recipient, text)
         channel = self.client.get_partial_messageable(int(challenge.channel.id))
         view = challenge_view(challenge)
+        extras: dict[str, Any] = {"view": view} if view is not None else {}
         await channel.send(
-            text,
-            allowed_mentions=mentions(challenge.challenger, challenge.opponent),
-            **({"view": view} if view is not None else {}),
+            text, allowed_mentions=mentions(challenge.challenger, challenge.opponent), **extras
         )
 
     async def on_challenge_answered(self, event: ChallengeAnswered) -> None:
         challenge = event.challenge
-        await self.client.challenges.close_card(challenge)
+        await self.challenges.close_card(challenge)
         answerer = challenge.challenger if challenge.status == "cancelled" else challenge.opponent
         if challenge.status != "expired" and (_caused_on_discord(answerer) or answerer.is_ai):
             return  # the answer's own reply showed it; the AI accepts inside the challenge
         if not self._first_time(("challenge", challenge.id, challenge.status)):
             return
         text = fmt.challenge_message(challenge, Ruleset.presets())
-        extras = {}
+        extras: dict[str, Any] = {}
         if event.game is not None and event.game.channel.surface == "discord":
-            board, extras = await self.client.actions.board_post(event.game)
+            board, extras = await self.boards.message(event.game)
             extras.pop("allowed_mentions")  # this answer tells both players, below
             text += "\n" + board
         elif event.game is not None:
@@ -174,8 +195,13 @@ class DiscordNotifier(Notifier):
     # -- delivery -----------------------------------------------------------------------------
 
     async def _send(
-        self, recipient: Player, channel, text: str, allowed: discord.AllowedMentions, **extras
-    ):
+        self,
+        recipient: Player,
+        channel: Channel,
+        text: str,
+        allowed: discord.AllowedMentions,
+        **extras: Any,
+    ) -> None:
         """``text`` in ``channel`` (with ``extras``: a view, a file, an embed), or by direct
         message to a Discord player whose game lives on another surface."""
         if channel.surface != "discord":

@@ -12,14 +12,19 @@ Custom ids, each well under Discord's 100 characters:
 >>> move_id(12, 3, "E<")
 'mancala:move:12:3:E<'
 
-The callbacks only hand the click to ``client.actions`` or ``client.challenges``: the
-service decides.
+The callbacks only hand the click to the bot's command handlers (``bot_of(interaction)``):
+the service decides.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from typing import Any, Self
+
 import discord
 
+from bot.discord.bot_of import bot_of
 from bot.service import Challenge, GameView
 
 BUTTONS_PER_ROW = 5
@@ -36,14 +41,14 @@ def move_id(game_id: int, ply: int, move: str) -> str:
 
 
 class PitButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"mancala:move:(?P<game>{_ID}):(?P<ply>{_ID}):(?P<move>[A-Ha-h][<>]?)",
 ):
     """One pit of the board; enabled when sowing it is a legal move."""
 
     def __init__(
         self, game_id: int, ply: int, move: str, legal: bool = True, row: int | None = None
-    ):
+    ) -> None:
         self.game_id, self.ply, self.move = game_id, ply, move
         super().__init__(
             discord.ui.Button(
@@ -56,24 +61,34 @@ class PitButton(
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> Self:
         return cls(int(match["game"]), int(match["ply"]), match["move"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.actions.move(
+        await bot_of(interaction).game_commands.move(
             interaction, self.game_id, self.move, self.ply, from_board=True
         )
 
 
 class MoveSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=rf"mancala:pick:(?P<game>{_ID}):(?P<ply>{_ID}):(?P<part>[0-9])",
 ):
     """A menu of legal moves, for rulesets with more moves than buttons fit (direction=choice)."""
 
     def __init__(
-        self, game_id: int, ply: int, part: int = 0, moves: list[str] = (), row: int | None = None
-    ):
+        self,
+        game_id: int,
+        ply: int,
+        part: int = 0,
+        moves: Sequence[str] = (),
+        row: int | None = None,
+    ) -> None:
         self.game_id, self.ply = game_id, ply
         options = [
             discord.SelectOption(label=m, value=m, description=_move_description(m)) for m in moves
@@ -88,21 +103,26 @@ class MoveSelect(
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> Self:
         return cls(int(match["game"]), int(match["ply"]), int(match["part"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []
-        await interaction.client.actions.move(
+        values = self.item.values  # the menu's choice, which discord.py reads off the click
+        await bot_of(interaction).game_commands.move(
             interaction, self.game_id, values[0] if values else "", self.ply, from_board=True
         )
 
 
 class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"mancala:challenge:(?P<id>{_ID}):(?P<answer>accept|decline)",
 ):
-    def __init__(self, challenge_id: int, answer: str):
+    def __init__(self, challenge_id: int, answer: str) -> None:
         self.challenge_id, self.answer = challenge_id, answer
         super().__init__(
             discord.ui.Button(
@@ -115,11 +135,16 @@ class ChallengeButton(
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> Self:
         return cls(int(match["id"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        challenges = interaction.client.challenges
+        challenges = bot_of(interaction).challenges
         if self.answer == "accept":
             await challenges.accept(interaction, self.challenge_id, from_card=True)
         else:
@@ -127,11 +152,11 @@ class ChallengeButton(
 
 
 class OfferButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"mancala:offer:(?P<game>{_ID}):(?P<ply>{_ID}):"
     r"(?P<answer>accept|decline)",
 ):
-    def __init__(self, game_id: int, ply: int, answer: str, label: str | None = None):
+    def __init__(self, game_id: int, ply: int, answer: str, label: str | None = None) -> None:
         self.game_id, self.ply, self.answer = game_id, ply, answer
         super().__init__(
             discord.ui.Button(
@@ -145,21 +170,27 @@ class OfferButton(
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> Self:
         return cls(int(match["game"]), int(match["ply"]), match["answer"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.actions.answer_offer(
+        await bot_of(interaction).game_commands.answer_offer(
             interaction, self.game_id, self.ply, self.answer == "accept"
         )
 
 
 class RematchButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=rf"mancala:rematch:(?P<game>{_ID})"
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=rf"mancala:rematch:(?P<game>{_ID})",
 ):
     """On a final board: the same match again, sides swapped (the service decides the rest)."""
 
-    def __init__(self, game_id: int):
+    def __init__(self, game_id: int) -> None:
         self.game_id = game_id
         super().__init__(
             discord.ui.Button(
@@ -170,11 +201,16 @@ class RematchButton(
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction, item, match):
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> Self:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.challenges.rematch(interaction, self.game_id)
+        await bot_of(interaction).challenges.rematch(interaction, self.game_id)
 
 
 DYNAMIC_ITEMS = (PitButton, MoveSelect, ChallengeButton, OfferButton, RematchButton)
@@ -202,10 +238,11 @@ def board_view(game: GameView) -> discord.ui.View | None:
         view = discord.ui.View(timeout=None)
         view.add_item(RematchButton(game.id))
         return view
-    if game.to_move.is_ai:
+    mover = game.to_move
+    if mover is None or mover.is_ai:
         return None  # nothing to press: the AI is thinking
     view = discord.ui.View(timeout=None)
-    if game.to_move.surface == "discord":
+    if mover.surface == "discord":
         _add_moves(view, game)
     answerer = game.opponent_of(game.offer.by) if game.offer else None
     if game.offer and (answerer is None or answerer.surface == "discord"):

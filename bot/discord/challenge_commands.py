@@ -12,33 +12,67 @@ that already has a game (or a player who asks) gets the new game in a thread of 
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import discord
 
 from bot.discord import formatting as fmt
-from bot.discord.actions import Actions, channel_of, mentions, or_missing, player_of, quietly
+from bot.discord.boards import Boards
+from bot.discord.game_threads import GameThreads
+from bot.discord.identities import channel_of, mentions, player_of
+from bot.discord.known_servers import KnownServers
+from bot.discord.replies import answer_privately, or_missing, quietly
 from bot.discord.views import challenge_view
-from bot.service import BadRequest, Challenge, ChallengeClosed, GameOptions, Player, ServiceError
+from bot.service import (
+    BadRequest,
+    Challenge,
+    ChallengeClosed,
+    GameOptions,
+    GameService,
+    Player,
+    ServiceError,
+)
 from engine import Ruleset
 
 log = logging.getLogger(__name__)
 
 
-class Challenges:
-    """Challenge, accept, decline: translated for the service, answered through ``actions``."""
+@dataclass(frozen=True)
+class Card:
+    """Where a challenge's card is, while it has buttons."""
 
-    def __init__(self, actions: Actions):
-        self.actions = actions
-        self.service = actions.service
-        # challenge id -> (channel id, message id) of its card, while it has buttons
-        self.cards: dict[int, tuple[int, int]] = {}
+    channel_id: int
+    message_id: int
+
+
+class ChallengeCommands:
+    """Challenge, accept, decline, cancel, rematch: translated for the service, answered
+    with ``boards``. ``mail_address`` is the bot's own email address when this process also
+    runs the mail surface; None refuses challenges to addresses."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        boards: Boards,
+        servers: KnownServers,
+        threads: GameThreads,
+        mail_address: str | None = None,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.boards = boards
+        self.servers = servers
+        self.threads = threads
+        self.mail_address = mail_address
+        # challenge id -> its card, while it has buttons
+        self.cards: dict[int, Card] = {}
 
     def remember_card(
         self, challenge: Challenge, channel_id: int, message: discord.abc.Snowflake
     ) -> None:
         if challenge_view(challenge) is not None:
-            self.cards[challenge.id] = (channel_id, message.id)
+            self.cards[challenge.id] = Card(channel_id, message.id)
 
     async def close_card(self, challenge: Challenge) -> None:
         """Show an answered, cancelled or expired challenge's card in its new state, without
@@ -46,9 +80,9 @@ class Challenges:
         place = self.cards.pop(challenge.id, None)
         if place is None:
             return
-        channel = self.actions.client.get_partial_messageable(place[0])
+        channel = self.client.get_partial_messageable(place.channel_id)
         try:
-            await channel.get_partial_message(place[1]).edit(
+            await channel.get_partial_message(place.message_id).edit(
                 content=fmt.challenge_message(challenge, Ruleset.presets()),
                 view=None,
                 allowed_mentions=discord.AllowedMentions.none(),
@@ -70,8 +104,8 @@ class Challenges:
         """``opponent`` (a member, or the bot for the AI) or ``email`` (an address) is the
         player challenged; exactly one of them."""
         me = player_of(interaction.user)
-        await self.actions.learn_server(interaction)
-        place = await self.actions.place(interaction.channel_id)  # what the server set
+        await self.servers.learn(interaction)
+        place = await self.servers.settings_for(interaction.channel_id)  # what the server set
         ruleset = ruleset or place.ruleset
         thread = place.threads if thread is None else thread
         try:
@@ -80,7 +114,7 @@ class Challenges:
             )
             options = game_options(first, clock)
         except ValueError as err:
-            return await self.actions.error(interaction, str(err))
+            return await answer_privately(interaction, str(err))
         if clock is None and place.clock is not None:
             options = replace(options, forfeit_after=place.clock)
         them_name = opponent.display_name if opponent is not None else fmt.masked_address(them.id)
@@ -98,14 +132,14 @@ class Challenges:
                     auto_archive_duration=1440,
                 )
             except discord.HTTPException as err:
-                return await self.actions.error(
+                return await answer_privately(
                     interaction,
                     f"I could not open a thread here ({err.text}); ask a "
                     f"moderator for the Create Public Threads permission.",
                 )
             here = channel_of(thread_channel.id)
-            self.actions.server_of[thread_channel.id] = interaction.guild_id
-            self.actions.game_threads.add(thread_channel.id)
+            self.servers.note(thread_channel.id, interaction.guild_id)
+            self.threads.add(thread_channel.id)
         try:
             await self.service.set_display_name(me, interaction.user.display_name)
             if opponent is not None and not them.is_ai:
@@ -115,7 +149,7 @@ class Challenges:
         except ServiceError as err:
             if thread_channel is not None:
                 await quietly(thread_channel.delete())
-            return await self.actions.error(interaction, str(err))
+            return await answer_privately(interaction, str(err))
         await self._announce(interaction, challenge, thread_channel)
         if them.surface == "email":  # the card masks the address: confirm it privately
             await interaction.followup.send(
@@ -135,25 +169,24 @@ class Challenges:
         """The player challenged; ValueError says what is wrong with the options."""
         if in_dm and opponent is None and email is None:
             return Player.ai(level)  # in a DM with the bot, a game is a game against it
-        if in_dm and (email is not None or opponent.id != self._bot_id):
+        if in_dm and (email is not None or (opponent is not None and opponent.id != self._bot_id)):
             raise ValueError(
                 "Here, in our DM, you play me (the AI). Challenge people in a server's channel."
             )
-        if opponent is None and email is None:
-            raise ValueError(
-                "Whom do you challenge? Give opponent (a member, or me to play "
-                "the AI) or email (an address, to play someone by mail)."
-            )
-        if opponent is not None and email is not None:
-            raise ValueError("Give opponent or email, not both: one opponent per challenge.")
-        if email is not None:
-            mail_address = self.actions.client.mail_address
-            if mail_address is None:
+        if opponent is None:
+            if email is None:
+                raise ValueError(
+                    "Whom do you challenge? Give opponent (a member, or me to play "
+                    "the AI) or email (an address, to play someone by mail)."
+                )
+            if self.mail_address is None:
                 raise ValueError(EMAIL_PLAY_OFF)
             try:
                 them = self.service.email_player(email)
             except BadRequest as err:
                 raise ValueError(f"{str(err)[:1].upper()}{str(err)[1:]}.") from None
+        elif email is not None:
+            raise ValueError("Give opponent or email, not both: one opponent per challenge.")
         elif opponent.id == self._bot_id:
             return Player.ai(level)
         elif opponent.bot:
@@ -170,7 +203,9 @@ class Challenges:
 
     @property
     def _bot_id(self) -> int:
-        return self.actions.client.user.id
+        user = self.client.user
+        assert user is not None, "the bot is logged in before any command reaches it"
+        return user.id
 
     async def _announce(
         self, interaction: discord.Interaction, challenge: Challenge, thread: discord.Thread | None
@@ -179,24 +214,25 @@ class Challenges:
         if challenge.game_id is not None:  # against the AI the game starts at once
             game = await self.service.get_game(challenge.game_id)
             if thread is None:
-                return await self.actions.show_board(interaction, game)
+                return await self.boards.show(interaction, game)
             await interaction.response.send_message(
                 f"{fmt.game_title(game)}: playing in {thread.mention}.", allowed_mentions=allowed
             )
-            self.actions.server_of[thread.id] = interaction.guild_id
-            text, extras = await self.actions.board_post(
+            self.servers.note(thread.id, interaction.guild_id)
+            text, extras = await self.boards.message(
                 game, turn=True, actor=player_of(interaction.user)
             )
             message = await thread.send(text, **extras)
-            return await self.actions.replace_board(game, thread.id, message)
+            return await self.boards.replace(game, thread.id, message)
         text = fmt.challenge_message(challenge, Ruleset.presets())
         view = challenge_view(challenge)
         if thread is None:
             sent = await interaction.response.send_message(
                 text, view=or_missing(view), allowed_mentions=allowed
             )
-            if sent.resource is not None:  # the message Discord made of the reply
-                self.remember_card(challenge, interaction.channel_id, sent.resource)
+            reply = sent.resource  # the message Discord made of the reply
+            if isinstance(reply, discord.InteractionMessage) and interaction.channel_id:
+                self.remember_card(challenge, interaction.channel_id, reply)
             return
         await interaction.response.send_message(
             f"{fmt.who(challenge.challenger)} challenges {fmt.who(challenge.opponent)}: "
@@ -222,7 +258,7 @@ class Challenges:
         ]
         mine.sort(key=lambda c: (c.channel != here, -c.created_at))
         if not mine:
-            await self.actions.error(
+            await answer_privately(
                 interaction,
                 "You have no open challenge to withdraw."
                 if made_by_me
@@ -237,7 +273,7 @@ class Challenges:
         try:
             challenge = await self.service.rematch(game_id, player_of(interaction.user))
         except ServiceError as err:
-            return await self.actions.error(interaction, str(err))
+            return await answer_privately(interaction, str(err))
         await self._announce(interaction, challenge, None)
 
     async def cancel(self, interaction: discord.Interaction, challenge_id: int | None) -> None:
@@ -248,7 +284,7 @@ class Challenges:
         try:
             challenge = await self.service.cancel(challenge_id, player_of(interaction.user))
         except ServiceError as err:
-            return await self.actions.error(interaction, str(err))
+            return await answer_privately(interaction, str(err))
         await self.close_card(challenge)
         await interaction.response.send_message(
             fmt.challenge_message(challenge, Ruleset.presets()), ephemeral=True
@@ -273,18 +309,18 @@ class Challenges:
         else:
             await self.close_card(await self.service.get_challenge(challenge_id))
         if game.channel.id != str(interaction.channel_id):
-            channel = self.actions.client.get_partial_messageable(int(game.channel.id))
-            text, extras = await self.actions.board_post(
+            channel = self.client.get_partial_messageable(int(game.channel.id))
+            text, extras = await self.boards.message(
                 game, turn=True, actor=player_of(interaction.user)
             )
             message = await channel.send(text, **extras)
-            await self.actions.replace_board(game, int(game.channel.id), message)
+            await self.boards.replace(game, int(game.channel.id), message)
             if not from_card:
                 await interaction.response.send_message(
                     f"Accepted: the game is in <#{game.channel.id}>.", ephemeral=True
                 )
             return
-        await self.actions.show_board(interaction, game, "Challenge accepted.", turn=True)
+        await self.boards.show(interaction, game, "Challenge accepted.", turn=True)
 
     async def decline(
         self, interaction: discord.Interaction, challenge_id: int | None, from_card: bool = False
@@ -318,12 +354,13 @@ class Challenges:
         if from_card and isinstance(err, ChallengeClosed):
             challenge = await self.service.get_challenge(challenge_id)
             self.cards.pop(challenge_id, None)
-            return await interaction.response.edit_message(
+            await interaction.response.edit_message(
                 content=fmt.challenge_message(challenge, Ruleset.presets()),
                 view=None,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-        await self.actions.error(interaction, str(err))
+            return
+        await answer_privately(interaction, str(err))
 
 
 EMAIL_PLAY_OFF = (

@@ -1,0 +1,178 @@
+"""Playing the game in a channel: moves (by command, button or typed letter), the board,
+resigning, offers and their answers, hints, the record.
+
+Each method reads the request, calls the service, and answers: boards in public, refusals
+privately (ephemeral). Nothing here decides a rule; the service raises a ``ServiceError``
+whose message is shown as it is.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.discord import formatting as fmt
+from bot.discord.boards import Boards
+from bot.discord.identities import channel_of, player_of
+from bot.discord.known_servers import KnownServers
+from bot.discord.pictures import record_file
+from bot.discord.replies import answer_privately
+from bot.service import GameService, GameView, NotFound, ServiceError
+from bot.service.types import OfferKind
+
+
+class GameCommands:
+    """The commands and buttons of a game in progress. ``boards`` posts; ``service`` decides."""
+
+    def __init__(self, service: GameService, boards: Boards, servers: KnownServers) -> None:
+        self.service = service
+        self.boards = boards
+        self.servers = servers
+
+    async def game_here(self, interaction: discord.Interaction) -> GameView | None:
+        """This channel's game; None (having said so) when there is none."""
+        game = await self.service.active_game(channel_of(interaction.channel_id))
+        if game is None:
+            await answer_privately(
+                interaction,
+                "There is no game in this channel. "
+                "`/mancala games` lists yours; "
+                "`/mancala challenge` starts one.",
+            )
+        return game
+
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        game_id: int | None,
+        move: str,
+        ply: int | None = None,
+        from_board: bool = False,
+    ) -> None:
+        """``/mancala move`` (``game_id`` None: this channel's game) or a pit button or menu
+        of the board at ``ply``."""
+        if game_id is None:
+            game = await self.game_here(interaction)
+            if game is None:
+                return
+            game_id = game.id
+        try:
+            game = await self.service.move(
+                game_id, player_of(interaction.user), move, expected_ply=ply
+            )
+        except ServiceError as err:
+            return await answer_privately(interaction, str(err))
+        await self.boards.show(interaction, game, from_board=from_board, turn=True)
+
+    async def typed_move(self, message: discord.Message) -> None:
+        """A player typed a pit letter in their game's channel (needs Message Content)."""
+        game = await self.service.active_game(channel_of(message.channel.id))
+        me = player_of(message.author)
+        if game is None or game.side_of(me) is None:
+            return  # chat that merely looks like a move
+        try:
+            game = await self.service.move(
+                game.id, me, message.content.strip(), expected_ply=game.ply
+            )
+        except NotFound:
+            return
+        except ServiceError as err:
+            # a typed message has no private answer: reply briefly and tidy up after
+            await message.reply(
+                fmt.fit(str(err)), delete_after=20, allowed_mentions=discord.AllowedMentions.none()
+            )
+            return
+        if message.guild is not None:
+            self.servers.note(message.channel.id, message.guild.id)
+        text, extras = await self.boards.message(game, turn=True, actor=me)
+        sent = await message.channel.send(text, **extras)
+        await self.boards.replace(game, message.channel.id, sent)
+
+    async def board(self, interaction: discord.Interaction, text: bool | None = None) -> None:
+        game = await self.game_here(interaction)
+        if game is not None:
+            await self.boards.show(interaction, game, text_board=text)
+
+    async def resign(self, interaction: discord.Interaction) -> None:
+        game = await self.game_here(interaction)
+        if game is None:
+            return
+        try:
+            game = await self.service.resign(game.id, player_of(interaction.user))
+        except ServiceError as err:
+            return await answer_privately(interaction, str(err))
+        await self.boards.show(interaction, game, f"{interaction.user.mention} resigned.")
+
+    async def offer(self, interaction: discord.Interaction, kind: OfferKind) -> None:
+        """Offer a draw (or ask to take back a move); the service decides whether that
+        agrees to the opponent's own offer, or is granted at once."""
+        game = await self.game_here(interaction)
+        if game is None:
+            return
+        me = player_of(interaction.user)
+        try:
+            game = await self.service.offer(game.id, me, kind)
+        except ServiceError as err:
+            return await answer_privately(interaction, str(err))
+        agreed = game.offer is None
+        await self.boards.show(
+            interaction, game, f"{interaction.user.mention}: {kind} agreed." if agreed else ""
+        )
+
+    async def answer_offer(
+        self, interaction: discord.Interaction, game_id: int, ply: int, accept: bool
+    ) -> None:
+        """An offer button of the board at ``ply``: accept or decline."""
+        me = player_of(interaction.user)
+        try:
+            game = await self.service.get_game(game_id)
+            if game.offer is None or game.ply != ply:
+                return await answer_privately(interaction, "That offer is no longer open.")
+            kind = game.offer.kind
+            if accept:
+                game = await self.service.accept_offer(game_id, me)
+            else:
+                game = await self.service.decline_offer(game_id, me)
+        except ServiceError as err:
+            return await answer_privately(interaction, str(err))
+        verb = "accepted" if accept else "declined"
+        await self.boards.show(
+            interaction,
+            game,
+            f"{interaction.user.mention} {verb} the {kind} offer.",
+            from_board=True,
+        )
+
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """The service's hint for the player to move, privately. A refusal (not your turn, a
+        rated game between people) is the answer; once allowed, the reply is deferred while
+        the AI thinks."""
+        game = await self.game_here(interaction)
+        if game is None:
+            return
+        try:
+            hint = await self.service.hint(
+                game.id,
+                player_of(interaction.user),
+                thinking=lambda: interaction.response.defer(ephemeral=True, thinking=True),
+            )
+        except ServiceError as err:
+            return await answer_privately(interaction, str(err))
+        await interaction.followup.send(
+            f"Hint: **{hint.move}** ({hint.summary()}).", ephemeral=True
+        )
+
+    async def history(self, interaction: discord.Interaction) -> None:
+        """This channel's game's moves in the 003 notation, privately; as a file if long."""
+        game = await self.game_here(interaction)
+        if game is None:
+            return
+        record = await self.service.export(game.id)
+        block = fmt.code_block(record.strip())
+        if len(block) <= fmt.MESSAGE_LIMIT:
+            await interaction.response.send_message(block, ephemeral=True)
+            return
+        await interaction.response.send_message(
+            f"The record of game {game.id} ({len(game.moves)} moves):",
+            ephemeral=True,
+            file=await record_file(self.service, game.id),
+        )

@@ -1,0 +1,122 @@
+"""The commands outside any one game: help, the rulesets, your games, your pings, the
+leaderboard, and the server's settings. Refusals are private; the service decides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.discord import formatting as fmt
+from bot.discord.identities import player_of
+from bot.discord.known_servers import KnownServers
+from bot.discord.pictures import rules_embed
+from bot.discord.replies import answer_privately
+from bot.service import GameService, ServiceError
+from engine import Ruleset, RulesetError
+
+PING_ANSWERS = {
+    "mention": "I will mention you where the game is when it is your move.",
+    "dm": "I will tell you by direct message when it is your move.",
+    "off": "I will not ping you when it is your move.",
+}
+
+
+class GeneralCommands:
+    """``typed_moves``: whether the bot reads typed moves (the Message Content intent), which
+    the help mentions."""
+
+    def __init__(self, service: GameService, servers: KnownServers, typed_moves: bool) -> None:
+        self.service = service
+        self.servers = servers
+        self.typed_moves = typed_moves
+
+    async def help(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(fmt.help_text(self.typed_moves), ephemeral=True)
+
+    async def rules(self, interaction: discord.Interaction, ruleset: str | None) -> None:
+        """The presets in a list, or one ruleset in full."""
+        if not ruleset:
+            lines = [f"**{name}**: {text}" for name, text in Ruleset.presets().items()]
+            lines.append(
+                "Change a preset with `name:key=value,...`; `/mancala rules wari` shows every key."
+            )
+            await interaction.response.send_message(fmt.fit("\n".join(lines)), ephemeral=True)
+            return
+        try:
+            card = fmt.rules_card(Ruleset.parse(ruleset))
+        except RulesetError as err:
+            return await answer_privately(interaction, str(err))
+        await interaction.response.send_message(embed=rules_embed(card), ephemeral=True)
+
+    async def games(self, interaction: discord.Interaction) -> None:
+        me = player_of(interaction.user)
+        games = await self.service.list_games(me, include_finished=False, limit=20)
+        await interaction.response.send_message(
+            fmt.games_list(games, me),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def set_pings(self, interaction: discord.Interaction, mode: str) -> None:
+        try:
+            await self.service.set_ping_mode(player_of(interaction.user), mode)
+        except ServiceError as err:
+            return await answer_privately(interaction, str(err))
+        await interaction.response.send_message(PING_ANSWERS[mode], ephemeral=True)
+
+    async def leaderboard(
+        self, interaction: discord.Interaction, ruleset: str | None, everywhere: bool = False
+    ) -> None:
+        """This server's players (or, ``everywhere``, everyone's) best first."""
+        await self.servers.learn(interaction)
+        place = await self.servers.settings_for(interaction.channel_id)
+        rules = ruleset or place.ruleset
+        server = (
+            None
+            if everywhere or not interaction.guild_id
+            else ("discord", str(interaction.guild_id))
+        )
+        try:
+            ratings = await self.service.leaderboard(rules, limit=10, server=server)
+            rules = str(Ruleset.parse(rules))
+        except (ServiceError, RulesetError) as err:
+            return await answer_privately(interaction, str(err))
+        scope = "everywhere" if server is None else "this server"
+        await interaction.response.send_message(
+            fmt.leaderboard_text(rules, ratings, scope),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def server_settings(self, interaction: discord.Interaction, **given: Any) -> None:
+        """Show this server's settings; change the ones given (Manage Server only)."""
+        if interaction.guild_id is None:
+            return await answer_privately(
+                interaction, "Settings belong to a server; use this command in one."
+            )
+        await self.servers.learn(interaction)
+        changes = {name: value for name, value in given.items() if value is not None}
+        if changes and not interaction.permissions.manage_guild:
+            return await answer_privately(
+                interaction,
+                "Changing this server's settings needs the "
+                "Manage Server permission; anyone may look.",
+            )
+        try:
+            if "clock" in changes:
+                changes["clock"] = fmt.parse_duration(changes["clock"])
+            if changes:
+                settings = await self.service.set_server_settings(
+                    "discord", str(interaction.guild_id), **changes
+                )
+            else:
+                settings = await self.service.server_settings("discord", str(interaction.guild_id))
+        except (ValueError, ServiceError) as err:
+            return await answer_privately(interaction, str(err))
+        head = "Saved. This server's settings:" if changes else "This server's settings:"
+        await interaction.response.send_message(
+            fmt.fit("\n".join([head, *(f"- {line}" for line in settings.describe())])),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
