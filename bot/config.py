@@ -26,7 +26,7 @@ APP = "mancala"
 DB_FILE = "mancala.sqlite3"
 
 
-def load_env(env_file: str | os.PathLike | None = ".env") -> None:
+def load_env(env_file: str | os.PathLike[str] | None = ".env") -> None:
     """Read ``env_file`` (if it exists) into the environment, never overriding what is set."""
     if env_file and Path(env_file).is_file():
         from dotenv import load_dotenv
@@ -68,10 +68,10 @@ class ConfigError(Exception):
     """A setting that cannot work; ``mancala`` prints it as one line and exits EX_CONFIG."""
 
 
-def check_database(path: str | os.PathLike) -> Path:
+def check_database(path: str | os.PathLike[str]) -> Path | str:
     """``path`` if it can be the games database: a file (not a directory) in a folder that
     exists or can be made, writable, and SQLite if it is there already. ConfigError says what
-    is wrong and what to set, before anything opens it.
+    is wrong and what to set, before anything opens it. A PostgreSQL URL comes back as it is.
 
     >>> check_database("/")
     Traceback (most recent call last):
@@ -81,7 +81,7 @@ def check_database(path: str | os.PathLike) -> Path:
     A PostgreSQL URL is checked when the storage connects to it.
     """
     if str(path).startswith(("postgresql://", "postgres://")):
-        return path
+        return str(path)
     path = Path(path).expanduser()
     if path.is_dir():
         raise ConfigError(

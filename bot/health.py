@@ -31,6 +31,10 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # ``mancala health`` itself never opens the service
+    from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -39,15 +43,15 @@ STALE = 3 * BEAT + 10  # a heartbeat older than this: the bot is gone or hung
 DOWN = ("disconnected", "stopped", "failed")  # surface states that make the bot unhealthy
 
 
-def heartbeat_path(database: str | os.PathLike) -> Path:
+def heartbeat_path(database: str | os.PathLike[str]) -> Path:
     """Where the bot using ``database`` writes its heartbeat: beside a SQLite file; for a
     PostgreSQL database, in this machine's data directory (each machine checks its own)."""
     if str(database).startswith(("postgresql://", "postgres://")):
         from bot.config import data_dir
 
         return data_dir() / "bot.health.json"
-    database = Path(database)
-    return database.with_name(database.name + ".health.json")
+    file = Path(database)
+    return file.with_name(file.name + ".health.json")
 
 
 # -- the running bot's side ------------------------------------------------------------------
@@ -71,7 +75,7 @@ def sd_notify(message: str) -> bool:
         return False
 
 
-def write_heartbeat(path: Path, status: dict) -> None:
+def write_heartbeat(path: Path, status: dict[str, Any]) -> None:
     """Write ``status`` with the time and pid, atomically (a reader never sees half)."""
     record = {"time": time.time(), "pid": os.getpid(), **status}
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -81,7 +85,7 @@ def write_heartbeat(path: Path, status: dict) -> None:
 
 
 async def heartbeat_forever(
-    path: Path, status: Callable[[], Awaitable[dict]], every: float = BEAT
+    path: Path, status: Callable[[], Awaitable[dict[str, Any]]], every: float = BEAT
 ) -> None:
     """Write the heartbeat every ``every`` seconds until cancelled, then remove it (a bot
     that stopped cleanly is not running, rather than stale)."""
@@ -100,7 +104,7 @@ async def heartbeat_forever(
             path.unlink()
 
 
-async def service_status(service) -> dict:
+async def service_status(service: GameService) -> dict[str, Any]:
     """The service's part of a heartbeat: the AI's state and the games in progress; it also
     sets the open-games gauge of the metrics."""
     from bot import metrics
@@ -129,7 +133,7 @@ def check_postgres(url: str) -> Check:
 
     from storage.migrations import LATEST
 
-    async def ask():
+    async def ask() -> tuple[int | None, int]:
         conn = await asyncpg.connect(url, timeout=10)
         try:
             version = await conn.fetchval("SELECT max(version) FROM schema_version")
@@ -165,6 +169,7 @@ def check_database(path: Path | str) -> Check:
 
     if str(path).startswith(("postgresql://", "postgres://")):
         return check_postgres(str(path))
+    path = Path(path)
     if not path.is_file():
         return Check("database", False, f"there is no database at {path}")
     if path.stat().st_size == 0:

@@ -22,12 +22,14 @@ import re
 import sys
 import time
 from collections.abc import Iterable, Mapping
+from typing import TextIO
 
 from bot.config import ConfigError
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 FIELDS = ("game", "surface", "player")  # the context a line may carry, in this order
 SECRET_SETTINGS = ("DISCORD_TOKEN", "MANCALA_MAIL_SECRET", "MANCALA_MAIL_RELAY_PASSWORD")
+_HANDLER = "mancala"  # the name of the handler setup() installs, so a second call replaces it
 
 # A Discord bot token: base64 of the bot's id, a timestamp, an HMAC, joined by dots.
 _DISCORD_TOKEN = re.compile(r"[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}")
@@ -36,7 +38,7 @@ _DISCORD_TOKEN = re.compile(r"[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0
 class Redact(logging.Filter):
     """Masks Discord tokens and the given secret values in a record's message, in place."""
 
-    def __init__(self, secrets: Iterable[str] = ()):
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
         super().__init__()
         self.secrets = sorted({s for s in secrets if len(s) >= 6}, key=len, reverse=True)
 
@@ -61,12 +63,11 @@ class OneLine(logging.Formatter):
     """``time level logger message key=value...``, on one line (a traceback is folded in with
     `` | `` so a log reader never splits an event)."""
 
-    converter = time.gmtime
-
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(
             "%(asctime)s %(levelname)s %(name)s %(message)s", datefmt="%Y-%m-%dT%H:%M:%SZ"
         )
+        self.converter = time.gmtime  # UTC, as the Z in datefmt says
 
     def format(self, record: logging.LogRecord) -> str:
         line = super().format(record)
@@ -92,10 +93,12 @@ def level(environ: Mapping[str, str] | None = None) -> int:
             f"LOG_LEVEL is one of {', '.join(LEVELS)}, not "
             f"'{name[:20].encode('ascii', 'replace').decode()}'"
         )
-    return getattr(logging, name)
+    return int(getattr(logging, name))
 
 
-def setup(environ: Mapping[str, str] | None = None, stream=None) -> logging.Handler:
+def setup(
+    environ: Mapping[str, str] | None = None, stream: TextIO | None = None
+) -> logging.Handler:
     """Send every logger's records (discord.py's too) to ``stream`` (stderr) as one-line
     events at ``LOG_LEVEL``, with secrets masked. Returns the handler it installed."""
     environ = os.environ if environ is None else environ
@@ -103,9 +106,9 @@ def setup(environ: Mapping[str, str] | None = None, stream=None) -> logging.Hand
     handler.setFormatter(OneLine())
     handler.addFilter(Redact(environ.get(name, "") for name in SECRET_SETTINGS))
     root = logging.getLogger()
-    for old in [h for h in root.handlers if getattr(h, "_mancala", False)]:
+    for old in [h for h in root.handlers if h.get_name() == _HANDLER]:
         root.removeHandler(old)
-    handler._mancala = True
+    handler.set_name(_HANDLER)
     root.addHandler(handler)
     root.setLevel(level(environ))
     return handler

@@ -19,10 +19,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 from bot.config import ConfigError
+
+if TYPE_CHECKING:
+    from wsgiref.simple_server import WSGIServer
 
 REGISTRY = CollectorRegistry()
 MOVES = Counter(
@@ -62,7 +66,7 @@ def endpoint(environ: Mapping[str, str] | None = None) -> tuple[str, int] | None
     return environ.get("METRICS_ADDRESS", "").strip() or "127.0.0.1", int(port)
 
 
-def serve(environ: Mapping[str, str] | None = None):
+def serve(environ: Mapping[str, str] | None = None) -> WSGIServer | None:
     """Start the endpoint in a thread when it is switched on; returns the server or None.
     ConfigError when the port is taken, rather than a traceback."""
     where = endpoint(environ)

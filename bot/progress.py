@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -29,8 +30,13 @@ class Waiting:
     """The state of one wait; ``update(news)`` changes what the line says after the time."""
 
     def __init__(
-        self, what: str, stream: TextIO, estimate: float | None, log_every: float, poll=None
-    ):
+        self,
+        what: str,
+        stream: TextIO,
+        estimate: float | None,
+        log_every: float,
+        poll: Callable[[], str] | None = None,
+    ) -> None:
         self.poll = poll  # poll() -> news, asked before each line is drawn
         self.what = what
         self.stream = stream
@@ -90,8 +96,8 @@ def waiting(
     estimate: float | None = None,
     after: float = 1.0,
     log_every: float = 10.0,
-    poll=None,
-):
+    poll: Callable[[], str] | None = None,
+) -> Iterator[Waiting]:
     """Show ``what`` is being waited for, from ``after`` seconds on (nothing for a quick
     wait), until the block ends; ``poll()``, if given, says the latest news each time."""
     wait = Waiting(what, stream or sys.stderr, estimate, log_every, poll)
@@ -106,7 +112,7 @@ def waiting(
         thread.join()
 
 
-def _is_tty(stream) -> bool:
+def _is_tty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError):

@@ -15,10 +15,33 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from engine import Position
+
+if TYPE_CHECKING:  # engine.ai is imported where a search runs: in the worker
+    from engine import Ruleset
+    from engine.ai import AIMove, BestMove
+    from engine.ai.encoding import Endgame
+
+T = TypeVar("T")
+
+
+class Kernel(Protocol):
+    """What the pool asks of the compiled search's cache (``bot.ai_runtime.kernel_cache``)."""
+
+    def is_ready(self) -> bool: ...
+    def is_compiling(self) -> bool: ...
+    def start_background(self) -> bool: ...
+
+
+class Tables(Protocol):
+    """What the pool asks of the play tables (``bot.ai_runtime.table_cache``)."""
+
+    def prepare(self, rules: Ruleset) -> str: ...
 
 
 def known_levels() -> tuple[str, ...]:
@@ -34,7 +57,7 @@ def default_level() -> str:
     return engine.ai.DEFAULT_LEVEL
 
 
-def _endgame(position: Position, compiled: bool):
+def _endgame(position: Position, compiled: bool) -> Endgame | None:
     """The play table for the position's rules, mapped in this (worker) process, if built."""
     if not compiled:
         return None
@@ -43,7 +66,9 @@ def _endgame(position: Position, compiled: bool):
     return loaded(position.rules)
 
 
-def _choose(position: Position, level: str, time_limit: float | None, seed: int, compiled: bool):
+def _choose(
+    position: Position, level: str, time_limit: float | None, seed: int, compiled: bool
+) -> AIMove:
     from engine.ai import choose_move  # looked up in the worker, so a new AI is picked up
 
     return choose_move(
@@ -56,7 +81,7 @@ def _choose(position: Position, level: str, time_limit: float | None, seed: int,
     )
 
 
-def _hint(position: Position, time_limit: float, compiled: bool):
+def _hint(position: Position, time_limit: float, compiled: bool) -> BestMove:
     from engine.ai import hint  # the solver's proof when it finishes in time, else the expert
 
     return hint(
@@ -73,11 +98,21 @@ class AIPool:
     worker, so they always run here.
     """
 
-    def __init__(self, workers: int = 1, time_limit: float | None = None, kernel=None, tables=None):
+    def __init__(
+        self,
+        workers: int = 1,
+        time_limit: float | None = None,
+        kernel: Kernel | None = None,
+        tables: Tables | None = None,
+    ) -> None:
         if kernel is None:
-            import bot.ai_runtime.kernel_cache as kernel
+            import bot.ai_runtime.kernel_cache as kernel_cache
+
+            kernel = kernel_cache
         if tables is None:
-            import bot.ai_runtime.table_cache as tables
+            import bot.ai_runtime.table_cache as table_cache
+
+            tables = table_cache
         self.workers = max(0, workers)
         self.time_limit = time_limit
         self.kernel = kernel  # is_ready(), start_background(): see bot.ai_runtime.kernel_cache
@@ -100,7 +135,7 @@ class AIPool:
             return "ready"
         return "compiling" if self.kernel.is_compiling() else "cold"
 
-    async def choose(self, position: Position, level: str, seed: int):
+    async def choose(self, position: Position, level: str, seed: int) -> AIMove:
         """The AI's AIMove for ``position``, computed in a worker process."""
         from engine.ai import STRATEGIES
 
@@ -110,20 +145,21 @@ class AIPool:
             _choose, position, level, self.time_limit, seed, self.compiled(position)
         )
 
-    async def hint(self, position: Position, time_limit: float):
+    async def hint(self, position: Position, time_limit: float) -> BestMove:
         """engine.ai's BestMove for ``position`` within about ``time_limit`` seconds (capped by the
         pool's own time limit), computed in a worker process."""
         if self.time_limit is not None:
             time_limit = min(time_limit, self.time_limit)
         return await self._run(_hint, position, time_limit, self.compiled(position))
 
-    async def _run(self, function, *args):
+    async def _run(self, function: Callable[..., T], *args: object) -> T:
         """``function(*args)`` in a worker process. A worker that died (killed, out of memory)
         is replaced once before giving up."""
         if self.workers == 0:
             return function(*args)
         loop = asyncio.get_running_loop()
-        for attempt in (1, 2):
+        retried = False
+        while True:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context("spawn")
@@ -132,8 +168,9 @@ class AIPool:
                 return await loop.run_in_executor(self._pool, function, *args)
             except BrokenProcessPool:
                 self._pool = None
-                if attempt == 2:
+                if retried:
                     raise
+                retried = True
 
     def close(self) -> None:
         if self._pool is not None:

@@ -17,18 +17,23 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.errors import excerpt
 from engine.ruleset import Ruleset
 
+if TYPE_CHECKING:
+    from engine.ai.encoding import Endgame
+
 LOCK_STALE = 600.0  # seconds after which a build's lock file is taken as abandoned
 log = logging.getLogger(__name__)
-_loaded: dict[tuple[str, int], tuple | None] = {}  # this process's tables, by rules and seeds
+_loaded: dict[tuple[str, int], Endgame | None] = {}  # this process's tables, by rules and seeds
 _warned: list[str] = []
 
 
-def enabled(environ=None) -> bool:
+def enabled(environ: Mapping[str, str] | None = None) -> bool:
     """``MANCALA_ENDGAME_TABLES=off`` turns the play tables off (a machine short of memory or
     disk); anything but on/off is reported once and taken as on.
 
@@ -116,7 +121,7 @@ def prepare(rules: Ruleset, directory: Path | None = None) -> str:
     return "building"
 
 
-def loaded(rules: Ruleset, directory: Path | None = None) -> tuple | None:
+def loaded(rules: Ruleset, directory: Path | None = None) -> Endgame | None:
     """(seeds, table) for ``choose_move``'s ``endgame``, mapped from disk once per process,
     or None while there is none (not built yet, or these rules have none)."""
     seeds = wanted(rules)

@@ -44,7 +44,7 @@ TURN = (120, 220, 120)  # the side to move
 
 
 @lru_cache(maxsize=8)
-def _font(size: int) -> ImageFont.ImageFont:
+def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     # Pillow's own font (built in since 10.1): nothing to install, the same everywhere
     return ImageFont.load_default(size=size)
 
@@ -119,7 +119,13 @@ def draw_board(position: Position) -> bytes:
     return out.getvalue()
 
 
-def _centred(draw: ImageDraw.ImageDraw, box, text: str, fill, size: int | None = None) -> None:
+def _centred(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    text: str,
+    fill: tuple[int, int, int],
+    size: int | None = None,
+) -> None:
     width = box[2] - box[0]
     size = size or (34 if len(text) <= 2 else 28 if len(text) == 3 else max(12, 84 // len(text)))
     font = _font(size)
@@ -135,8 +141,9 @@ def _title(position: Position) -> str:
     rules = str(position.rules)
     if len(rules) > 40:
         rules = rules[:39] + "…"
-    if position.is_over():
-        return f"{rules}: {result_lines(position.outcome())[1]}"
+    outcome = position.outcome()
+    if outcome is not None:
+        return f"{rules}: {result_lines(outcome)[1]}"
     return f"{rules}: {position.to_move.title()} to move"
 
 
@@ -150,8 +157,9 @@ def describe_board(position: Position, names: dict[str, str] | None = None) -> s
     south_letters, north_letters = _pit_letters(n)
     pits = position.pits
     parts = [f"{str(position.rules).split(':')[0].title()} board."]
-    if position.is_over():
-        parts.append(" ".join(result_lines(position.outcome(), names)))
+    outcome = position.outcome()
+    if outcome is not None:
+        parts.append(" ".join(result_lines(outcome, names)))
     else:
         side = position.to_move
         who = (names or {}).get(side, side.title())
