@@ -12,6 +12,7 @@ import importlib
 import os
 import pkgutil
 import sys
+from typing import NoReturn
 
 import bot.commands
 from bot.config import EX_CONFIG, ConfigError
@@ -22,7 +23,7 @@ class Parser(argparse.ArgumentParser):
     """argparse, whose error messages quote the command line only as a short, clean excerpt
     (it echoed unrecognised arguments whole, control characters and all)."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         from engine import excerpt
 
         super().error(excerpt(message, 300))

@@ -17,12 +17,19 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
+from typing import TypeAlias
 
-from engine import excerpt
+from engine import SIDES, excerpt
 from engine.inputs import TooLong, normalise
+
+# What ``register(subparsers)`` in each ``bot.commands`` module receives (argparse's own
+# name for it is private, and only typeshed makes it generic: a string here, read by mypy).
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 MAX_NODES = 10**12  # about a week of solving at today's speed: more is a typing error
 MAX_ARGUMENT = 20_000  # characters of any one argument (a move list, a ruleset)
+SIDE_WORDS = [side.value for side in SIDES]  # the choices of a side (--perspective, --to-move)
 
 
 def _number(text: str, what: str, lo: float, hi: float) -> float:
@@ -40,7 +47,7 @@ def node_count(text: str) -> int:
     return int(_number(text, "a node count", 1, MAX_NODES))
 
 
-def bounded_int(lo: int, hi: int, what: str = "a whole number"):
+def bounded_int(lo: int, hi: int, what: str = "a whole number") -> Callable[[str], int]:
     """A type for a whole number from ``lo`` to ``hi``."""
 
     def read(text: str) -> int:
@@ -52,7 +59,7 @@ def bounded_int(lo: int, hi: int, what: str = "a whole number"):
     return read
 
 
-def seconds(lo: float, hi: float):
+def seconds(lo: float, hi: float) -> Callable[[str], float]:
     """A type for a time in seconds, more than ``lo`` and at most ``hi``."""
 
     def read(text: str) -> float:
@@ -66,7 +73,7 @@ def seconds(lo: float, hi: float):
     return read
 
 
-def text(limit: int = MAX_ARGUMENT):
+def text(limit: int = MAX_ARGUMENT) -> Callable[[str], str]:
     """A type for free text (moves, a ruleset): normalised and at most ``limit`` characters."""
 
     def read(value: str) -> str:
@@ -80,7 +87,7 @@ def text(limit: int = MAX_ARGUMENT):
     return read
 
 
-def add_env_option(parser) -> None:
+def add_env_option(parser: argparse.ArgumentParser) -> None:
     """``--env FILE``: the settings file a command reads first (the environment wins)."""
     parser.add_argument(
         "--env", default=".env", metavar="FILE", help="the settings file to read (default: .env)"

@@ -1,0 +1,15 @@
+"""The subcommands of ``mancala``, one module per group; ``bot.cli`` finds every module here
+and calls its ``register(subparsers)``, and each parser's ``func(args)`` returns the exit
+status. Heavy imports (discord.py, numba, the service) wait inside ``func``.
+
+- ``play``: ``mancala play``, the terminal game (``bot.terminal``), and what plain
+  ``mancala`` runs without a Discord token.
+- ``referee``: ``rules``, ``board`` and ``move``, the rules and positions without a game.
+- ``ai``: ``solve``, ``hint`` and ``warm-up`` (compiling the AI's search ahead of time).
+- ``discord``: ``mancala bot``, the Discord bot (``bot.discord``), with the mail surface in
+  the same process when mail is configured.
+- ``mail``: ``mancala mail``, the SMTP server or one piped message (``bot.mail``).
+- ``health``: ``mancala health``, the checks behind a container's HEALTHCHECK.
+- ``database``: ``backup`` and ``restore`` of a SQLite file, and ``migrate-db`` between
+  SQLite and PostgreSQL, either way.
+"""

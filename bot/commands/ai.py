@@ -24,14 +24,29 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.cli_args import MAX_NODES, bounded_int, node_count, seconds, text
+from bot.cli_args import (
+    MAX_NODES,
+    SIDE_WORDS,
+    Subparsers,
+    bounded_int,
+    node_count,
+    seconds,
+    text,
+)
 from bot.progress import waiting
 from engine import to_perspective
 
+if TYPE_CHECKING:  # the commands import the engine's heavier parts only when they run
+    from engine import Position, Ruleset
+    from storage.tables import StoredTable
 
-def register(subparsers) -> None:
+
+def register(subparsers: Subparsers) -> None:
     solve = subparsers.add_parser(
         "solve",
         help="the exact value of a position and a best move",
@@ -121,20 +136,20 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--perspective",
-        choices=("south", "north"),
+        choices=SIDE_WORDS,
         default="south",
         help="whose side the --position board is written from",
     )
     parser.add_argument(
         "--to-move",
-        choices=("south", "north"),
+        choices=SIDE_WORDS,
         default=None,
         help="who is to move in the --position board (default: as written, "
         "else the --perspective side)",
     )
 
 
-def _position(args: argparse.Namespace):
+def _position(args: argparse.Namespace) -> Position | None:
     """The position after the moves, or None after printing what was wrong."""
     from bot.commands.referee import read_text
     from engine import Game, MancalaError, Ruleset, from_perspective, parse_position
@@ -154,8 +169,8 @@ def _position(args: argparse.Namespace):
     except MancalaError as err:
         print(f"error: {err}")
         return None
-    if game.is_over():
-        outcome = game.outcome()
+    outcome = game.outcome()
+    if outcome is not None:
         print(
             f"the game is over ({outcome.words}): {outcome.score[0]}-{outcome.score[1]}; "
             "there is nothing to solve"
@@ -164,7 +179,7 @@ def _position(args: argparse.Namespace):
     return game.position
 
 
-def _header(args: argparse.Namespace, position) -> str:
+def _header(args: argparse.Namespace, position: Position) -> str:
     after = " from the position given" if args.position else ""
     after += f" after {args.moves.strip()}" if args.moves.strip() else ""
     return f"ruleset {position.rules}{after}: {position.to_move.capitalize()} to move"
@@ -235,7 +250,14 @@ def run_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _proof_line(position, best: str, args, table: int, stored, stream) -> str:
+def _proof_line(
+    position: Position,
+    best: str,
+    args: argparse.Namespace,
+    table: int,
+    stored: StoredTable | None,
+    stream: io.StringIO | None,
+) -> str:
     """The proof's line of best play, each move proven (see engine.ai.proof_line), and how
     the game ends on it; where a step costs more than its budget the line stops there."""
     from engine import Game, result_lines
@@ -248,8 +270,10 @@ def _proof_line(position, best: str, args, table: int, stored, stream) -> str:
     moves = " ".join(to_perspective(m, args.perspective) for m in line)
     if not complete:
         return f"line {moves} ... (the rest costs more than a step's budget to prove)"
-    end = Game.from_moves(position.rules, line, position=position).position
-    return f"line {moves}: {' '.join(result_lines(end.outcome()))}"
+    outcome = Game.from_moves(position.rules, line, position=position).outcome()
+    if outcome is None:  # a complete proof line plays the game out
+        return f"line {moves}"
+    return f"line {moves}: {' '.join(result_lines(outcome))}"
 
 
 class SolveWatch:
@@ -257,12 +281,13 @@ class SolveWatch:
     clean stop: the kernel checks a stop flag at every node, where Python's own interrupt
     would wait for the kernel to return."""
 
-    def __init__(self, position, tt_bits: int):
+    def __init__(self, position: Position, tt_bits: int) -> None:
         from engine.ai.search import Searcher
 
         self.rules = position.rules
         self.searcher = Searcher(position.rules, tt_bits)
-        self.lower = self.upper = None
+        self.lower: float | None = None
+        self.upper: float | None = None
         self.interrupted = False
         self._last = (time.monotonic(), 0)
 
@@ -287,7 +312,7 @@ class SolveWatch:
         )
 
     @contextmanager
-    def on_interrupt(self):
+    def on_interrupt(self) -> Iterator[None]:
         """While the block runs, Ctrl-C stops the search at its next node. Python runs a
         signal handler only when the kernel returns, so a thread hears the signal through
         the wakeup file descriptor instead, and holds the kernel's stop flag up (each phase of
@@ -330,7 +355,7 @@ class SolveWatch:
 CACHED_TABLE_BOARDS = 1_000_000
 
 
-def choose_table_seeds(rules, directory=None) -> int:
+def choose_table_seeds(rules: Ruleset, directory: Path | None = None) -> int:
     """The endgame table a solve uses unless told: the largest one kept in ``directory``
     (default: the tables directory) up to LARGEST_TABLE_SEEDS, built by an earlier
     ``--table``; else the default one to build."""
@@ -345,7 +370,7 @@ def choose_table_seeds(rules, directory=None) -> int:
     return largest_stored(rules, directory or tables_dir(), seeds, top) or seeds
 
 
-def _endgame_table(rules, max_seeds: int):
+def _endgame_table(rules: Ruleset, max_seeds: int) -> StoredTable | None:
     """The endgame table from the tables directory (built and saved there the first time), or
     None for a table small enough to build each time."""
     from bot.config import tables_dir

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from bot.cli_args import add_env_option, text
+from bot.cli_args import Subparsers, add_env_option, text
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     backup = subparsers.add_parser(
         "backup",
         help="copy the games database, consistently, even while the bot runs",
@@ -51,7 +52,6 @@ def register(subparsers) -> None:
 
 def run_migrate_db(args: argparse.Namespace) -> int:
     import asyncio
-    from pathlib import Path
 
     from bot.config import ConfigError
     from bot.progress import waiting
@@ -82,7 +82,7 @@ def run_migrate_db(args: argparse.Namespace) -> int:
     return 0
 
 
-def _database(args: argparse.Namespace):
+def _database(args: argparse.Namespace) -> Path:
     """The SQLite file to back up or restore; ConfigError (one line, 78) for a PostgreSQL
     URL, whose server has its own tools."""
     from bot.config import ConfigError, database_path, load_env

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import argparse
 
-from bot.cli_args import add_env_option, text
+from bot.cli_args import Subparsers, add_env_option, text
 from engine import excerpt
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play in the terminal against the AI or a friend (the default command)",

@@ -11,13 +11,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bot.cli_args import bounded_int, text
+from bot.cli_args import SIDE_WORDS, Subparsers, bounded_int, text
 from engine import Game, MancalaError, Ruleset, from_perspective, parse_position, render
 from engine.notation import MAX_POSITION
 from engine.ruleset import APPLET_WORDS, PRESETS
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     rules = subparsers.add_parser("rules", help="list the rulesets, or explain one")
     rules.add_argument(
         "ruleset", nargs="?", type=text(), help="a preset, optionally with name:key=value,..."
@@ -29,7 +29,7 @@ def register(subparsers) -> None:
     board.add_argument(
         "--moves", default="", type=text(), help='moves from the start, e.g. "E d A"'
     )
-    board.add_argument("--perspective", choices=("south", "north"), default="south")
+    board.add_argument("--perspective", choices=SIDE_WORDS, default="south")
     board.add_argument(
         "--seed",
         type=bounded_int(0, 2**63 - 1, "a seed"),
@@ -49,11 +49,11 @@ def register(subparsers) -> None:
     move.add_argument("--move", required=True, type=text(), help="the pit letter to play")
     move.add_argument(
         "--perspective",
-        choices=("south", "north"),
+        choices=SIDE_WORDS,
         default="south",
         help="whose side the board is written from (their pits are A-F)",
     )
-    move.add_argument("--to-move", choices=("south", "north"), default=None)
+    move.add_argument("--to-move", choices=SIDE_WORDS, default=None)
     move.set_defaults(func=move_command)
 
 
