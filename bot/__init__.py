@@ -1,1 +1,14 @@
-"""The game service and its surfaces: terminal, Discord, email, and the referee CLI."""
+"""The game service and its surfaces: the terminal, Discord, email and the ``mancala`` CLI.
+
+The service decides every rule of play; each surface only translates to and from it.
+
+- ``service``: ``GameService``, the one authority over games, challenges, offers and
+  ratings, on ``storage`` (a SQLite file or PostgreSQL); surfaces hear its events.
+- ``ai_runtime``: the AI's worker processes (``AIPool``), its compiled search and tables.
+- ``render``: pictures of a position (a PNG and its words) for any surface.
+- ``terminal``, ``discord``, ``mail``: the surfaces.
+- ``commands``: the subcommands of ``mancala``, gathered by ``cli`` (with ``cli_args``,
+  the argument types).
+- ``config`` (``.env``, the database, the data directories), ``logs``, ``metrics``,
+  ``health`` (the heartbeat and ``mancala health``), ``progress`` (waiting lines).
+"""

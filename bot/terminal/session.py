@@ -1,5 +1,6 @@
 """Terminal play: the board, letters as moves, and a few words (``help``, ``undo``, ``resign``,
-``quit``). It is one more surface of the game service, on the same SQLite file as the bots.
+``quit``). It is one more surface of the game service, on the same database as the bots
+(a SQLite file, or PostgreSQL).
 
 Input is read in a thread, so the event loop (and the AI in its worker process) never waits on
 the keyboard; it works the same on a pipe, and end of input quits, keeping the game for next
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -32,7 +34,7 @@ HELP = """Type a pit letter to sow it (your pits are the bottom row, A first).
   quit     leave; the game is kept, and `mancala play` resumes it"""
 
 
-def _is_tty(stream) -> bool:
+def _is_tty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError):
@@ -42,7 +44,7 @@ def _is_tty(stream) -> bool:
 class TerminalGame:
     """One session at the keyboard: ``run()`` returns the exit status."""
 
-    def __init__(self, service: GameService, stdin: TextIO, stdout: TextIO):
+    def __init__(self, service: GameService, stdin: TextIO, stdout: TextIO) -> None:
         self.service = service
         self.stdin = stdin
         self.out = stdout
@@ -151,7 +153,7 @@ class TerminalGame:
             if game.is_over:
                 self.say("Game over. `mancala play` starts a new game.")
                 return 0
-            if game.to_move.is_ai:
+            if game.to_move is not None and game.to_move.is_ai:
                 self.say(
                     "The AI is thinking..."
                     if self.service.ai_status() == "ready"
@@ -231,7 +233,7 @@ class TerminalGame:
             self.say(text)
 
 
-def _channel_names():
+def _channel_names() -> Iterator[str]:
     """Terminal games each have a channel: "local" first, as before, then local-2, ..."""
     yield "local"
     number = 2
