@@ -10,10 +10,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from engine.errors import IllegalMove, excerpt
 from engine.outcome import Outcome, Termination, Winner
-from engine.position import Position, settle_by_cycle
+from engine.position import Board, Position, settle_by_cycle
 from engine.ruleset import Ruleset
 from engine.side import Side
 
@@ -37,14 +38,14 @@ class Game:
         start = position or Position.initial(self.rules, first, random.Random(seed))
         self.positions: list[Position] = [start]
         self.moves: list[str] = []
-        self._seen: dict[tuple, int] = {start.key(): 1}
+        self._seen: dict[tuple[Board, int], int] = {start.key(): 1}
         self._final: Position | None = None  # the settled end of a repetition or agreement
 
     @classmethod
     def from_moves(
         cls,
         rules: Ruleset | str,
-        moves,
+        moves: str | Iterable[str],
         first: Side | str | None = None,
         seed: int | None = None,
         position: Position | None = None,
@@ -67,6 +68,7 @@ class Game:
         """Play a move; a repeated position ends the game by the ruleset's cycle policy."""
         after = self.position.play(move)  # IllegalMove once the game is over
         self.positions.append(after)
+        assert after.last_move is not None  # play names the move it made
         self.moves.append(after.last_move)
         key = after.key()
         self._seen[key] = self._seen.get(key, 0) + 1

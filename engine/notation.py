@@ -21,11 +21,12 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from engine.errors import PositionError, excerpt
 from engine.inputs import TooLong, normalise, whole_number
 from engine.outcome import Outcome, result_lines
-from engine.position import Position
+from engine.position import Board, Position
 from engine.ruleset import Ruleset
 from engine.side import SIDES, Side
 
@@ -81,7 +82,7 @@ def render(
     left, right = str(stores[1 - viewer]), str(stores[viewer])
     margin = max(len(left), len(right)) + 2 if rules.stores else 1
 
-    def row(cells) -> str:
+    def row(cells: Iterable[object]) -> str:
         return " " * margin + "".join(str(c).rjust(width) for c in cells)
 
     lines = [row(rules.letters[::-1].lower()), row(c or "-" for c in top)]
@@ -218,13 +219,13 @@ def parse_position(
 
 
 def _finished(
-    rules: Ruleset, board: tuple, mover: int, last_move: str | None, words: str
+    rules: Ruleset, board: Board, mover: int, last_move: str | None, words: str
 ) -> Position:
     """A board whose text says the game is over: as written, not settled again (the end rules
     may have left seeds in the pits, and who was to move is not shown), ended as the words
     say. Words we do not know are taken from the board itself, if it is over."""
     try:
-        written = Outcome.from_words(words, board[-2:])
+        written = Outcome.from_words(words, (board[-2], board[-1]))
     except ValueError:
         settled = Position.settled(rules, board, mover, last_move)
         if not settled.is_over():

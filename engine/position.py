@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
 
 from engine.errors import IllegalMove, excerpt
@@ -23,6 +24,7 @@ from engine.side import SIDES, Side
 from engine.sowing import CCW, CW, apply_move
 
 Move = tuple[int, int]  # (pit index 0..2n-1, direction CCW or CW)
+Board = tuple[int, ...]  # the 2n pits, then South's store, then North's
 # Terminations that name a side: a finished position keeps that side as the one to move.
 _NAMES_THE_MOVER = (
     Termination.NO_MOVE,
@@ -42,10 +44,10 @@ def move_name(rules: Ruleset, move: Move) -> str:
 
 
 @lru_cache(maxsize=256)
-def _move_lookup(rules: Ruleset) -> tuple[dict, dict]:
+def _move_lookup(rules: Ruleset) -> tuple[dict[str, Move], dict[str, Move]]:
     """For each mover, every accepted spelling of a move -> (pit, direction)."""
     n = rules.pits
-    lookups = ({}, {})
+    lookups: tuple[dict[str, Move], dict[str, Move]] = ({}, {})
     for mover in (0, 1):
         for i, letter in enumerate(rules.letters):
             for suffix, direction in (("", CCW), (">", CCW), ("<", CW)):
@@ -75,19 +77,19 @@ class Position:
     def __init__(
         self,
         rules: Ruleset,
-        board: tuple,
+        board: Board,
         mover: int,
         last_move: str | None = None,
         end: Termination | None = None,
-        legal: tuple | None = None,
-    ):
+        legal: tuple[Move, ...] | None = None,
+    ) -> None:
         self.rules = rules
         self._board = board
         self._mover = mover
         self.last_move = last_move
         self._end = end
         self._legal = legal
-        self._hash = None
+        self._hash: int | None = None
 
     # -- construction -------------------------------------------------------------------------
 
@@ -109,7 +111,7 @@ class Position:
     def settled(
         cls,
         rules: Ruleset,
-        board: tuple,
+        board: Board,
         mover: int,
         last_move: str | None = None,
         grand_slam_by: int | None = None,
@@ -150,11 +152,11 @@ class Position:
         """0 for South, 1 for North."""
         return self._mover
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Board, int]:
         """What makes a position the same for repetition: pits, stores, player to move."""
         return self._board, self._mover
 
-    def _identity(self) -> tuple:
+    def _identity(self) -> tuple[Ruleset, Board, int | None]:
         # Once the game is over nobody is to move, so the mover no longer tells positions apart.
         return self.rules, self._board, None if self._end else self._mover
 
@@ -220,10 +222,11 @@ class Position:
 
     def play(self, move: str) -> Position:
         """The position after ``move``; raise IllegalMove with the reason if it is not allowed."""
-        if self._end is not None:
-            raise IllegalMove(f"the game is over ({self.outcome().words}); no more moves")
+        outcome = self.outcome()
+        if outcome is not None:
+            raise IllegalMove(f"the game is over ({outcome.words}); no more moves")
         parsed = self.parse_move(move)
-        if parsed not in self._legal:
+        if parsed not in (self._legal or ()):
             raise IllegalMove(self._why_illegal(parsed))
         return self._play(parsed)
 
@@ -259,8 +262,9 @@ class Position:
         return f"{name} is not allowed here; legal moves: {legal}"
 
 
-def _candidates(rules: Ruleset, board: tuple, mover: int) -> list[Move]:
+def _candidates(rules: Ruleset, board: Board, mover: int) -> list[Move]:
     n = rules.pits
+    pits: Sequence[int]
     if rules.choose == "own":
         pits = range(mover * n, mover * n + n)
     else:  # own row first, then the opponent's, each in sowing order
@@ -269,7 +273,7 @@ def _candidates(rules: Ruleset, board: tuple, mover: int) -> list[Move]:
     return [(p, d) for p in pits if board[p] for d in directions]
 
 
-def _legal_moves(rules: Ruleset, board: tuple, mover: int) -> tuple:
+def _legal_moves(rules: Ruleset, board: Board, mover: int) -> tuple[Move, ...]:
     moves = _candidates(rules, board, mover)
     n = rules.pits
     opp_lo = n if mover == 0 else 0
@@ -289,8 +293,8 @@ def _legal_moves(rules: Ruleset, board: tuple, mover: int) -> tuple:
 
 
 def _settle(
-    rules: Ruleset, board: tuple, grand_slam_by: int | None
-) -> tuple[Termination | None, tuple]:
+    rules: Ruleset, board: Board, grand_slam_by: int | None
+) -> tuple[Termination | None, Board]:
     """Apply the end rules that follow a move; return (why it ended or None, board)."""
     n = rules.pits
     n2 = 2 * n
@@ -307,7 +311,7 @@ def _settle(
     return None, board
 
 
-def _no_move_end(rules: Ruleset, board: tuple, mover: int) -> tuple[Termination, tuple]:
+def _no_move_end(rules: Ruleset, board: Board, mover: int) -> tuple[Termination, Board]:
     """The player to move has no legal move: a failure to feed, or an empty row."""
     n = rules.pits
     opp_lo = n if mover == 0 else 0
@@ -325,11 +329,11 @@ def _no_move_end(rules: Ruleset, board: tuple, mover: int) -> tuple[Termination,
     return Termination.NO_MOVE, _sweep_leftover(rules, board)
 
 
-def _sweep_leftover(rules: Ruleset, board: tuple) -> tuple:
+def _sweep_leftover(rules: Ruleset, board: Board) -> Board:
     return _sweep(board, rules.pits) if rules.leftover == "owner" else board
 
 
-def _sweep(board: tuple, n: int, taker_of_everything: int | None = None) -> tuple:
+def _sweep(board: Board, n: int, taker_of_everything: int | None = None) -> Board:
     """Empty the pits into the stores: each row to its owner, or everything to one player."""
     south, north = sum(board[:n]), sum(board[n : 2 * n])
     stores = [board[2 * n], board[2 * n + 1]]
@@ -341,7 +345,7 @@ def _sweep(board: tuple, n: int, taker_of_everything: int | None = None) -> tupl
     return (0,) * (2 * n) + tuple(stores)
 
 
-def settle_by_cycle(rules: Ruleset, board: tuple) -> tuple:
+def settle_by_cycle(rules: Ruleset, board: Board) -> Board:
     """The board after a repetition or an agreed end, by the ruleset's ``cycle`` policy."""
     n = rules.pits
     if rules.cycle == "owners":

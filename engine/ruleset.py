@@ -35,11 +35,19 @@ class Parameter:
     bounds: tuple[int, int] | None = None  # for whole numbers
     kind: str = "choice"  # choice | bool | int | counts
 
+    @property
+    def whole_range(self) -> tuple[int, int]:
+        """The (lowest, highest) value of a whole-number parameter."""
+        if self.bounds is None:
+            raise TypeError(f"{self.key} is not a whole-number parameter")
+        return self.bounds
+
     def allowed(self) -> str:
         if self.kind == "bool":
             return "yes or no"
         if self.kind == "int":
-            return f"a whole number from {self.bounds[0]} to {self.bounds[1]}"
+            lo, hi = self.whole_range
+            return f"a whole number from {lo} to {hi}"
         if self.kind == "counts":
             return "counts joined by '-', e.g. 2-3 or 2-3-4 (1 to 9), or none"
         return ", ".join(self.choices)
@@ -410,7 +418,7 @@ class Ruleset:
 
     def _check(self) -> None:
         preset = PRESETS[self.name]
-        lo, hi = preset.seed_bounds or PARAMETERS["seeds"].bounds
+        lo, hi = preset.seed_bounds or PARAMETERS["seeds"].whole_range
         if not lo <= self.seeds <= hi:
             raise RulesetError(
                 f"seeds={self.seeds} is out of range for {self.name}; allowed: {lo} to {hi}"
@@ -490,7 +498,7 @@ def _convert(param: Parameter, value: str, preset: Preset) -> Any:
     if param.kind == "bool":
         return _normalise_bool(key, value) == "yes"
     if param.kind == "int":
-        lo, hi = preset.seed_bounds if key == "seeds" and preset.seed_bounds else param.bounds
+        lo, hi = preset.seed_bounds if key == "seeds" and preset.seed_bounds else param.whole_range
         try:
             return whole_number(value, key, lo, hi)
         except ValueError:

@@ -8,6 +8,7 @@ because random playouts and the pure-Python search run through it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -19,9 +20,11 @@ CCW, CW = 0, 1
 class Tables(NamedTuple):
     """Per-ruleset lookup tables, built once and cached."""
 
-    next_slot: tuple  # [mover][direction][slot] -> the slot the next seed falls in
-    prev_pit: tuple  # [direction][pit] -> the pit before it, against the sowing (stores skipped)
-    capture_counts: frozenset
+    # [mover][direction][slot] -> the slot the next seed falls in
+    next_slot: tuple[tuple[tuple[int, ...], ...], ...]
+    # [direction][pit] -> the pit before it, against the sowing (stores skipped)
+    prev_pit: tuple[tuple[int, ...], ...]
+    capture_counts: frozenset[int]
 
 
 @lru_cache(maxsize=256)
@@ -49,14 +52,14 @@ def tables(rules: Ruleset) -> Tables:
 
 
 class MoveResult(NamedTuple):
-    board: list
+    board: list[int]
     last: int  # the slot the last seed fell in
     reached: bool  # a seed was sown into the opponent's row
     slam: bool  # a count capture would have taken all the opponent's seeds
 
 
 def apply_move(
-    rules: Ruleset, board: tuple | list, mover: int, pit: int, direction: int = CCW
+    rules: Ruleset, board: Sequence[int], mover: int, pit: int, direction: int = CCW
 ) -> MoveResult:
     """Sow from ``pit`` and make the captures; the board passed in is not changed.
 
@@ -112,7 +115,9 @@ def apply_move(
     return MoveResult(b, last, reached, slam)
 
 
-def _empty_capture(rules: Ruleset, before: tuple | list, b: list, mover: int, last: int) -> bool:
+def _empty_capture(
+    rules: Ruleset, before: Sequence[int], b: list[int], mover: int, last: int
+) -> bool:
     """The capture from an empty pit; return whether the last pit was one (the rule applies,
     even where it takes nothing because the opposite pit is empty)."""
     n = rules.pits
@@ -137,7 +142,7 @@ def _empty_capture(rules: Ruleset, before: tuple | list, b: list, mover: int, la
 
 
 def _count_capture(
-    rules: Ruleset, t: Tables, b: list, mover: int, origin: int, direction: int, last: int
+    rules: Ruleset, t: Tables, b: list[int], mover: int, origin: int, direction: int, last: int
 ) -> bool:
     """Capture by count with backward chaining; return True for a grand slam."""
     n = rules.pits

@@ -32,11 +32,16 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.ai.strategies import STRATEGIES, pick
 from engine.position import Position
+
+if TYPE_CHECKING:  # numpy and numba load only when a search is wanted
+    from engine.ai.encoding import Endgame, Table
+    from engine.ai.search import SearchResult
 
 
 class AIMove(NamedTuple):
@@ -98,7 +103,7 @@ def choose_move(
     time_limit: float | None = None,
     seed: int = 0,
     compiled: bool = True,
-    endgame: tuple | None = None,
+    endgame: Endgame | None = None,
 ) -> AIMove:
     """The move ``level`` plays in ``position`` (ValueError for an unknown level or a finished
     game). ``time_limit`` caps the seconds spent; the level's own budget applies otherwise.
@@ -176,7 +181,7 @@ def choose_move(
 TABLE_DEPTH = 8  # levels searching at least this deep (hard, expert) read endgame tables
 
 
-def _table_args(endgame: tuple | None) -> dict:
+def _table_args(endgame: Endgame | None) -> dict[str, Any]:
     return {} if endgame is None else {"endgame_seeds": endgame[0], "endgame_table": endgame[1]}
 
 
@@ -207,10 +212,13 @@ def _noisy(
 ) -> AIMove:
     """Search each move a little, add seeded noise, play the best: a beatable opponent.
     ``reduced``: through the pure-Python search."""
+    iterate: Callable[[Position, int, int, float, int, int], SearchResult]
     if reduced:
         from engine.ai.pysearch import search
 
-        def iterate(pos, depth, nodes, seconds, seed, tt_bits):
+        def iterate(
+            pos: Position, depth: int, nodes: int, seconds: float, seed: int, tt_bits: int
+        ) -> SearchResult:
             return search(pos, depth, nodes, seconds / len(position.legal_moves()))
     else:
         from engine.ai.search import iterate
@@ -222,6 +230,7 @@ def _noisy(
     nodes = 0
     for move in position.legal_moves():
         after = position.play(move)
+        value: float
         if after.is_over():
             value = after.board[n2 + position.mover] - after.board[n2 + 1 - position.mover]
         else:
@@ -242,9 +251,9 @@ def solve(
     node_limit: int | None = None,
     tt_bits: int = 22,
     table_seeds: int = 0,
-    table: tuple | None = None,
-    progress=None,
-):
+    table: Table | None = None,
+    progress: Callable[[float, float, int], object] | None = None,
+) -> SearchResult:
     """The exact value of ``position`` (seed margin for the player to move), a best move, the
     nodes and seconds: a ``SearchResult`` whose ``complete`` says whether it is proven.
     ``table_seeds``: read the boards with at most that many seeds left in the pits from an
@@ -274,7 +283,7 @@ def proof_line(
     node_limit: int = LINE_STEP_NODES,
     max_plies: int = 200,
     table_seeds: int = 0,
-    table: tuple | None = None,
+    table: Table | None = None,
 ) -> tuple[list[str], bool]:
     """The line of best play after ``position``'s proven best move ``first_move``: each next
     move proven by the solver within ``node_limit`` nodes. Returns the moves and whether the
@@ -304,7 +313,10 @@ HINT_SOLVE_NODES = 800_000  # what the solver may spend proving a hint (about 0.
 
 
 def hint(
-    position: Position, time_limit: float = 2.0, compiled: bool = True, endgame: tuple | None = None
+    position: Position,
+    time_limit: float = 2.0,
+    compiled: bool = True,
+    endgame: Endgame | None = None,
 ) -> BestMove:
     """The best move and its value: proven by the solver when it finishes within its node
     budget, else the expert's estimate. Node budgets, not the clock, end both, so the same
@@ -318,13 +330,13 @@ def hint(
         _load_kernel()
     started = time.perf_counter()
     if not compiled:
-        move = choose_move(position, "expert", time_limit=time_limit, compiled=False)
+        played = choose_move(position, "expert", time_limit=time_limit, compiled=False)
         return BestMove(
-            move.move,
-            move.value or 0.0,
+            played.move,
+            played.value or 0.0,
             False,
-            move.depth,
-            move.nodes,
+            played.depth,
+            played.nodes,
             time.perf_counter() - started,
             reduced=True,
             timed_out=True,
@@ -348,11 +360,11 @@ def hint(
     if endgame is not None and sum(position.pits) <= endgame[0]:
         from engine.ai.search import result_from_bounds
 
-        found = result_from_bounds(position, endgame)
-        if found is not None:
-            result, move, bound = found
+        proved = result_from_bounds(position, endgame)
+        if proved is not None:
+            result, keeps, bound = proved
             return BestMove(
-                move,
+                keeps,
                 float(bound),
                 False,
                 0,
@@ -363,16 +375,16 @@ def hint(
     expert = SEARCH_LEVELS["expert"]
     # Deepening stops early once half the time limit is gone; below that, only the budget
     # decides, and the hint is the same on every run.
-    found = iterate(
+    estimate = iterate(
         position, expert.depth, expert.nodes, safety, 0, expert.tt_bits, endgame=endgame
     )
     seconds = time.perf_counter() - started
     return BestMove(
-        found.move,
-        found.value,
+        estimate.move,
+        estimate.value,
         False,
-        found.depth,
-        found.nodes + solved.nodes,
+        estimate.depth,
+        estimate.nodes + solved.nodes,
         seconds,
         timed_out=seconds > safety / 2,
     )
@@ -388,7 +400,7 @@ def _load_kernel() -> None:
         _loaded = True
 
 
-def warm_up(progress=None) -> None:
+def warm_up(progress: Callable[[str], object] | None = None) -> None:
     """Compile the search (or load it from numba's cache) before the first timed move.
     ``progress(step)``, if given, hears what is being compiled as it starts."""
     if progress is not None:

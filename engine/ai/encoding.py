@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.position import Position, move_name
 from engine.ruleset import Ruleset
@@ -49,6 +50,12 @@ CYCLE = 20  # 0 draw, 1 split, 2 owners
 MAY_CYCLE = 21  # a position can repeat, so the solver must watch its path
 RULES_SIZE = 22
 
+Int64s = NDArray[np.int64]  # the kernel's arrays: boards, moves, tables, statistics
+# An endgame table, (counts, values), as engine.ai.endgame and engine.ai.retrograde build it
+# and storage.tables keeps it.
+Table = tuple[NDArray[np.int64], NDArray[np.int8]]
+Endgame = tuple[int, Table]  # (max_seeds, table): a table as the levels are given one
+
 GRAND_SLAMS = ("take_all", "no_capture", "forbidden", "capture")
 TAKE_ALL, NO_CAPTURE, FORBIDDEN, CAPTURE = range(4)
 
@@ -56,9 +63,9 @@ TAKE_ALL, NO_CAPTURE, FORBIDDEN, CAPTURE = range(4)
 class RulesCode(NamedTuple):
     """Everything the kernel needs to know about a ruleset (all int64 arrays)."""
 
-    rules: np.ndarray  # RULES_SIZE parameters
-    next_slot: np.ndarray  # [mover, direction, slot] -> the slot the next seed falls in
-    prev_pit: np.ndarray  # [direction, pit] -> the pit before it, against the sowing
+    rules: Int64s  # RULES_SIZE parameters
+    next_slot: Int64s  # [mover, direction, slot] -> the slot the next seed falls in
+    prev_pit: Int64s  # [direction, pit] -> the pit before it, against the sowing
 
 
 def may_cycle(rules: Ruleset) -> bool:

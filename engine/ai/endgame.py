@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.ai.encoding import PITS
+from engine.ai.encoding import PITS, Int64s, RulesCode, Table
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
 from engine.ai.unowned_views import unowned
 
@@ -43,7 +43,7 @@ FRAME_SIZE = 5
 SOUTH = np.int64(0)
 
 
-def layer_counts(pits: int, max_seeds: int) -> np.ndarray:
+def layer_counts(pits: int, max_seeds: int) -> Int64s:
     """counts[p, s] = C(s + p - 1, p - 1) for p in 1..2*pits; counts[0, s] = where layer s
     starts in the table (counts[0, max_seeds + 1] is the table's size)."""
     n2 = 2 * pits
@@ -69,7 +69,7 @@ def index(counts, board, mover, n):
     return at
 
 
-def build(code, max_seeds: int):
+def build(code: RulesCode, max_seeds: int) -> Table:
     """The table for every board with at most ``max_seeds`` seeds in the pits, as
     (counts, values): values[index(...)] is the best final margin minus the current one, for
     the player to move. ValueError if the rules let a board come back (no table then)."""
@@ -95,7 +95,7 @@ def build(code, max_seeds: int):
     return counts, values
 
 
-def fits(table, pits: int, max_seeds: int) -> bool:
+def fits(table: Table, pits: int, max_seeds: int) -> bool:
     """Whether ``table`` (counts, values) has the shape of the table ``build`` makes for
     ``pits`` pits a side and ``max_seeds`` seeds: a check for one read from a file.
 

@@ -16,14 +16,15 @@ import time
 
 from engine.ai.search import SearchResult
 from engine.ai.search_kernel import EXACT, INF, LOWER, SCALE, UPPER
-from engine.position import Position, move_name
+from engine.position import Board, Move, Position, move_name
+from engine.ruleset import Ruleset
 
 
 class _Abort(Exception):
     pass
 
 
-def _value(rules, board, mover) -> int:
+def _value(rules: Ruleset, board: Board, mover: int) -> int:
     n = rules.pits
     own, other = (
         sum(board[mover * n : mover * n + n]),
@@ -38,12 +39,13 @@ def search(
     """Iterative deepening to ``depth`` plies within the node and time limits."""
     rules = position.rules
     n2 = 2 * rules.pits
-    table: dict = {}
+    # position key -> (value, depth, bound kind, best move)
+    table: dict[tuple[Board, int], tuple[int, int, int, Move | None]] = {}
     nodes = 0
     started = time.perf_counter()
     deadline = started + time_limit if time_limit else None
 
-    def negamax(pos: Position, depth: int, alpha: int, beta: int) -> tuple[int, object]:
+    def negamax(pos: Position, depth: int, alpha: int, beta: int) -> tuple[int, Move | None]:
         nonlocal nodes
         nodes += 1
         if nodes >= node_limit or (
@@ -65,13 +67,14 @@ def search(
             ):
                 return value, hint
         children = []
-        for move in pos._legal:
+        for move in pos._legal or ():
             after = pos._play(move)
             gain = after.board[n2 + mover] - pos.board[n2 + mover]
             replay = not after.is_over() and after.mover == mover
             children.append((move == hint, replay, gain, move, after))
         children.sort(key=lambda c: c[:3], reverse=True)
-        best, best_move, a = -INF, None, alpha
+        best, a = -INF, alpha
+        best_move: Move | None = None
         for *_, move, after in children:
             if after.is_over():
                 value = SCALE * (after.board[n2 + mover] - after.board[n2 + 1 - mover])
@@ -88,7 +91,8 @@ def search(
         table[key] = (best, depth, kind, best_move)
         return best, best_move
 
-    best = (0, position._legal[0])
+    legal = position._legal or ()
+    best: tuple[int, Move | None] = (0, legal[0])
     reached = 0
     for d in range(1, depth + 1):
         try:
@@ -97,7 +101,7 @@ def search(
             break
         reached = d
     return SearchResult(
-        move_name(rules, best[1]),
+        move_name(rules, best[1] or legal[0]),
         best[0] / SCALE,
         reached,
         nodes,

@@ -54,8 +54,18 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
-from engine.ai.encoding import CYCLE, LEFTOVER_OWNER, MAJORITY, PITS, TOTAL
+from engine.ai.encoding import (
+    CYCLE,
+    LEFTOVER_OWNER,
+    MAJORITY,
+    PITS,
+    TOTAL,
+    Int64s,
+    RulesCode,
+    Table,
+)
 from engine.ai.endgame import _next_composition, as_mover_sees_it, index, layer_counts
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
 
@@ -66,7 +76,7 @@ SOUTH = np.int64(0)
 DRAW = 0  # encoding's cycle policies: draw, split, owners
 
 
-def largest_allowed(rules_code) -> int:
+def largest_allowed(rules_code: RulesCode) -> int:
     """The most seeds a table may hold for these rules: a capture in it must never give a
     majority (the table plays as if there were none), and values must fit in a byte."""
     cap = MAX_SEEDS
@@ -75,7 +85,7 @@ def largest_allowed(rules_code) -> int:
     return cap
 
 
-def symmetric(code) -> bool:
+def symmetric(code: RulesCode) -> bool:
     """Whether both players sow by the same rules, turned half round: the table keeps every
     board as its mover sees it, which is only sound then."""
     n = int(code.rules[PITS])
@@ -95,14 +105,14 @@ def symmetric(code) -> bool:
     return True
 
 
-def per_store(code) -> bool:
+def per_store(code: RulesCode) -> bool:
     """Whether the table keeps one exact value per board and store (wari: a repetition is a
     draw whatever the counts, and a majority ends the game, so who reaches it first matters)
     rather than bounds independent of the stores."""
-    return code.rules[MAJORITY] != 0 and code.rules[CYCLE] == DRAW
+    return bool(code.rules[MAJORITY] != 0 and code.rules[CYCLE] == DRAW)
 
 
-def build(code, max_seeds: int):
+def build(code: RulesCode, max_seeds: int) -> Table:
     """The (counts, values) table for every board with at most ``max_seeds`` seeds in the
     pits (see the module's docstring). ValueError where the rules admit no such table. A
     caller that shows progress calls ``start`` and then ``build_layer`` for 0, 1, ... seeds."""
@@ -112,7 +122,7 @@ def build(code, max_seeds: int):
     return counts, values
 
 
-def start(code, max_seeds: int):
+def start(code: RulesCode, max_seeds: int) -> Table:
     """An empty table, after checking that these rules admit one (ValueError if not). For a
     table per store, ``counts`` has one more row: where each layer's values start."""
     if max_seeds < 0 or max_seeds > largest_allowed(code):
@@ -124,7 +134,7 @@ def start(code, max_seeds: int):
     return table_counts(code, max_seeds), np.zeros(table_size(code, max_seeds), np.int8)
 
 
-def table_counts(code, max_seeds: int) -> np.ndarray:
+def table_counts(code: RulesCode, max_seeds: int) -> Int64s:
     """``engine.ai.endgame.layer_counts``; for a table per store, with one more row: where
     each layer's values start. Layer k holds k + 1 blocks, one per store the mover may hold
     with k seeds left and no majority yet: from ceil(total / 2) - k up."""
@@ -137,7 +147,7 @@ def table_counts(code, max_seeds: int) -> np.ndarray:
     return np.vstack([counts, starts])
 
 
-def table_size(code, max_seeds: int) -> int:
+def table_size(code: RulesCode, max_seeds: int) -> int:
     """The bytes a table of ``max_seeds`` seeds takes."""
     counts = layer_counts(int(code.rules[PITS]), max_seeds)
     if per_store(code):
@@ -146,7 +156,7 @@ def table_size(code, max_seeds: int) -> int:
     return 2 * int(counts[0, max_seeds + 1])
 
 
-def build_layer(code, counts, values, seeds: int) -> None:
+def build_layer(code: RulesCode, counts: Int64s, values: NDArray[np.int8], seeds: int) -> None:
     """Solve the boards with exactly ``seeds`` seeds in the pits; every smaller layer must be
     solved already."""
     pits = int(code.rules[PITS])
@@ -255,7 +265,7 @@ OVER, SAME, OTHER = 0, 1, 2  # kinds: the game ends; a lower layer, same mover o
 
 
 @njit(cache=True, forceinline=True)
-def _first_board(composition, board, seeds, n2):
+def _first_board(composition: Int64s, board: Int64s, seeds: int, n2: int) -> None:
     for i in range(n2):
         composition[i] = 0
     composition[n2 - 1] = seeds
@@ -263,7 +273,7 @@ def _first_board(composition, board, seeds, n2):
 
 
 @njit(cache=True, forceinline=True)
-def _copy_board(composition, board, n2):
+def _copy_board(composition: Int64s, board: Int64s, n2: int) -> None:
     for i in range(n2):
         board[i] = composition[i]
     board[n2] = 0
@@ -272,20 +282,20 @@ def _copy_board(composition, board, n2):
 
 @njit(cache=True)
 def _count(
-    R,
-    NXT,
-    PRV,
-    counts,
-    seeds,
-    inside,
-    starts,
-    out_starts,
-    board,
-    child,
-    moves,
-    scratch,
-    composition,
-):
+    R: Int64s,
+    NXT: Int64s,
+    PRV: Int64s,
+    counts: Int64s,
+    seeds: int,
+    inside: NDArray[np.int32],
+    starts: Int64s,
+    out_starts: Int64s,
+    board: Int64s,
+    child: Int64s,
+    moves: Int64s,
+    scratch: Int64s,
+    composition: Int64s,
+) -> int:
     """First pass over the layer: each board's moves that stay in the layer (``inside``), the
     moves of the layer that lead to each board (``starts``, shifted by one), and each board's
     exits: moves out of the layer or that end the game, or its end if it has no move
@@ -319,21 +329,21 @@ def _count(
 
 @njit(cache=True)
 def _link(
-    R,
-    NXT,
-    PRV,
-    counts,
-    seeds,
-    starts,
-    parents,
-    out_starts,
-    exits,
-    board,
-    child,
-    moves,
-    scratch,
-    composition,
-):
+    R: Int64s,
+    NXT: Int64s,
+    PRV: Int64s,
+    counts: Int64s,
+    seeds: int,
+    starts: Int64s,
+    parents: NDArray[np.int32],
+    out_starts: Int64s,
+    exits: NDArray[np.int32],
+    board: Int64s,
+    child: Int64s,
+    moves: Int64s,
+    scratch: Int64s,
+    composition: Int64s,
+) -> None:
     """Second pass: for each board, the boards of the layer with a move to it (the parent's
     index times 2, plus 1 where the mover moves again); and each board's exits."""
     n = R[PITS]
@@ -375,7 +385,14 @@ def _link(
 
 
 @njit(cache=True)
-def _bounds_of_exits(counts, values, out_starts, exits, best_low, best_high):
+def _bounds_of_exits(
+    counts: Int64s,
+    values: NDArray[np.int8],
+    out_starts: Int64s,
+    exits: NDArray[np.int32],
+    best_low: NDArray[np.int16],
+    best_high: NDArray[np.int16],
+) -> None:
     """Per board, the best of its exits in the low and in the high game (-1000: no exit).
     A lower layer's bounds swap sides when the other player moves there."""
     for i in range(len(best_low)):
@@ -400,7 +417,17 @@ def _bounds_of_exits(counts, values, out_starts, exits, best_low, best_high):
 
 
 @njit(cache=True)
-def _values_of_exits(counts, values, out_starts, exits, best, store, total, seeds, leftover):
+def _values_of_exits(
+    counts: Int64s,
+    values: NDArray[np.int8],
+    out_starts: Int64s,
+    exits: NDArray[np.int32],
+    best: NDArray[np.int16],
+    store: int,
+    total: int,
+    seeds: int,
+    leftover: int,
+) -> None:
     """Per board, the best of its exits (what is left to gain, for the mover holding
     ``store``), from exact values per store: a capture that gives the mover a majority ends
     the game (the rows swept to their owners where the rules say so)."""
@@ -435,23 +462,23 @@ IN_LOW, IN_HIGH = 1, 2  # state bits: the board's low / high value is settled
 
 @njit(cache=True)
 def _solve(
-    boards,
-    halves,
-    seeds,
-    best_low,
-    best_high,
-    pending,
-    starts,
-    parents,
-    by_low,
-    by_high,
-    low_at,
-    high_at,
-    stack,
-    state,
-    low,
-    high,
-):
+    boards: int,
+    halves: int,
+    seeds: int,
+    best_low: NDArray[np.int16],
+    best_high: NDArray[np.int16],
+    pending: NDArray[np.int32],
+    starts: Int64s,
+    parents: NDArray[np.int32],
+    by_low: NDArray[np.int32],
+    by_high: NDArray[np.int32],
+    low_at: Int64s,
+    high_at: Int64s,
+    stack: Int64s,
+    state: NDArray[np.int8],
+    low: NDArray[np.int8],
+    high: NDArray[np.int8],
+) -> None:
     """The thresholds pass. For u from +seeds down to -seeds (t = -u): a board joins the low
     set at u when a move out of the layer gives it u, or a move leads to a board that joined
     the high set at t (or the low set at u, after a replay); it joins the high set at t when
@@ -541,7 +568,7 @@ def _solve(
 
 
 @njit(cache=True, forceinline=True)
-def _parent(edge, half, halves, boards):
+def _parent(edge: int, half: int, halves: int, boards: int) -> int:
     """The node of the board moving to a node in copy ``half`` by ``edge`` (see _solve)."""
     if halves == 1 or edge & 1:
         return edge >> 1 if halves == 1 else (edge >> 1) + half * boards

@@ -99,8 +99,9 @@ def _relay_stops(R, dst, mover, slot):
 
 
 # Not inlined (forceinline=False, else it inherits sow's): rare, and big with its allocation,
-# which needs numba's runtime (_nrt=True, else it inherits the search's _nrt=False).
-@njit(cache=True, forceinline=False, _nrt=True)
+# which needs numba's runtime (_nrt=True, else it inherits the search's _nrt=False). numba's
+# stubs do not list its private _nrt option, hence the ignore.
+@njit(cache=True, forceinline=False, _nrt=True)  # type: ignore[call-overload]
 def _relay(R, NXT, dst, mover, direction, slot):
     """Relay laps after the first: pick the last pit up and sow on, until a lap ends in an
     empty pit, a store or a capturing count, or a state of this move comes back."""

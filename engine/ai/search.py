@@ -12,14 +12,16 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from engine.ai import retrograde
-from engine.ai.encoding import decode_move, encode, may_cycle
+from engine.ai.encoding import Endgame, Int64s, Table, decode_move, encode, may_cycle
 from engine.ai.endgame import build, fits, layer_counts
 from engine.ai.endgame import index as _table_index
 from engine.ai.search_kernel import (
@@ -61,6 +63,8 @@ UNLIMITED = 1 << 62
 # brings home, plain alpha-beta proves Kalah(6,4) faster (standard capture: 43 s against 57 s
 # with 4096; 001: 20 s against 22 s, bench/solve.py --budget).
 SOLVE_BUDGET = 0
+# What a solve tells a caller after each pass: the proven (lower, upper) bounds and the nodes.
+Progress = Callable[[float, float, int], object]
 
 
 class SearchResult(NamedTuple):
@@ -82,7 +86,7 @@ class SearchStats(NamedTuple):
 
 
 @lru_cache(maxsize=16)
-def _zobrist(size: int, total: int) -> np.ndarray:
+def _zobrist(size: int, total: int) -> Int64s:
     # A fixed seed: hashing must be the same in every process, so searches replay exactly.
     rng = np.random.default_rng(20240611)
     return rng.integers(-(2**63), 2**63 - 1, size=(size + 1, total + 1), dtype=np.int64)
@@ -160,14 +164,14 @@ def largest_table_seeds(rules: Ruleset) -> int:
     )
 
 
-def table_counts(rules: Ruleset, max_seeds: int) -> np.ndarray:
+def table_counts(rules: Ruleset, max_seeds: int) -> Int64s:
     """The ``counts`` half of the endgame table these rules get for ``max_seeds`` seeds."""
     if stores_irrelevant(rules):
         return layer_counts(rules.pits, max_seeds)
     return retrograde.table_counts(encode(rules), max_seeds)
 
 
-def table_fits(table: tuple, rules: Ruleset, max_seeds: int) -> bool:
+def table_fits(table: Table, rules: Ruleset, max_seeds: int) -> bool:
     """Whether ``table`` (counts, values) has the shape of the table these rules get for
     ``max_seeds`` seeds: exact values, or pairs of bounds where play depends on the stores."""
     if stores_irrelevant(rules):
@@ -185,7 +189,7 @@ def table_fits(table: tuple, rules: Ruleset, max_seeds: int) -> bool:
     )
 
 
-def move_bounds(position: Position, endgame: tuple) -> dict[str, tuple[int, int]] | None:
+def move_bounds(position: Position, endgame: Endgame) -> dict[str, tuple[int, int]] | None:
     """Where a table of bounds (oware) holds every move's outcome: each legal move's (low,
     high), the final margin for the player to move in the game played out without the majority
     rule, which has the same result (win, draw or loss). None if the rules keep no bounds or a
@@ -216,7 +220,7 @@ def move_bounds(position: Position, endgame: tuple) -> dict[str, tuple[int, int]
     return found
 
 
-def result_from_bounds(position: Position, endgame: tuple) -> tuple[str, str, int] | None:
+def result_from_bounds(position: Position, endgame: Endgame) -> tuple[str, str, int] | None:
     """Where a table of bounds (oware) proves the result of ``position`` but not its margin:
     ("win" | "draw" | "loss", a move that keeps it, the bound that decides it: the margin is
     at least that, or at most for a loss, in the game played out without the majority rule).
@@ -236,7 +240,7 @@ def result_from_bounds(position: Position, endgame: tuple) -> tuple[str, str, in
     return None
 
 
-def keeping_result(position: Position, move: str, endgame: tuple) -> str:
+def keeping_result(position: Position, move: str, endgame: Endgame) -> str:
     """``move``, unless a table of bounds (oware) proves that another move secures a better
     result: a win where ``move`` is not proved one, a draw where ``move`` may lose. Then the
     move with the best proved bound.
@@ -266,23 +270,28 @@ def default_tt_bits(rules: Ruleset) -> int:
     return 22 if rules.total_seeds <= 40 else 25
 
 
-def _read_only(table: tuple) -> tuple:
+def _read_only(table: Table) -> Table:
     """Read-only views of a table's arrays. numba compiles the kernel once per array type, and
     a table read from disk is a read-only memory map (shared by the bot's workers): with every
     table read-only, one compile (warm_up's) serves them all, instead of a second one of half a
     minute in the first move that reads a table from disk."""
-    views = []
-    for array in table:
-        view = np.asarray(array).view()  # a plain array, even from a memory map
-        view.setflags(write=False)
-        views.append(view)
-    return tuple(views)
+    counts, values = table
+    return _read_only_view(counts), _read_only_view(values)
+
+
+_Item = TypeVar("_Item", bound=np.generic)
+
+
+def _read_only_view(array: NDArray[_Item]) -> NDArray[_Item]:
+    view = np.asarray(array).view()  # a plain array, even from a memory map
+    view.setflags(write=False)
+    return view
 
 
 class Searcher:
     """One ruleset's compiled search with its own transposition table (2**tt_bits entries)."""
 
-    def __init__(self, rules: Ruleset, tt_bits: int = 20):
+    def __init__(self, rules: Ruleset, tt_bits: int = 20) -> None:
         self.rules = rules
         self.code = encode(rules)
         self.size = 2 * rules.pits + 2
@@ -301,11 +310,12 @@ class Searcher:
             self.zobrist[self.size - 2 : self.size] = 0
             self.stats[RELATIVE] = 1
             self.stats[MIRROR] = 1  # both sides share entries: see search_kernel.MIRROR
-        self.endgame = _read_only((np.zeros((1, 1), np.int64), np.zeros(1, np.int8)))  # none yet
+        none_yet = (np.zeros((1, 1), np.int64), np.zeros(1, np.int8))
+        self.endgame = _read_only(none_yet)
         self.stats[ENDGAME_SEEDS] = -1
         self.stats[ROOT_MOVE] = -1  # no best move before a search (each run sets it so too)
 
-    def use_endgame_table(self, max_seeds: int, table: tuple | None = None) -> None:
+    def use_endgame_table(self, max_seeds: int, table: Table | None = None) -> None:
         """Read the values of boards with at most ``max_seeds`` seeds left in the pits from an
         endgame table instead of searching them: ``table``, a (counts, values) pair for these
         rules (kept on disk, say), or one built now. Where play does not depend on the stores
@@ -386,7 +396,7 @@ class Searcher:
 
 
 @contextmanager
-def _deadline(stats: np.ndarray, seconds: float | None):
+def _deadline(stats: Int64s, seconds: float | None) -> Iterator[None]:
     """Stop any search on ``stats`` that is still running ``seconds`` from now: a thread sets
     the kernel's STOP slot, which it reads at every node (it runs without the GIL)."""
     stats[STOP] = 0
@@ -419,7 +429,7 @@ def iterate(
     seed: int = 0,
     tt_bits: int = 20,
     searcher: Searcher | None = None,
-    endgame: tuple | None = None,
+    endgame: Endgame | None = None,
     whole_time: bool = False,
 ) -> SearchResult:
     """Iterative deepening to ``max_depth`` plies. The node budget makes a search
@@ -507,10 +517,10 @@ def solve(
     node_limit: int = UNLIMITED,
     tt_bits: int = 22,
     searcher: Searcher | None = None,
-    progress=None,
+    progress: Progress | None = None,
     endgame_seeds: int = 0,
     time_limit: float | None = None,
-    endgame_table: tuple | None = None,
+    endgame_table: Table | None = None,
     budget: int = SOLVE_BUDGET,
 ) -> SearchResult:
     """The exact value by MTD(f): null-window searches with no horizon until the bounds meet.
@@ -564,7 +574,12 @@ def solve(
 
 
 def _mtdf(
-    position: Position, searcher: Searcher, guess: int, node_limit: int, start_nodes: int, progress
+    position: Position,
+    searcher: Searcher,
+    guess: int,
+    node_limit: int,
+    start_nodes: int,
+    progress: Progress | None,
 ) -> tuple[int, int, int, int, bool]:
     """The null-window passes of ``solve``: (lower, upper, last guess, best move, whether
     the bounds met before a budget ran out)."""

@@ -42,6 +42,7 @@ from engine.ai.encoding import (
     REPLAY,
     SKIP_ORIGIN,
     TOTAL,
+    Int64s,
 )
 from engine.ai.endgame import index
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
@@ -90,7 +91,7 @@ TT_EMPTY = -1
 PATH_MIX = -7046029254386353131
 
 
-def make_workspace(size: int, tt_bits: int):
+def make_workspace(size: int, tt_bits: int) -> tuple[Int64s, Int64s, Int64s, Int64s]:
     """The arrays one search owns. Few and packed on purpose: numba passes each array
     argument of the recursive call separately, and many arguments make every call slow.
 
@@ -523,7 +524,8 @@ def _budgeted(
 
 # nogil: the time limit's thread runs meanwhile. _nrt=False: no reference counting at all (the
 # arrays belong to the caller), so views cost no calls; the functions it calls inherit it.
-@njit(cache=True, nogil=True, _nrt=False)
+# numba's stubs do not list the private _nrt option, hence the ignore.
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
 def negamax(
     R, NXT, PRV, Z, kids, per_ply, tt, counts, endgame, stats, mover, depth, alpha, beta, ply
 ):

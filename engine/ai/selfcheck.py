@@ -16,7 +16,7 @@ import random
 
 import numpy as np
 
-from engine.ai.encoding import decode_move, encode
+from engine.ai.encoding import RulesCode, decode_move, encode
 from engine.ai.rules_kernel import legal_moves, play_settled
 from engine.errors import RulesetError
 from engine.position import Position
@@ -35,7 +35,7 @@ def random_rules(rng: random.Random) -> Ruleset:
             if key == "first" or rng.random() < 0.5:
                 continue
             if param.kind == "int":
-                lo, hi = param.bounds
+                lo, hi = param.whole_range
                 value = str(rng.randint(lo, min(hi, 6 if key == "seeds" else hi)))
             elif param.kind == "bool":
                 value = rng.choice(("yes", "no"))
@@ -77,7 +77,7 @@ def random_position(rules: Ruleset, rng: random.Random) -> Position:
     return Position.settled(rules, tuple(board), rng.randrange(2))
 
 
-def mismatches(pos: Position, code=None) -> list[str]:
+def mismatches(pos: Position, code: RulesCode | None = None) -> list[str]:
     """Every way the kernel disagrees with the engine on this position's moves (empty if none).
     ``code``: the encoded rules to run the kernel with (default: ``encode(pos.rules)``)."""
     rules = pos.rules
