@@ -387,12 +387,26 @@ async def test_a_draw_offered_and_accepted_by_mail(table):
     surface, service, mailbox = table
     ann, bob = await start_game(table)
     await ann.send("draw")
-    assert "You offered: draw." in ann.text()
+    assert "You offered: draw." in ann.text() and "You offer a draw." in ann.text()
     assert "Ann offers a draw." in bob.text() and "reply 'accept' or 'decline'" in bob.text()
     await bob.send("accept")
     game = await service.get_game(1)
     assert game.is_over and game.outcome.winner == "draw"
     assert "The game is over." in bob.text()
+
+
+async def test_a_take_back_asked_and_declined_by_mail_in_the_shared_words(table):
+    """The offer's words are the service's (OFFER_ASKS, OFFER_NOUNS), as on every surface."""
+    surface, service, mailbox = table
+    ann, bob = await start_game(table)
+    await ann.send("E")
+    await ann.send("undo")
+    assert "You offered: undo." in ann.text() and "You offer a take-back." in ann.text()
+    assert "Ann asks to take back their last move." in bob.text()
+    assert "Your opponent asks to take back their last move; reply 'accept'" in bob.text()
+    await bob.send("decline")
+    assert "You declined the offer." in bob.text()
+    assert "Bob declined your undo offer." in ann.text()
 
 
 async def test_a_move_without_its_games_tag_lists_the_senders_games(table):

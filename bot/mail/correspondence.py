@@ -13,10 +13,12 @@ import asyncio
 import logging
 import re
 import secrets
+from collections.abc import Sequence
 from email.message import EmailMessage
+from typing import TypeVar
 
 from bot import metrics
-from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from
+from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from, seat_of
 from bot.mail.mail_commands import HELP, Command, CommandError, first_line, parse_command
 from bot.mail.mail_settings import MailSettings
 from bot.mail.reading import IncomingMail
@@ -30,6 +32,7 @@ from bot.service import (
     Forfeit,
     GameOptions,
     GameOver,
+    GameService,
     GameView,
     MoveMade,
     Notifier,
@@ -39,10 +42,12 @@ from bot.service import (
     Reminder,
     ServiceError,
 )
-from engine import from_perspective, to_perspective
+from bot.service.types import OFFER_ASKS, OfferKind
+from engine import SIDES, Side, from_perspective, to_perspective
 from engine.errors import excerpt
 
 log = logging.getLogger(__name__)
+Seat = TypeVar("Seat", bound=str)  # a game's Side, or a challenge's role
 
 _OPEN_VERBS = ("challenge", "games", "help")  # need no token: they act for the From address
 _RULES_LINE = re.compile(r"^\s*(rules?|ruleset|variant)\s*[:=]", re.I | re.M)  # a position mail
@@ -62,7 +67,7 @@ _REFUSED = (
 class EmailNotifier(Notifier):
     """Sends the service's events to email players, each in their game's thread."""
 
-    def __init__(self, mailer: GameMailer, relay: Relay):
+    def __init__(self, mailer: GameMailer, relay: Relay) -> None:
         self.mailer = mailer
         self.relay = relay
 
@@ -113,8 +118,7 @@ class EmailNotifier(Notifier):
             )
 
     async def on_move(self, event: MoveMade) -> None:
-        side = event.game.side_of(event.recipient)
-        move = to_perspective(event.move, side)
+        move = to_perspective(event.move, seat_of(event.game, event.recipient))
         await self._send(
             await self.mailer.game_mail(
                 event.game, event.recipient, f"{await self._name(event.by)} played {move}."
@@ -122,14 +126,10 @@ class EmailNotifier(Notifier):
         )
 
     async def on_offer(self, event: OfferMade) -> None:
-        what = {
-            "draw": "a draw",
-            "end": "to end the game here",
-            "undo": "to take back their last move",
-        }.get(event.kind, event.kind)
+        asks = OFFER_ASKS[OfferKind(event.kind)]
         await self._send(
             await self.mailer.game_mail(
-                event.game, event.recipient, f"{await self._name(event.by)} offers {what}."
+                event.game, event.recipient, f"{await self._name(event.by)} {asks}."
             )
         )
 
@@ -170,7 +170,7 @@ class EmailNotifier(Notifier):
         )
 
 
-def attach_email(service, settings: MailSettings, relay: Relay) -> EmailNotifier:
+def attach_email(service: GameService, settings: MailSettings, relay: Relay) -> EmailNotifier:
     """Register the email notifier on ``service``; any process running the service (the
     Discord bot's too) calls this so email players hear about their games."""
     mailer = GameMailer(Tokens(settings.token_secret()), settings.bot_address, service.display_name)
@@ -183,7 +183,7 @@ def attach_email(service, settings: MailSettings, relay: Relay) -> EmailNotifier
 class Correspondence:
     """Acts on correspondence mail through the service; returns the replies to send."""
 
-    def __init__(self, service, notifier: EmailNotifier):
+    def __init__(self, service: GameService, notifier: EmailNotifier) -> None:
         self.service = service
         self.mailer = notifier.mailer
         self.tokens = notifier.mailer.tokens
@@ -217,7 +217,7 @@ class Correspondence:
         try:
             for kind, ident, token in tags:
                 if kind == "game":
-                    side = self._seat("game", ident, token, ("south", "north"))
+                    side = self._seat("game", ident, token, SIDES)
                     if side:
                         return await self._in_game(mail, command, ident, side)
                 else:
@@ -250,7 +250,8 @@ class Correspondence:
             )
         ]
 
-    def _seat(self, kind: str, ident: int, token: str, seats) -> str | None:
+    def _seat(self, kind: str, ident: int, token: str, seats: Sequence[Seat]) -> Seat | None:
+        """The seat among ``seats`` whose token ``token`` is, if any."""
         return next((s for s in seats if self.tokens.check(kind, ident, s, token)), None)
 
     # -- mail that acts for a seat of a game ------------------------------------------------
@@ -262,7 +263,7 @@ class Correspondence:
             await self.service.set_display_name(player, mail.from_name)
 
     async def _in_game(
-        self, mail: IncomingMail, command: Command | None, game_id: int, side: str
+        self, mail: IncomingMail, command: Command | None, game_id: int, side: Side
     ) -> list[EmailMessage]:
         game = await self.service.get_game(game_id)
         player = game.player(side)
@@ -285,10 +286,11 @@ class Correspondence:
         return [await self.mailer.game_mail(game, player, headline, mail)]
 
     async def _act(
-        self, mail: IncomingMail, command: Command, game: GameView, player: Player, side: str
+        self, mail: IncomingMail, command: Command, game: GameView, player: Player, side: Side
     ) -> tuple[GameView, str]:
         service, verb = self.service, command.verb
         if verb == "move":
+            assert command.move is not None  # parse_command names the pit of every move
             number = command.number or move_number_from(mail, game.id)
             if number is None:
                 return game, (
@@ -308,9 +310,9 @@ class Correspondence:
             )
         if verb == "resign":
             return await service.resign(game.id, player), "You resigned."
-        if verb in ("draw", "end", "undo"):
+        if verb in OFFER_ASKS:  # draw, end, undo: the mail commands are the offers' kinds
             theirs = game.offer is not None and game.offer.by != player
-            game = await service.offer(game.id, player, verb)  # the same as theirs: agreed
+            game = await service.offer(game.id, player, OfferKind(verb))  # theirs too: agreed
             if game.offer is None:
                 return game, (f"You accepted the {verb}." if theirs else f"Granted: {verb}.")
             return game, f"You offered: {verb}."
@@ -375,6 +377,7 @@ class Correspondence:
                 self.mailer.plain_reply(mail, mail.from_address, await self._games_list(player))
             ]
         await self._remember_name(player, mail)
+        assert command.opponent is not None and command.rules is not None  # as parsed
         opponent = self._opponent(command.opponent)
         channel = Channel("email", f"{mail.from_address}/{secrets.token_hex(8)}")
         challenge = await self.service.challenge(
@@ -412,10 +415,10 @@ class Correspondence:
             return "You have no games and no open challenges. " + HELP.split("\n")[0]
         lines = ["Your games (write 'board' in a mail with the tag in its subject):"]
         for game in games:
-            side = game.side_of(player)
+            side = seat_of(game, player)
             token = self.mailer.game_token(game.id, side)
             turn = "your move" if game.to_move == player else "waiting"
-            opponent = await self.service.display_name(game.opponent_of(player))
+            opponent = await self.service.display_name(game.player(side.other))
             lines.append(
                 f"  [mancala game {game.id} {token}] {game.rules} against {opponent}, "
                 f"move {game.ply + 1}, {turn}"

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Awaitable, Callable
 from email.message import EmailMessage
 
 from bot.mail.reading import IncomingMail
 from bot.mail.replies import new_message
 from bot.mail.tokens import Tokens, reply_address, subject_tag
 from bot.service import Challenge, GameView, Player
-from engine import to_perspective
+from bot.service.types import ChallengeStatus
+from engine import SIDES, Side, to_perspective
 
 _MOVE_IN_ID = re.compile(r"<mancala\.g(\d+)\.m(\d+)\.", re.I)
 
@@ -39,18 +41,31 @@ def move_number_from(mail: IncomingMail, game_id: int) -> int | None:
     return None
 
 
+def seat_of(game: GameView, player: Player) -> Side:
+    """The side ``player`` plays in ``game``; a mail only ever goes to one of its players."""
+    side = game.side_of(player)
+    if side is None:
+        raise ValueError(f"{player} does not play game {game.id}")
+    return Side(side)
+
+
 class GameMailer:
     """Builds the mails of games and challenges for email players."""
 
-    def __init__(self, tokens: Tokens, bot_address: str, display_name):
+    def __init__(
+        self,
+        tokens: Tokens,
+        bot_address: str,
+        display_name: Callable[[Player], Awaitable[str]],
+    ) -> None:
         self.tokens = tokens
         self.bot_address = bot_address
-        self.display_name = display_name  # async (Player) -> str, the service's
+        self.display_name = display_name  # the service's
         self._domain = bot_address.rpartition("@")[2].rstrip(">").strip() or "localhost"
 
     # -- tags and threads ---------------------------------------------------------------------
 
-    def game_token(self, game_id: int, side: str) -> str:
+    def game_token(self, game_id: int, side: Side) -> str:
         return self.tokens.token("game", game_id, side)
 
     def challenge_token(self, challenge_id: int, role: str) -> str:
@@ -66,13 +81,13 @@ class GameMailer:
     ) -> EmailMessage:
         """A mail to ``player`` about ``game``: the headline, the board from their side, and
         what they can do next."""
-        side = game.side_of(player)
-        opponent = game.opponent_of(player)
+        side = seat_of(game, player)
+        opponent = game.player(side.other)
         token = self.game_token(game.id, side)
-        names = {s: await self.display_name(game.player(s)) for s in ("south", "north")}
+        names = {s: await self.display_name(game.player(s)) for s in SIDES}
         subject = (
             f"{subject_tag('game', game.id, token)} {game.position.rules.name}: "
-            f"{names['south']} vs {names['north']}"
+            f"{names[Side.SOUTH]} vs {names[Side.NORTH]}"
         )
         number = game.ply + 1
         lines = [
@@ -95,12 +110,10 @@ class GameMailer:
         else:
             lines.append(f"Waiting for {await self.display_name(opponent)} (move {number}).")
         if game.offer and not game.is_over:
-            kind = {"draw": "a draw", "end": "to end the game", "undo": "a take-back"}
-            who = "You offer" if game.offer.by == player else "Your opponent offers"
-            lines.append(
-                f"{who} {kind.get(game.offer.kind, game.offer.kind)}"
-                + ("; reply 'accept' or 'decline'." if game.offer.by != player else ".")
-            )
+            if game.offer.by == player:
+                lines.append(f"You offer {game.offer.noun}.")
+            else:
+                lines.append(f"Your opponent {game.offer.asks}; reply 'accept' or 'decline'.")
         lines += [
             "",
             "Other replies: resign, draw, undo, end, board. Keep the subject: it "
@@ -129,7 +142,7 @@ class GameMailer:
             f"{'you challenge' if role == 'challenger' else 'a challenge from'} "
             f"{other_name}"
         )
-        if challenge.status == "open":
+        if challenge.status == ChallengeStatus.OPEN:
             todo = (
                 "Reply 'accept' to play, or 'decline'."
                 if role == "opponent"
