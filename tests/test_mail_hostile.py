@@ -14,7 +14,7 @@ import pytest
 from test_mail_support import Mailbox, free_port
 
 from bot.mail.html_text import html_to_text
-from bot.mail.mail_settings import MailSettings, SettingsError
+from bot.mail.mail_settings import MailSettings, MailSettingsError
 from bot.mail.reading import MAX_CONTAINERS, mailbox, read_mail
 from bot.mail.runner import EX_OK, EX_TEMPFAIL, pipe
 
@@ -305,7 +305,7 @@ async def test_a_temporary_refusal_stays_temporary(tmp_path):
     ],
 )
 def test_bad_mail_settings_are_refused_in_one_clean_line(name, value):
-    with pytest.raises(SettingsError) as refused:
+    with pytest.raises(MailSettingsError) as refused:
         MailSettings.from_environ({name: value, "MANCALA_MAIL_SECRET": "test-secret"})
     message = str(refused.value)
     assert name in message and len(message) < 200 and message.isprintable()

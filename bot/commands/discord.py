@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 
-from bot.cli_args import add_env_option
+from bot.cli_args import Subparsers, add_env_option
 from bot.config import EX_CONFIG, check_database
 from engine import excerpt
 
@@ -40,7 +40,7 @@ To get one:
 Then run: mancala bot"""
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "bot",
         help="run the Discord bot (token from .env: DISCORD_TOKEN)",
@@ -79,7 +79,7 @@ def run_bot(args: argparse.Namespace) -> int:
 
     try:
         settings = Settings.from_environ(os.environ)
-    except ValueError as err:  # discord_settings.SettingsError
+    except ValueError as err:  # discord_settings.DiscordSettingsError
         raise ConfigError(str(err)) from None
     check_database(settings.database)  # ConfigError: one clear line, EX_CONFIG
     logs.setup()  # LOG_LEVEL; ConfigError when it is not a level
@@ -87,11 +87,11 @@ def run_bot(args: argparse.Namespace) -> int:
     mail_settings = None
     if os.environ.get("MANCALA_MAIL_ADDRESS", "").strip():
         # One process for both surfaces: mixed Discord/email games are announced both ways.
-        from bot.mail.mail_settings import MailSettings, SettingsError
+        from bot.mail.mail_settings import MailSettings, MailSettingsError
 
         try:
             mail_settings = MailSettings.from_environ(os.environ)
-        except SettingsError as err:
+        except MailSettingsError as err:
             print(err, file=sys.stderr)
             return NO_TOKEN_EXIT
     return run(token, settings, mail_settings)

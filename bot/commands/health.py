@@ -11,10 +11,10 @@ import os
 import sys
 from pathlib import Path
 
-from bot.cli_args import add_env_option
+from bot.cli_args import Subparsers, add_env_option
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "health",
         help="check the database, the running bot, the mail relay and the AI",
@@ -52,11 +52,11 @@ def run_health(args: argparse.Namespace) -> int:
             os.environ.get(name, "").strip()
             for name in ("MANCALA_MAIL_ADDRESS", "MANCALA_MAIL_RELAY")
         ):
-            from bot.mail.mail_settings import MailSettings, SettingsError
+            from bot.mail.mail_settings import MailSettings, MailSettingsError
 
             try:
                 relay = MailSettings.from_environ(os.environ).relay
-            except SettingsError as err:
+            except MailSettingsError as err:
                 checks.append(health.Check("mail relay", False, str(err)))
             else:
                 checks.append(health.check_relay(*relay))

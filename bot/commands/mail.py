@@ -12,10 +12,10 @@ import argparse
 import os
 import sys
 
-from bot.cli_args import add_env_option
+from bot.cli_args import Subparsers, add_env_option
 
 
-def register(subparsers) -> None:
+def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "mail",
         help="play by email: run the SMTP server (or --pipe one message)",
@@ -56,13 +56,13 @@ def run_mail(args: argparse.Namespace) -> int:
     from bot import logs, metrics
     from bot.config import EX_CONFIG, check_database, load_env
     from bot.mail import runner
-    from bot.mail.mail_settings import MailSettings, SettingsError
+    from bot.mail.mail_settings import MailSettings, MailSettingsError
 
     load_env(args.env)  # the environment wins over the file
     logs.setup()  # ConfigError for a bad LOG_LEVEL: one line, EX_CONFIG
     try:
         settings = MailSettings.from_environ(os.environ)
-    except SettingsError as err:
+    except MailSettingsError as err:
         print(err, file=sys.stderr)
         return runner.EX_TEMPFAIL if args.pipe else EX_CONFIG
     if not args.no_games:
@@ -78,7 +78,7 @@ def run_mail(args: argparse.Namespace) -> int:
     metrics.serve()  # when METRICS_PORT is set
     try:
         asyncio.run(runner.serve(settings, with_games=not args.no_games))
-    except SettingsError as err:
+    except MailSettingsError as err:
         print(err, file=sys.stderr)
         return EX_CONFIG
     except OSError as err:  # the port is taken, or not ours to listen on

@@ -33,7 +33,7 @@ from bot.mail.reading import DEFAULT_MAX_BYTES
 from engine.errors import excerpt
 
 
-class SettingsError(ValueError):
+class MailSettingsError(ValueError):
     """A setting has a value we cannot use; the message names it and what is accepted."""
 
 
@@ -58,13 +58,13 @@ class MailSettings:
 
         tls = get("MANCALA_MAIL_RELAY_TLS").lower() or "none"
         if tls not in ("none", "starttls", "tls"):
-            raise SettingsError(
+            raise MailSettingsError(
                 f"MANCALA_MAIL_RELAY_TLS is none, starttls or tls, not '{excerpt(tls)}'"
             )
         max_bytes = get("MANCALA_MAIL_MAX_BYTES") or str(DEFAULT_MAX_BYTES)
         # ASCII digits, bounded, before int(): str.isdigit() passes '¹', which int() refuses
         if not re.fullmatch(r"[0-9]{1,12}", max_bytes) or int(max_bytes) < 1024:
-            raise SettingsError(
+            raise MailSettingsError(
                 f"MANCALA_MAIL_MAX_BYTES is a byte count of at least 1024, not "
                 f"'{excerpt(max_bytes)}'"
             )
@@ -79,7 +79,7 @@ class MailSettings:
             secret_file=get("MANCALA_MAIL_SECRET_FILE") or str(data_dir() / cls.secret_file),
             max_bytes=int(max_bytes),
             level=get("MANCALA_MAIL_LEVEL").lower() or None,
-            database=str(database_path(env)),  # the file the other surfaces play on
+            database=str(database_path(env)),  # the other surfaces' database: a file or a URL
         )
 
     def token_secret(self) -> bytes:
@@ -100,5 +100,5 @@ def _host_port(name: str, text: str, default: tuple[str, int]) -> tuple[str, int
         return default
     host, sep, port = text.rpartition(":")
     if not sep or not re.fullmatch(r"[0-9]{1,5}", port) or not 0 < int(port) < 65536:
-        raise SettingsError(f"{name} is host:port (like 127.0.0.1:8025), not '{excerpt(text)}'")
+        raise MailSettingsError(f"{name} is host:port (like 127.0.0.1:8025), not '{excerpt(text)}'")
     return host.strip("[]") or default[0], int(port)

@@ -9,14 +9,19 @@ import contextlib
 import logging
 import signal
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from bot.ai_runtime.pool import AIPool
 from bot.health import heartbeat_forever, heartbeat_path, service_status
 from bot.mail.bot import MailBot
-from bot.mail.mail_settings import MailSettings, SettingsError
+from bot.mail.mail_settings import MailSettings, MailSettingsError
 from bot.mail.reading import MailTooLarge
 from bot.mail.transport import Relay, TransientMailError, start_server
 from engine.errors import excerpt
+
+if TYPE_CHECKING:  # opened only when games are on
+    from bot.mail.correspondence import Correspondence
+    from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +34,7 @@ class MailSurface:
 
     bot: MailBot
     relay: Relay
-    service: object | None = None  # the service this surface opened (and so closes)
+    service: GameService | None = None  # the service this surface opened (and so closes)
     ai: AIPool | None = None  # the pool it opened, when there is no service to share
 
     async def close(self) -> None:
@@ -41,14 +46,18 @@ class MailSurface:
 
 
 async def open_surface(
-    settings: MailSettings, *, with_games: bool = True, service=None, ai_workers: int = 1
+    settings: MailSettings,
+    *,
+    with_games: bool = True,
+    service: GameService | None = None,
+    ai_workers: int = 1,
 ) -> MailSurface:
     """The relay, the AI and (``with_games``) the game service on ``settings.database`` with
     the email notifier attached; pass ``service`` to share one that is already open."""
     from engine.ai import LEVELS
 
     if settings.level and settings.level not in LEVELS:
-        raise SettingsError(
+        raise MailSettingsError(
             f"MANCALA_MAIL_LEVEL is one of {', '.join(LEVELS)}, not '{excerpt(settings.level)}'"
         )
     relay = Relay(
@@ -58,8 +67,9 @@ async def open_surface(
         password=settings.relay_password,
         tls=settings.relay_tls,
     )
-    correspondence = None
-    owned_service = owned_ai = None
+    correspondence: Correspondence | None = None
+    owned_service: GameService | None = None
+    owned_ai: AIPool | None = None
     if with_games:
         from bot.mail.correspondence import Correspondence, attach_email
 
@@ -91,7 +101,7 @@ class RunningMail:
         await self.surface.close()  # the service belongs to the caller: it stays open
 
 
-async def start_mail_surface(service, settings: MailSettings) -> RunningMail:
+async def start_mail_surface(service: GameService, settings: MailSettings) -> RunningMail:
     """Listen for mail and notify email players from a process that already runs the game
     service (the Discord bot's), so games between Discord and email players are told both
     ways."""
@@ -122,7 +132,7 @@ async def serve(
         raise
     log.info("mancala mail: listening on %s:%s, replies via %s:%s", host, port, *settings.relay)
 
-    async def status() -> dict:
+    async def status() -> dict[str, Any]:
         games = await service_status(surface.service) if surface.service is not None else {}
         return {"surfaces": {"mail": "listening"}, **games}
 
