@@ -9,7 +9,9 @@ everything else is read as a position-and-move mail.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from email.message import EmailMessage
+from typing import TYPE_CHECKING
 
 from bot import metrics
 from bot.ai_runtime.pool import AIPool, default_level, known_levels
@@ -18,12 +20,16 @@ from bot.mail.position_mail import (
     MailFormatError,
     apply_sender_moves,
     parse_position_mail,
+    played_move,
     reply_text,
 )
 from bot.mail.reading import IncomingMail, read_mail
 from bot.mail.replies import build_reply
 from bot.mail.transport import PermanentMailError, Relay
 from bot.service.addresses import is_own_address
+
+if TYPE_CHECKING:  # imported when games are on: it brings the game service
+    from bot.mail.correspondence import Correspondence
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +45,9 @@ class MailBot:
         settings: MailSettings,
         ai: AIPool,
         relay: Relay | None = None,
-        correspondence=None,
+        correspondence: Correspondence | None = None,
         levels: tuple[str, ...] | None = None,
-    ):
+    ) -> None:
         self.settings = settings
         self.ai = ai  # the service's AIPool: one pool for every surface
         self.relay = relay
@@ -55,6 +61,8 @@ class MailBot:
         """Answer one message and send the replies (the SMTP server's and --pipe's entry)."""
         metrics.MAIL.labels(direction="in").inc()
         for reply in await self.answer(raw, envelope_sender, recipients):
+            if self.relay is None:
+                raise RuntimeError("a MailBot without a relay can answer mail but not send it")
             try:
                 await self.relay.send(reply)
                 metrics.MAIL.labels(direction="out").inc()
@@ -62,7 +70,7 @@ class MailBot:
                 log.warning("reply to %s refused for good: %s", reply["To"], err)
 
     async def answer(
-        self, raw: bytes, envelope_sender: str | None = None, recipients: list[str] | tuple = ()
+        self, raw: bytes, envelope_sender: str | None = None, recipients: Sequence[str] = ()
     ) -> list[EmailMessage]:
         """The replies to one raw message (none for bounces and auto-replies).
 
@@ -97,5 +105,5 @@ class MailBot:
             # seed 0: the same mail gets the same answer
             choice = await self.ai.choose(position, request.level, seed=0)
             position = position.play(choice.move)
-            bot_moves.append(position.last_move)
+            bot_moves.append(played_move(position))
         return reply_text(request, position, sender_moves, bot_moves)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.mail.reading import mailbox
+from bot.service.addresses import mailbox
+from engine import SIDES
 from engine.errors import excerpt
 
 VERBS = (
@@ -150,7 +151,7 @@ def _challenge(rest: str) -> Command:
     words = [w for w in words if w.lower() not in ("to", "at", "with", "a", "game", "of")]
     side = None
     for i, w in enumerate(words[:-1]):
-        if w.lower() == "as" and words[i + 1].lower() in ("south", "north", "random"):
+        if w.lower() == "as" and words[i + 1].lower() in (*SIDES, "random"):
             side = words[i + 1].lower()
             del words[i : i + 2]
             break

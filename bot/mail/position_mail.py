@@ -11,7 +11,7 @@ the AI's, and sends the new board back from the sender's side, ready to edit.
 ...     4  4  4  4  4  4
 ...     A  B  C  D  E  F''', levels=("first",))
 >>> mail.rules.name, mail.side, mail.moves, mail.position.to_move
-('wari', 'south', ['E'], 'south')
+('wari', <Side.SOUTH: 'south'>, ['E'], <Side.SOUTH: 'south'>)
 """
 
 from __future__ import annotations
@@ -19,22 +19,23 @@ from __future__ import annotations
 import random
 import re
 import textwrap
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine import (
+    SIDES,
     IllegalMove,
     Position,
     PositionError,
     Ruleset,
     RulesetError,
+    Side,
     from_perspective,
     parse_position,
     render,
     to_perspective,
 )
 from engine.errors import excerpt
-
-SIDES = ("south", "north")
 
 _KEY_LINE = re.compile(
     r"^\s*(rules|rule|ruleset|variant|side|level|moves|move|my move)\s*[:=]\s*(.*?)\s*$", re.I
@@ -56,10 +57,10 @@ _TURN = re.compile(r"\b(south|north) to move\b", re.I)
 _LINE_NUMBER = re.compile(r"\bline (\d+)\b")
 
 
-def format_help(levels) -> str:
+def format_help(levels: Sequence[str]) -> str:
     """The accepted format, shown with every error."""
 
-    def column(words) -> str:  # the right-hand column, wrapped for a plain-text mail
+    def column(words: Iterable[str]) -> str:  # the right-hand column, wrapped for a plain-text mail
         return textwrap.fill(
             ", ".join(words),
             width=88,
@@ -96,12 +97,12 @@ text, not quoted with '>': quoted lines are never read."""
 class MailFormatError(ValueError):
     """A position-and-move mail that cannot be read; ``line`` is the offending line, if one."""
 
-    def __init__(self, problem: str, line: str | None = None):
+    def __init__(self, problem: str, line: str | None = None) -> None:
         super().__init__(problem)
         self.problem = problem
         self.line = excerpt(line, 80) if line else None  # quoted back: short and printable
 
-    def explain(self, levels) -> str:
+    def explain(self, levels: Sequence[str]) -> str:
         quoted = f"\n\nThe line in question:\n> {self.line}" if self.line else ""
         return f"I could not read your mail: {self.problem}{quoted}\n\n{format_help(levels)}"
 
@@ -111,7 +112,7 @@ class PositionMail:
     """A readable position-and-move mail."""
 
     rules: Ruleset
-    side: str  # the sender's side; the board was written from it
+    side: Side  # the sender's side; the board was written from it
     level: str
     position: Position  # the position the sender's moves apply to (or the bot's turn)
     moves: list[str]  # the sender's moves, in the sender's own notation
@@ -119,8 +120,8 @@ class PositionMail:
     note: str | None = None  # what was read from a Move: line with words after the moves
 
     @property
-    def bot_side(self) -> str:
-        return "north" if self.side == "south" else "south"
+    def bot_side(self) -> Side:
+        return self.side.other
 
 
 def _moves_then_words(text: str) -> tuple[list[str], list[str]]:
@@ -130,7 +131,7 @@ def _moves_then_words(text: str) -> tuple[list[str], list[str]]:
     (['C', 'd', 'E'], ['(did', 'this', 'go', 'through?)'])
     """
     tokens = [t for t in re.split(r"[\s,;]+", text) if t]
-    moves = []
+    moves: list[str] = []
     for token in tokens:
         bare = token.rstrip(".!")
         if not _MOVE_TOKEN.match(bare):
@@ -140,7 +141,10 @@ def _moves_then_words(text: str) -> tuple[list[str], list[str]]:
 
 
 def parse_position_mail(
-    text: str, levels, default_level: str | None = None, rng: random.Random | None = None
+    text: str,
+    levels: Sequence[str],
+    default_level: str | None = None,
+    rng: random.Random | None = None,
 ) -> PositionMail:
     """Read the newest text of a mail. Raise MailFormatError naming the offending line."""
     lines = text.split("\n")
@@ -183,9 +187,10 @@ def parse_position_mail(
     except RulesetError as err:
         raise MailFormatError(str(err), rules_line) from None
 
-    side = values.get("side", ("south", ""))[0].lower() or "south"
-    if side not in SIDES:
+    side_word = values.get("side", ("south", ""))[0].lower() or "south"
+    if side_word not in SIDES:
         raise MailFormatError("the side is south or north", values["side"][1])
+    side = Side(side_word)
     level = (values.get("level", ("", ""))[0] or default_level or levels[0]).lower()
     if level not in levels:
         raise MailFormatError(
@@ -224,7 +229,7 @@ def parse_position_mail(
 
     block = "\n".join(board_lines)
     written_turn = _TURN.search(block)
-    bot_side = "north" if side == "south" else "south"
+    bot_side = side.other
     if moves:
         to_move = side
     elif written_turn and written_turn.group(1).lower() == side:
@@ -280,7 +285,8 @@ def apply_sender_moves(mail: PositionMail) -> tuple[Position, list[str]]:
 
     Raise MailFormatError when a move is not the sender's to make or is illegal.
     """
-    position, played = mail.position, []
+    position = mail.position
+    played: list[str] = []
     for move in mail.moves:
         if position.is_over():
             raise MailFormatError(f"the game ended before your move {move}")
@@ -297,8 +303,15 @@ def apply_sender_moves(mail: PositionMail) -> tuple[Position, list[str]]:
                 f"{move} is not a legal move here: {err} (legal moves: {legal})",
                 f"Move: {' '.join(mail.moves)}",
             ) from None
-        played.append(position.last_move)
+        played.append(played_move(position))
     return position, played
+
+
+def played_move(position: Position) -> str:
+    """The move that led to ``position``, which ``Position.play`` always records."""
+    if position.last_move is None:
+        raise ValueError("this position was not reached by a move")
+    return position.last_move
 
 
 def reply_text(
