@@ -2,16 +2,20 @@
 
 The modules, in the order a message meets them:
 
-- ``transport``: the SMTP server (aiosmtpd) and the relay that sends replies (aiosmtplib).
+- ``transport``: the SMTP server (aiosmtpd) that hands each message to the bot, and the
+  ``Relay`` that sends replies (aiosmtplib).
 - ``reading`` (with ``html_text``): parse real mail (policy.default), find the newest text,
   spot bounces and auto-replies.
-- ``bot``: decide what to answer to one message, and route it:
+- ``bot``: ``MailBot`` decides what to answer to one message and routes it:
 - ``position_mail``: the position-and-move format (rules, a board from the sender's side, a
-  move) and its error messages, played against ``opponent`` (the AI in a worker process);
-- ``correspondence``: games stored by the service, read with ``commands`` and authorized by
-  ``tokens``; ``game_mail`` writes their mails, and the ``EmailNotifier`` there sends the
-  service's events (the opponent's moves, reminders, forfeits) to email players.
+  move) and its error messages, played against the AI in the shared ``AIPool``;
+- ``correspondence``: games kept by the game service, read with ``mail_commands`` (the
+  first line's command and ``HELP``) and authorized by ``tokens`` (a secret per seat, in
+  the subject and reply address); ``game_mail`` writes their mails, and the
+  ``EmailNotifier`` there sends the service's events (the opponent's moves, offers,
+  reminders, forfeits) to email players.
 - ``replies``: threaded replies (Message-ID, In-Reply-To, References, Auto-Submitted).
-- ``settings`` and ``runner``: configuration from the environment, and the assembly behind
-  ``mancala mail`` (server) and ``mancala mail --pipe``.
+- ``mail_settings``: the settings from the environment (``MailSettings``,
+  ``MailSettingsError``); ``runner``: the assembly behind ``mancala mail`` (server) and
+  ``mancala mail --pipe``, and the mail surface started inside the Discord bot's process.
 """

@@ -63,7 +63,7 @@ class _TextCollector(HTMLParser):
         self.marked = False  # Outlook's reply marker was met: what follows is the original
         self.cell_depth = 0  # > 0 inside a table cell: its blocks do not end the row's line
 
-    def handle_starttag(self, tag: str, attrs) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = {k: v or "" for k, v in attrs}
         if _QUOTE_IDS.search(attributes.get("id", "")) and not self.marked:
             self.marked = True  # Outlook's reply block: mark the original, as in plain text

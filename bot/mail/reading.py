@@ -15,10 +15,11 @@ what the sender wrote in this mail.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email import policy
 from email.header import decode_header, make_header
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 from email.parser import BytesParser
 from email.utils import getaddresses
 
@@ -66,7 +67,7 @@ class IncomingMail:
 def read_mail(
     raw: bytes,
     envelope_sender: str | None = None,
-    envelope_recipients: list[str] | tuple = (),
+    envelope_recipients: Sequence[str] = (),
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> IncomingMail:
     """Parse one message. ``envelope_sender`` is SMTP's MAIL FROM ('' for a bounce)."""
@@ -272,7 +273,7 @@ def body_text(message: EmailMessage) -> str:
 _CHARSET = re.compile(r"[A-Za-z0-9._:+-]{1,40}")
 
 
-def _decoded(part: EmailMessage, charset: str | None) -> str:
+def _decoded(part: MIMEPart, charset: str | None) -> str:
     """The part's text: transfer encoding undone, then its charset; an unknown or lying
     charset falls back to UTF-8, then Latin-1 (which reads any byte)."""
     payload = part.get_payload(decode=True)

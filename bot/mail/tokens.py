@@ -36,7 +36,7 @@ _ADDRESS_TAG = re.compile(rf"^[^@+]+\+([gc])(\d{{1,12}})-([a-z2-7]{{{TOKEN_LENGT
 class Tokens:
     """Make and check tokens under one secret."""
 
-    def __init__(self, secret: bytes):
+    def __init__(self, secret: bytes) -> None:
         if len(secret) < 6:
             raise ValueError("the token secret must be at least 6 bytes")
         self._secret = secret

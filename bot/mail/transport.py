@@ -16,7 +16,7 @@ from email.message import EmailMessage
 from email.utils import parseaddr
 
 import aiosmtplib
-from aiosmtpd.smtp import SMTP
+from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from bot.mail.reading import MailTooLarge
 
@@ -48,17 +48,10 @@ class Relay:
         tls: str = "none",
         connections: int = 4,
         timeout: float = 30.0,
-    ):
+    ) -> None:
         self.host, self.port = host, port
-        self._options = dict(
-            hostname=host,
-            port=port,
-            username=user,
-            password=password,
-            use_tls=tls == "tls",
-            start_tls=tls == "starttls",
-            timeout=timeout,
-        )
+        self._user, self._password = user, password
+        self._tls, self._timeout = tls, timeout
         self._idle: list[aiosmtplib.SMTP] = []
         self._slots = asyncio.Semaphore(connections)
 
@@ -70,7 +63,7 @@ class Relay:
             for attempt in (1, 2):  # an idle connection may have been closed by the relay
                 try:
                     if client is None or not client.is_connected:
-                        client = aiosmtplib.SMTP(**self._options)
+                        client = self._client()
                         await client.connect()
                     await client.send_message(message, sender=sender)
                     self._idle.append(client)
@@ -105,6 +98,17 @@ class Relay:
                         f"cannot reach the relay {self.host}:{self.port}: {err}"
                     ) from err
 
+    def _client(self) -> aiosmtplib.SMTP:
+        return aiosmtplib.SMTP(
+            hostname=self.host,
+            port=self.port,
+            username=self._user,
+            password=self._password,
+            use_tls=self._tls == "tls",
+            start_tls=self._tls == "starttls",
+            timeout=self._timeout,
+        )
+
     async def close(self) -> None:
         while self._idle:
             client = self._idle.pop()
@@ -122,11 +126,13 @@ async def _close(client: aiosmtplib.SMTP | None) -> None:
 class _Handler:
     """aiosmtpd's handler: each DATA goes to the processor; its failures become SMTP codes."""
 
-    def __init__(self, process: Processor):
+    def __init__(self, process: Processor) -> None:
         self.process = process
 
-    async def handle_DATA(self, server, session, envelope) -> str:
-        raw = envelope.original_content or envelope.content or b""
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        content = envelope.original_content or envelope.content or b""
+        # bytes, as the server does not decode_data; a str would be the decoded form
+        raw = content if isinstance(content, bytes) else content.encode("utf-8", "surrogateescape")
         try:
             await self.process(raw, envelope.mail_from or "", list(envelope.rcpt_tos))
         except MailTooLarge as err:
