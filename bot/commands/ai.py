@@ -39,7 +39,7 @@ from bot.cli_args import (
     text,
 )
 from bot.progress import waiting
-from engine import to_perspective
+from engine import Side, to_perspective
 
 if TYPE_CHECKING:  # the commands import the engine's heavier parts only when they run
     from engine import Position, Ruleset
@@ -137,7 +137,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--perspective",
         choices=SIDE_WORDS,
-        default="south",
+        default=Side.SOUTH.value,
         help="whose side the --position board is written from",
     )
     parser.add_argument(

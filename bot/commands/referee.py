@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from bot.cli_args import SIDE_WORDS, Subparsers, bounded_int, text
-from engine import Game, MancalaError, Ruleset, from_perspective, parse_position, render
+from engine import Game, MancalaError, Ruleset, Side, from_perspective, parse_position, render
 from engine.notation import MAX_POSITION
 from engine.ruleset import APPLET_WORDS, PRESETS
 
@@ -29,7 +29,7 @@ def register(subparsers: Subparsers) -> None:
     board.add_argument(
         "--moves", default="", type=text(), help='moves from the start, e.g. "E d A"'
     )
-    board.add_argument("--perspective", choices=SIDE_WORDS, default="south")
+    board.add_argument("--perspective", choices=SIDE_WORDS, default=Side.SOUTH.value)
     board.add_argument(
         "--seed",
         type=bounded_int(0, 2**63 - 1, "a seed"),
@@ -50,7 +50,7 @@ def register(subparsers: Subparsers) -> None:
     move.add_argument(
         "--perspective",
         choices=SIDE_WORDS,
-        default="south",
+        default=Side.SOUTH.value,
         help="whose side the board is written from (their pits are A-F)",
     )
     move.add_argument("--to-move", choices=SIDE_WORDS, default=None)

@@ -187,7 +187,7 @@ def parse_position_mail(
     except RulesetError as err:
         raise MailFormatError(str(err), rules_line) from None
 
-    side_word = values.get("side", ("south", ""))[0].lower() or "south"
+    side_word = values.get("side", ("", ""))[0].lower() or Side.SOUTH
     if side_word not in SIDES:
         raise MailFormatError("the side is south or north", values["side"][1])
     side = Side(side_word)

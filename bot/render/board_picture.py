@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine import Position, result_lines
+from engine import Position, Side, result_lines
 
 CELL = 76  # a pit's square, in pixels
 GAP = 8
@@ -100,17 +100,17 @@ def draw_board(position: Position) -> bytes:
     store_height = 2 * CELL + GAP
     south_store, north_store = position.stores
     for x, count, side in (
-        (left, north_store, "north"),
-        (left + (n + 1) * (CELL + GAP), south_store, "south"),
+        (left, north_store, Side.NORTH),
+        (left + (n + 1) * (CELL + GAP), south_store, Side.SOUTH),
     ):
         box = (x, top, x + CELL, top + store_height)
         draw.rounded_rectangle(box, radius=CELL // 2, fill=STORE)
         _centred(draw, box, str(count), INK)
-        label_y = top - LETTERS if side == "north" else top + store_height + 2
+        label_y = top - LETTERS if side is Side.NORTH else top + store_height + 2
         _centred(draw, (x, label_y, x + CELL, label_y + LETTERS), side.title(), LABEL, 18)
 
     if not position.is_over():  # a bar along the row of the side to move
-        y = top - 4 if position.to_move == "north" else top + store_height + 1
+        y = top - 4 if position.to_move == Side.NORTH else top + store_height + 1
         x0, x1 = left + CELL + GAP, left + (n + 1) * (CELL + GAP) - GAP
         draw.rectangle((x0, y, x1, y + 3), fill=TURN)
 
@@ -182,6 +182,6 @@ def describe_board(position: Position, names: dict[str, str] | None = None) -> s
     return " ".join(parts)
 
 
-def _last_mover(position: Position) -> str:
+def _last_mover(position: Position) -> Side:
     move = (position.last_move or "").rstrip("<>")
-    return "south" if move[:1].isupper() else "north"
+    return Side.SOUTH if move[:1].isupper() else Side.NORTH
