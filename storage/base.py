@@ -1,5 +1,7 @@
-"""The one storage interface the service talks to. Rows come back as plain dicts keyed by the
-column names of ``storage.migrations``; times are float seconds from the service's clock.
+"""The one storage interface the service talks to. Rows come back as the typed records of
+``storage.records`` (a ``GameRecord``, a ``ChallengeRecord``...); new rows and changes go in as
+its TypedDicts (``NewGame``, ``GameChanges``...), so a misspelt column is a type error. Times
+are float seconds from the service's clock.
 
 Every method that changes a game takes the ply the caller last saw and changes nothing (returning
 False) when the stored ply differs: that compare-and-set, with the primary key on
@@ -10,6 +12,23 @@ processes on one file.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from storage.records import (
+    ChallengeRecord,
+    ChallengeStatus,
+    GameChanges,
+    GameRecord,
+    GameStatus,
+    MoveRecord,
+    NewChallenge,
+    NewGame,
+    NewMove,
+    PingMode,
+    PlayerRecord,
+    RatingRecord,
+)
 
 
 class StorageError(Exception):
@@ -27,60 +46,65 @@ class Storage(ABC):
         """The id of a player, created on first sight."""
 
     @abstractmethod
-    async def player(self, player_id: int) -> dict | None: ...
+    async def player(self, player_id: int) -> PlayerRecord | None: ...
 
     @abstractmethod
     async def set_display_name(self, player_id: int, name: str) -> None: ...
 
     @abstractmethod
-    async def set_ping(self, player_id: int, ping: str) -> None:
+    async def set_ping(self, player_id: int, ping: PingMode) -> None:
         """How the player wants to hear it is their move: mention, dm or off."""
 
     # -- challenges
     @abstractmethod
-    async def create_challenge(self, row: dict) -> int: ...
+    async def create_challenge(self, challenge: NewChallenge) -> int: ...
 
     @abstractmethod
-    async def challenge(self, challenge_id: int) -> dict | None: ...
+    async def challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
 
     @abstractmethod
-    async def close_challenge(self, challenge_id: int, status: str, now: float) -> bool:
+    async def close_challenge(self, challenge_id: int, status: ChallengeStatus, now: float) -> bool:
         """Move an open challenge to ``status``; False if it was no longer open."""
 
     @abstractmethod
-    async def accept_challenge(self, challenge_id: int, game: dict, now: float) -> int | None:
+    async def accept_challenge(self, challenge_id: int, game: NewGame, now: float) -> int | None:
         """In one transaction: create the game and mark the challenge accepted. None if the
         challenge was no longer open; ChannelTaken if the channel has an active game."""
 
     @abstractmethod
-    async def open_challenges(self, player_id: int) -> list[dict]: ...
+    async def open_challenges(self, player_id: int) -> list[ChallengeRecord]: ...
 
     @abstractmethod
-    async def due_challenges(self, now: float) -> list[dict]:
+    async def due_challenges(self, now: float) -> list[ChallengeRecord]:
         """Open challenges whose expiry time has passed."""
 
     # -- games
     @abstractmethod
-    async def create_game(self, game: dict) -> int:
+    async def create_game(self, game: NewGame) -> int:
         """Insert a game; ChannelTaken if its channel already has an active one."""
 
     @abstractmethod
-    async def game(self, game_id: int) -> dict | None: ...
+    async def game(self, game_id: int) -> GameRecord | None: ...
 
     @abstractmethod
-    async def active_game_in(self, channel_surface: str, channel_id: str) -> dict | None: ...
+    async def active_game_in(self, channel_surface: str, channel_id: str) -> GameRecord | None: ...
 
     @abstractmethod
-    async def game_with_moves(self, game_id: int) -> tuple[dict | None, list[dict]]:
+    async def game_with_moves(self, game_id: int) -> tuple[GameRecord | None, list[MoveRecord]]:
         """A game and its move log read in one snapshot (so they agree)."""
 
     @abstractmethod
-    async def moves(self, game_id: int) -> list[dict]:
+    async def moves(self, game_id: int) -> list[MoveRecord]:
         """The move log of a game in ply order."""
 
     @abstractmethod
     async def record_move(
-        self, game_id: int, ply: int, move: dict, changes: dict, ratings: list[dict] = ()
+        self,
+        game_id: int,
+        ply: int,
+        move: NewMove,
+        changes: GameChanges,
+        ratings: Sequence[RatingRecord] = (),
     ) -> bool:
         """Append ``move`` (ply ``ply + 1``) and apply ``changes`` to the game, if its stored
         ply is still ``ply`` and it is active; ``ratings`` rows are upserted in the same
@@ -88,20 +112,26 @@ class Storage(ABC):
 
     @abstractmethod
     async def update_game(
-        self, game_id: int, ply: int, changes: dict, ratings: list[dict] = ()
+        self,
+        game_id: int,
+        ply: int,
+        changes: GameChanges,
+        ratings: Sequence[RatingRecord] = (),
     ) -> bool:
         """Apply ``changes`` if the game is active at ply ``ply``; False otherwise."""
 
     @abstractmethod
-    async def take_back(self, game_id: int, ply: int, to_ply: int, changes: dict) -> bool:
+    async def take_back(self, game_id: int, ply: int, to_ply: int, changes: GameChanges) -> bool:
         """Delete the moves after ``to_ply`` and apply ``changes``, if the game is active at
         ``ply``; False otherwise."""
 
     @abstractmethod
-    async def games_of(self, player_id: int, include_finished: bool, limit: int) -> list[dict]: ...
+    async def games_of(
+        self, player_id: int, include_finished: bool, limit: int
+    ) -> list[GameRecord]: ...
 
     @abstractmethod
-    async def due_clocks(self, now: float) -> list[dict]:
+    async def due_clocks(self, now: float) -> list[GameRecord]:
         """Active games whose reminder (not yet sent) or forfeit time has passed."""
 
     @abstractmethod
@@ -118,7 +148,7 @@ class Storage(ABC):
         for the one caller (of every process) that should send the reminder."""
 
     @abstractmethod
-    async def games_awaiting_ai(self) -> list[dict]:
+    async def games_awaiting_ai(self) -> list[GameRecord]:
         """Active games where an AI player is to move."""
 
     # -- servers (a Discord server's settings)
@@ -136,21 +166,21 @@ class Storage(ABC):
         """Note that a player plays on a server (once; again is a no-op)."""
 
     @abstractmethod
-    async def count_games(self, status: str | None = None) -> int:
+    async def count_games(self, status: GameStatus | None = None) -> int:
         """How many games there are (with ``status``: 'active' or 'over', if given)."""
 
     # -- ratings
     @abstractmethod
-    async def rating(self, player_id: int, rules: str) -> dict | None: ...
+    async def rating(self, player_id: int, rules: str) -> RatingRecord | None: ...
 
     @abstractmethod
     async def leaderboard(
         self, rules: str, limit: int, server: tuple[str, str] | None = None
-    ) -> list[dict]:
+    ) -> list[RatingRecord]:
         """Rating rows joined with the player's surface, external_id and display_name."""
 
     # -- other processes' changes
-    async def watch_games(self, callback) -> bool:
+    async def watch_games(self, callback: Callable[[int], None]) -> bool:
         """Call ``callback(game_id)`` whenever another process changes a game, if this backend
         can say so (PostgreSQL's LISTEN/NOTIFY); False where it cannot (SQLite: the service
         checks its cached games against the file instead)."""
@@ -158,11 +188,11 @@ class Storage(ABC):
 
     # -- whole tables (moving a database between backends: storage.transfer)
     @abstractmethod
-    async def table_rows(self, table: str) -> list[dict]:
+    async def table_rows(self, table: str) -> list[dict[str, Any]]:
         """Every row of ``table`` (one of storage.transfer.TABLES), in primary-key order."""
 
     @abstractmethod
-    async def insert_rows(self, table: str, rows: list[dict]) -> None:
+    async def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
         """Insert ``rows`` as they are, ids included, in one transaction."""
 
     @abstractmethod

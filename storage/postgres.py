@@ -18,37 +18,30 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from storage import queries
 from storage.base import ChannelTaken, Storage, StorageError
 from storage.migrations import LATEST, MIGRATIONS
 from storage.queries import numbered
+from storage.records import (
+    ChallengeRecord,
+    ChallengeStatus,
+    GameChanges,
+    GameRecord,
+    GameStatus,
+    MoveRecord,
+    NewChallenge,
+    NewGame,
+    NewMove,
+    PingMode,
+    PlayerRecord,
+    RatingRecord,
+)
 
 MIGRATION_LOCK = 0x6D616E63  # pg_advisory_xact_lock key: 'manc'
 NOTIFY_CHANNEL = "mancala_games"  # payload "GAME_ID:TOKEN" after each change of a game
-GAME_COLUMNS = frozenset(
-    {
-        "status",
-        "ply",
-        "board",
-        "mover",
-        "offer_kind",
-        "offer_by",
-        "offer_ply",
-        "result_reason",
-        "result_termination",
-        "result_by",
-        "result_ply",
-        "result_winner",
-        "score_south",
-        "score_north",
-        "last_move_at",
-        "remind_at",
-        "forfeit_at",
-        "reminded_at",
-        "ended_at",
-    }
-)
 
 
 def is_postgres_url(location) -> bool:
@@ -91,13 +84,6 @@ async def open_postgres(url: str) -> PostgresStorage:
     return store
 
 
-def _set_clause(changes: dict, first: int) -> str:
-    unknown = set(changes) - GAME_COLUMNS
-    if unknown:
-        raise StorageError(f"not a game column: {', '.join(sorted(unknown))}")
-    return ", ".join(f"{column} = ${first + i}" for i, column in enumerate(changes))
-
-
 def _count(status: str) -> int:
     """The row count of asyncpg's status string ("UPDATE 1", "INSERT 0 1")."""
     return int(status.rsplit(" ", 1)[-1])
@@ -108,7 +94,7 @@ class PostgresStorage(Storage):
         self._pool = pool
         self.url = url
         self.token = secrets.token_hex(6)  # this storage's own notifications are not news
-        self._listener = None  # the connection that LISTENs, once someone watches
+        self._listener: Any = None  # the connection that LISTENs, once someone watches
         self._watchers: list = []
 
     # -- opening, migrating -------------------------------------------------------------------
@@ -141,7 +127,7 @@ class PostgresStorage(Storage):
 
     # -- other processes' changes -------------------------------------------------------------
 
-    async def watch_games(self, callback) -> bool:
+    async def watch_games(self, callback: Callable[[int], None]) -> bool:
         """LISTEN on one connection of its own: every committed change of a game by another
         process arrives as a notification with the game's id."""
         import asyncpg
@@ -164,222 +150,145 @@ class PostgresStorage(Storage):
 
     # -- helpers ------------------------------------------------------------------------------
 
-    async def _one(self, sql: str, *args) -> dict | None:
-        row = await self._pool.fetchrow(sql, *args)
+    async def _one(self, sql: str, *args: Any) -> dict[str, Any] | None:
+        row = await self._pool.fetchrow(numbered(sql), *args)
         return dict(row) if row is not None else None
 
-    async def _all(self, sql: str, *args) -> list[dict]:
-        return [dict(row) for row in await self._pool.fetch(sql, *args)]
+    async def _all(self, sql: str, *args: Any) -> list[dict[str, Any]]:
+        return [dict(row) for row in await self._pool.fetch(numbered(sql), *args)]
+
+    async def _execute(self, sql: str, *args: Any) -> int:
+        """Run one statement on its own; the number of rows it changed."""
+        return _count(await self._pool.execute(numbered(sql), *args))
 
     @staticmethod
-    async def _upsert_ratings(conn, ratings) -> None:
-        for r in ratings:
-            await conn.execute(
-                "INSERT INTO ratings (player_id, rules, rating, games, wins, losses, draws) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (player_id, rules) DO UPDATE "
-                "SET rating = excluded.rating, games = excluded.games, wins = excluded.wins, "
-                "losses = excluded.losses, draws = excluded.draws",
-                r["player_id"],
-                r["rules"],
-                float(r["rating"]),
-                r["games"],
-                r["wins"],
-                r["losses"],
-                r["draws"],
-            )
+    async def _upsert_ratings(conn: Any, ratings: Iterable[RatingRecord]) -> None:
+        values = queries.rating_values(ratings)
+        if values:
+            await conn.executemany(numbered(queries.UPSERT_RATING), values)
 
     @staticmethod
-    async def _change_game(conn, game_id: int, ply: int, changes: dict) -> bool:
+    async def _change_game(conn: Any, game_id: int, ply: int, changes: GameChanges) -> bool:
         """The compare-and-set every change of a game goes through."""
-        values = [int(v) if isinstance(v, bool) else v for v in changes.values()]
-        n = len(values)
         status = await conn.execute(
-            f"UPDATE games SET {_set_clause(changes, 1)} WHERE id = ${n + 1} AND ply = ${n + 2} "
-            "AND status = 'active'",
-            *values,
-            game_id,
-            ply,
+            numbered(queries.change_game(tuple(changes))),
+            *queries.change_values(changes, game_id, ply),
         )
         return _count(status) == 1
 
     # -- players ------------------------------------------------------------------------------
 
     async def player_id(self, surface: str, external_id: str, now: float) -> int:
-        await self._pool.execute(
-            "INSERT INTO players (surface, external_id, created_at) VALUES ($1, $2, $3) "
-            "ON CONFLICT (surface, external_id) DO NOTHING",
-            surface,
-            external_id,
-            now,
-        )
-        return await self._pool.fetchval(
-            "SELECT id FROM players WHERE surface = $1 AND external_id = $2", surface, external_id
-        )
+        await self._execute(queries.ADD_PLAYER, surface, external_id, now)
+        return int(await self._pool.fetchval(numbered(queries.PLAYER_ID), surface, external_id))
 
-    async def player(self, player_id: int) -> dict | None:
-        return await self._one("SELECT * FROM players WHERE id = $1", player_id)
+    async def player(self, player_id: int) -> PlayerRecord | None:
+        row = await self._one(queries.PLAYER, player_id)
+        return PlayerRecord.from_row(row) if row else None
 
     async def set_display_name(self, player_id: int, name: str) -> None:
-        await self._pool.execute(
-            "UPDATE players SET display_name = $1 WHERE id = $2", name, player_id
-        )
+        await self._execute(queries.SET_DISPLAY_NAME, name, player_id)
 
-    async def set_ping(self, player_id: int, ping: str) -> None:
-        await self._pool.execute("UPDATE players SET ping = $1 WHERE id = $2", ping, player_id)
+    async def set_ping(self, player_id: int, ping: PingMode) -> None:
+        await self._execute(queries.SET_PING, ping.value, player_id)
 
     # -- servers ------------------------------------------------------------------------------
 
     async def server_settings(self, surface: str, server_id: str) -> str | None:
-        return await self._pool.fetchval(
-            "SELECT settings FROM server_settings WHERE surface = $1 AND server_id = $2",
-            surface,
-            server_id,
-        )
+        row = await self._one(queries.SERVER_SETTINGS, surface, server_id)
+        return str(row["settings"]) if row else None
 
     async def set_server_settings(
         self, surface: str, server_id: str, settings: str, now: float
     ) -> None:
-        await self._pool.execute(
-            "INSERT INTO server_settings (surface, server_id, settings, updated_at) "
-            "VALUES ($1, $2, $3, $4) ON CONFLICT (surface, server_id) DO UPDATE SET "
-            "settings = excluded.settings, updated_at = excluded.updated_at",
-            surface,
-            server_id,
-            settings,
-            now,
-        )
+        await self._execute(queries.SET_SERVER_SETTINGS, surface, server_id, settings, now)
 
     async def add_server_player(self, surface: str, server_id: str, player_id: int) -> None:
-        await self._pool.execute(
-            "INSERT INTO server_players (surface, server_id, player_id) VALUES ($1, $2, $3) "
-            "ON CONFLICT DO NOTHING",
-            surface,
-            server_id,
-            player_id,
-        )
+        await self._execute(queries.ADD_SERVER_PLAYER, surface, server_id, player_id)
 
     # -- challenges ---------------------------------------------------------------------------
 
-    async def create_challenge(self, row: dict) -> int:
-        return await self._pool.fetchval(
-            "INSERT INTO challenges (challenger_id, opponent_id, rules, channel_surface, "
-            "channel_id, options, status, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, "
-            "$6, 'open', $7, $8) RETURNING id",
-            row["challenger_id"],
-            row["opponent_id"],
-            row["rules"],
-            row["channel_surface"],
-            row["channel_id"],
-            row["options"],
-            row["created_at"],
-            row["expires_at"],
-        )
-
-    async def challenge(self, challenge_id: int) -> dict | None:
-        return await self._one("SELECT * FROM challenges WHERE id = $1", challenge_id)
-
-    async def close_challenge(self, challenge_id: int, status: str, now: float) -> bool:
-        done = await self._pool.execute(
-            "UPDATE challenges SET status = $1, answered_at = $2 WHERE id = $3 AND status = 'open'",
-            status,
-            now,
-            challenge_id,
-        )
-        return _count(done) == 1
-
-    async def accept_challenge(self, challenge_id: int, game: dict, now: float) -> int | None:
-        async with self._pool.acquire() as conn, conn.transaction():
-            done = await conn.execute(
-                "UPDATE challenges SET status = 'accepted', answered_at = $1 "
-                "WHERE id = $2 AND status = 'open'",
-                now,
-                challenge_id,
+    async def create_challenge(self, challenge: NewChallenge) -> int:
+        return int(
+            await self._pool.fetchval(
+                numbered(queries.INSERT_CHALLENGE + " RETURNING id"),
+                *queries.challenge_values(challenge),
             )
+        )
+
+    async def challenge(self, challenge_id: int) -> ChallengeRecord | None:
+        row = await self._one(queries.CHALLENGE, challenge_id)
+        return ChallengeRecord.from_row(row) if row else None
+
+    async def close_challenge(self, challenge_id: int, status: ChallengeStatus, now: float) -> bool:
+        return await self._execute(queries.CLOSE_CHALLENGE, status.value, now, challenge_id) == 1
+
+    async def accept_challenge(self, challenge_id: int, game: NewGame, now: float) -> int | None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            done = await conn.execute(numbered(queries.ACCEPT_CHALLENGE), now, challenge_id)
             if _count(done) != 1:
                 return None
             game_id = await self._insert_game(conn, game)
-            await conn.execute(
-                "UPDATE challenges SET game_id = $1 WHERE id = $2", game_id, challenge_id
-            )
+            await conn.execute(numbered(queries.CHALLENGE_GAME), game_id, challenge_id)
         return game_id
 
-    async def open_challenges(self, player_id: int) -> list[dict]:
-        return await self._all(
-            "SELECT * FROM challenges WHERE status = 'open' AND (challenger_id = $1 "
-            "OR opponent_id = $1) ORDER BY id DESC",
-            player_id,
-        )
+    async def open_challenges(self, player_id: int) -> list[ChallengeRecord]:
+        rows = await self._all(queries.OPEN_CHALLENGES, player_id, player_id)
+        return [ChallengeRecord.from_row(row) for row in rows]
 
-    async def due_challenges(self, now: float) -> list[dict]:
-        return await self._all(
-            "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= $1", now
-        )
+    async def due_challenges(self, now: float) -> list[ChallengeRecord]:
+        rows = await self._all(queries.DUE_CHALLENGES, now)
+        return [ChallengeRecord.from_row(row) for row in rows]
 
     # -- games --------------------------------------------------------------------------------
 
     @staticmethod
-    async def _insert_game(conn, game: dict) -> int:
+    async def _insert_game(conn: Any, game: NewGame) -> int:
         import asyncpg
 
         try:
-            return await conn.fetchval(
-                "INSERT INTO games (rules, south_id, north_id, channel_surface, channel_id, "
-                "first, status, ply, board, mover, options, rated, created_at, last_move_at, "
-                "remind_at, forfeit_at) VALUES ($1, $2, $3, $4, $5, $6, 'active', 0, $7, $8, $9, "
-                "$10, $11, $12, $13, $14) RETURNING id",
-                game["rules"],
-                game["south_id"],
-                game["north_id"],
-                game["channel_surface"],
-                game["channel_id"],
-                game["first"],
-                game["board"],
-                game["mover"],
-                game["options"],
-                int(game["rated"]),
-                game["created_at"],
-                game["last_move_at"],
-                game["remind_at"],
-                game["forfeit_at"],
+            return int(
+                await conn.fetchval(
+                    numbered(queries.INSERT_GAME + " RETURNING id"), *queries.game_values(game)
+                )
             )
         except asyncpg.UniqueViolationError as err:
             if "games_active_channel" in str(err):
                 raise ChannelTaken(f"{game['channel_surface']}:{game['channel_id']}") from None
             raise
 
-    async def create_game(self, game: dict) -> int:
+    async def create_game(self, game: NewGame) -> int:
         async with self._pool.acquire() as conn:
             return await self._insert_game(conn, game)
 
-    async def game(self, game_id: int) -> dict | None:
-        return await self._one("SELECT * FROM games WHERE id = $1", game_id)
+    async def game(self, game_id: int) -> GameRecord | None:
+        row = await self._one(queries.GAME, game_id)
+        return GameRecord.from_row(row) if row else None
 
-    async def active_game_in(self, channel_surface: str, channel_id: str) -> dict | None:
-        return await self._one(
-            "SELECT * FROM games WHERE channel_surface = $1 AND channel_id = $2 "
-            "AND status = 'active'",
-            channel_surface,
-            channel_id,
-        )
+    async def active_game_in(self, channel_surface: str, channel_id: str) -> GameRecord | None:
+        row = await self._one(queries.ACTIVE_GAME_IN, channel_surface, channel_id)
+        return GameRecord.from_row(row) if row else None
 
-    async def game_with_moves(self, game_id: int) -> tuple[dict | None, list[dict]]:
+    async def game_with_moves(self, game_id: int) -> tuple[GameRecord | None, list[MoveRecord]]:
         async with (
             self._pool.acquire() as conn,
             conn.transaction(isolation="repeatable_read", readonly=True),
         ):
-            row = await conn.fetchrow("SELECT * FROM games WHERE id = $1", game_id)
-            moves = (
-                await conn.fetch("SELECT * FROM moves WHERE game_id = $1 ORDER BY ply", game_id)
-                if row
-                else []
-            )
-        return (dict(row) if row else None), [dict(m) for m in moves]
+            row = await conn.fetchrow(numbered(queries.GAME), game_id)
+            moves = await conn.fetch(numbered(queries.MOVES), game_id) if row else []
+        game = GameRecord.from_row(row) if row else None
+        return game, [MoveRecord.from_row(m) for m in moves]
 
-    async def moves(self, game_id: int) -> list[dict]:
-        return await self._all("SELECT * FROM moves WHERE game_id = $1 ORDER BY ply", game_id)
+    async def moves(self, game_id: int) -> list[MoveRecord]:
+        return [MoveRecord.from_row(row) for row in await self._all(queries.MOVES, game_id)]
 
     async def record_move(
-        self, game_id: int, ply: int, move: dict, changes: dict, ratings=()
+        self,
+        game_id: int,
+        ply: int,
+        move: NewMove,
+        changes: GameChanges,
+        ratings: Sequence[RatingRecord] = (),
     ) -> bool:
         import asyncpg
 
@@ -388,15 +297,7 @@ class PostgresStorage(Storage):
                 if not await self._change_game(conn, game_id, ply, {**changes, "ply": ply + 1}):
                     return False
                 await conn.execute(
-                    "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
-                    "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                    game_id,
-                    ply + 1,
-                    move["move"],
-                    move["player_id"],
-                    move["played_at"],
-                    move["board"],
-                    move["mover"],
+                    numbered(queries.INSERT_MOVE), *queries.move_values(game_id, ply + 1, move)
                 )
                 await self._upsert_ratings(conn, ratings)
                 await self._announce(conn, game_id)
@@ -404,7 +305,9 @@ class PostgresStorage(Storage):
             return False  # another process's transaction on this game won
         return True
 
-    async def update_game(self, game_id: int, ply: int, changes: dict, ratings=()) -> bool:
+    async def update_game(
+        self, game_id: int, ply: int, changes: GameChanges, ratings: Sequence[RatingRecord] = ()
+    ) -> bool:
         async with self._pool.acquire() as conn, conn.transaction():
             if not await self._change_game(conn, game_id, ply, changes):
                 return False
@@ -412,46 +315,41 @@ class PostgresStorage(Storage):
             await self._announce(conn, game_id)
         return True
 
-    async def take_back(self, game_id: int, ply: int, to_ply: int, changes: dict) -> bool:
+    async def take_back(self, game_id: int, ply: int, to_ply: int, changes: GameChanges) -> bool:
         async with self._pool.acquire() as conn, conn.transaction():
             if not await self._change_game(conn, game_id, ply, {**changes, "ply": to_ply}):
                 return False
-            await conn.execute("DELETE FROM moves WHERE game_id = $1 AND ply > $2", game_id, to_ply)
+            await conn.execute(numbered(queries.TAKE_BACK), game_id, to_ply)
             await self._announce(conn, game_id)
         return True
 
-    async def games_of(self, player_id: int, include_finished: bool, limit: int) -> list[dict]:
-        status = "" if include_finished else "AND status = 'active'"
-        return await self._all(
-            f"SELECT * FROM games WHERE (south_id = $1 OR north_id = $1) {status} "
-            "ORDER BY status = 'over', last_move_at DESC LIMIT $2",
-            player_id,
-            limit,
-        )
+    async def games_of(
+        self, player_id: int, include_finished: bool, limit: int
+    ) -> list[GameRecord]:
+        rows = await self._all(queries.games_of(include_finished), player_id, player_id, limit)
+        return [GameRecord.from_row(row) for row in rows]
 
-    async def due_clocks(self, now: float) -> list[dict]:
-        return await self._all(numbered(queries.DUE_CLOCKS), now, now)
+    async def due_clocks(self, now: float) -> list[GameRecord]:
+        return [GameRecord.from_row(row) for row in await self._all(queries.DUE_CLOCKS, now, now)]
 
     async def claim_lease(self, name: str, holder: str, now: float, seconds: float) -> bool:
-        done = await self._pool.execute(
-            numbered(queries.CLAIM_LEASE), name, holder, now + seconds, now
-        )
-        return _count(done) == 1
+        return await self._execute(queries.CLAIM_LEASE, name, holder, now + seconds, now) == 1
 
     async def release_lease(self, name: str, holder: str) -> None:
-        await self._pool.execute("DELETE FROM leases WHERE name = $1 AND holder = $2", name, holder)
+        await self._execute(queries.RELEASE_LEASE, name, holder)
 
     async def claim_reminder(self, game_id: int, ply: int, now: float) -> bool:
-        done = await self._pool.execute(numbered(queries.CLAIM_REMINDER), now, game_id, ply)
-        return _count(done) == 1
+        return await self._execute(queries.CLAIM_REMINDER, now, game_id, ply) == 1
 
-    async def games_awaiting_ai(self) -> list[dict]:
-        return await self._all(queries.GAMES_AWAITING_AI)
+    async def games_awaiting_ai(self) -> list[GameRecord]:
+        return [GameRecord.from_row(row) for row in await self._all(queries.GAMES_AWAITING_AI)]
 
-    async def count_games(self, status: str | None = None) -> int:
+    async def count_games(self, status: GameStatus | None = None) -> int:
         if status is None:
-            return await self._pool.fetchval("SELECT count(*) FROM games")
-        return await self._pool.fetchval("SELECT count(*) FROM games WHERE status = $1", status)
+            return int(await self._pool.fetchval("SELECT count(*) FROM games"))
+        return int(
+            await self._pool.fetchval("SELECT count(*) FROM games WHERE status = $1", status.value)
+        )
 
     # -- whole tables ---------------------------------------------------------------------------
 
@@ -476,14 +374,15 @@ class PostgresStorage(Storage):
 
     # -- ratings ------------------------------------------------------------------------------
 
-    async def rating(self, player_id: int, rules: str) -> dict | None:
-        return await self._one(
-            "SELECT * FROM ratings WHERE player_id = $1 AND rules = $2", player_id, rules
-        )
+    async def rating(self, player_id: int, rules: str) -> RatingRecord | None:
+        row = await self._one(queries.RATING, player_id, rules)
+        return RatingRecord.from_row(row) if row else None
 
     async def leaderboard(
         self, rules: str, limit: int, server: tuple[str, str] | None = None
-    ) -> list[dict]:
+    ) -> list[RatingRecord]:
         if server is None:
-            return await self._all(numbered(queries.LEADERBOARD), rules, limit)
-        return await self._all(numbered(queries.SERVER_LEADERBOARD), rules, *server, limit)
+            rows = await self._all(queries.LEADERBOARD, rules, limit)
+        else:
+            rows = await self._all(queries.SERVER_LEADERBOARD, rules, *server, limit)
+        return [RatingRecord.from_row(row) for row in rows]

@@ -1,14 +1,30 @@
-"""The queries both backends run word for word, written once with ``?`` placeholders;
-``numbered`` gives PostgreSQL's ``$1, $2, ...`` spelling.
+"""The queries both backends run word for word, written once with ``?`` placeholders, and
+the parameters they take; ``numbered`` gives PostgreSQL's ``$1, $2, ...`` spelling. What is
+left in ``storage.sqlite`` and ``storage.postgres`` is what their dialects spell differently.
 
 >>> numbered("SELECT * FROM games WHERE id = ? AND ply = ?")
 'SELECT * FROM games WHERE id = $1 AND ply = $2'
+>>> change_game(("status", "ply"))
+"UPDATE games SET status = ?, ply = ? WHERE id = ? AND ply = ? AND status = 'active'"
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
+from collections.abc import Iterable
+from enum import Enum
+from typing import Any
+
+from storage.records import (
+    CHANGEABLE_COLUMNS,
+    GameChanges,
+    NewChallenge,
+    NewGame,
+    NewMove,
+    RatingRecord,
+)
 
 # The tables of a games database, in the order a row's references are already there.
 TABLES = ("players", "games", "moves", "challenges", "ratings", "server_settings", "server_players")
@@ -27,9 +43,155 @@ def whole_table(name: str) -> str:
     return f"SELECT * FROM {checked_table(name)} ORDER BY 1, 2"
 
 
+@functools.lru_cache(maxsize=256)
 def numbered(sql: str) -> str:
     counter = itertools.count(1)
     return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+
+
+def _plain(value: Any) -> Any:
+    """A value as both drivers bind it: booleans are the schema's 0 and 1, enums their word."""
+    if isinstance(value, bool):
+        return int(value)
+    return value.value if isinstance(value, Enum) else value
+
+
+# -- games: the compare-and-set every change goes through ---------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def change_game(columns: tuple[str, ...]) -> str:
+    """The compare-and-set that writes ``columns`` (parameters: their values, then the game's
+    id and the ply the caller last saw; see ``change_values``)."""
+    unknown = set(columns) - CHANGEABLE_COLUMNS
+    if unknown:
+        from storage.base import StorageError
+
+        raise StorageError(f"not a column a change may set: {', '.join(sorted(unknown))}")
+    assignments = ", ".join(f"{column} = ?" for column in columns)
+    return f"UPDATE games SET {assignments} WHERE id = ? AND ply = ? AND status = 'active'"
+
+
+def change_values(changes: GameChanges, game_id: int, ply: int) -> tuple[Any, ...]:
+    return (*(_plain(value) for value in changes.values()), game_id, ply)
+
+
+NEW_GAME_COLUMNS = tuple(NewGame.__annotations__)
+INSERT_GAME = (
+    f"INSERT INTO games ({', '.join(NEW_GAME_COLUMNS)}, status, ply) "
+    f"VALUES ({', '.join('?' * len(NEW_GAME_COLUMNS))}, 'active', 0)"
+)
+
+
+def game_values(game: NewGame) -> tuple[Any, ...]:
+    return tuple(_plain(game[column]) for column in NEW_GAME_COLUMNS)  # type: ignore[literal-required]
+
+
+INSERT_MOVE = (
+    "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def move_values(game_id: int, ply: int, move: NewMove) -> tuple[Any, ...]:
+    """The parameters of ``INSERT_MOVE`` for the move that makes the game's ply ``ply``."""
+    return (
+        game_id,
+        ply,
+        move["move"],
+        move["player_id"],
+        move["played_at"],
+        move["board"],
+        move["mover"],
+    )
+
+
+TAKE_BACK = "DELETE FROM moves WHERE game_id = ? AND ply > ?"  # parameters: game id, ply
+GAME = "SELECT * FROM games WHERE id = ?"
+MOVES = "SELECT * FROM moves WHERE game_id = ? ORDER BY ply"
+ACTIVE_GAME_IN = (  # parameters: channel surface, channel id
+    "SELECT * FROM games WHERE channel_surface = ? AND channel_id = ? AND status = 'active'"
+)
+
+
+def games_of(include_finished: bool) -> str:
+    """A player's games, unfinished first (parameters: player id twice, limit)."""
+    status = "" if include_finished else "AND status = 'active' "
+    return (
+        f"SELECT * FROM games WHERE (south_id = ? OR north_id = ?) {status}"
+        "ORDER BY status = 'over', last_move_at DESC LIMIT ?"
+    )
+
+
+# -- ratings ---------------------------------------------------------------------------------
+
+UPSERT_RATING = (
+    "INSERT INTO ratings (player_id, rules, rating, games, wins, losses, draws) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, rules) DO UPDATE "
+    "SET rating = excluded.rating, games = excluded.games, wins = excluded.wins, "
+    "losses = excluded.losses, draws = excluded.draws"
+)
+
+
+def rating_values(ratings: Iterable[RatingRecord]) -> list[tuple[Any, ...]]:
+    return [
+        (r.player_id, r.rules, float(r.rating), r.games, r.wins, r.losses, r.draws) for r in ratings
+    ]
+
+
+RATING = "SELECT * FROM ratings WHERE player_id = ? AND rules = ?"
+
+
+# -- players and challenges ------------------------------------------------------------------
+
+PLAYER = "SELECT * FROM players WHERE id = ?"
+PLAYER_ID = "SELECT id FROM players WHERE surface = ? AND external_id = ?"
+ADD_PLAYER = (  # parameters: surface, external id, now
+    "INSERT INTO players (surface, external_id, created_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (surface, external_id) DO NOTHING"
+)
+SET_DISPLAY_NAME = "UPDATE players SET display_name = ? WHERE id = ?"
+SET_PING = "UPDATE players SET ping = ? WHERE id = ?"
+
+NEW_CHALLENGE_COLUMNS = tuple(NewChallenge.__annotations__)
+INSERT_CHALLENGE = (
+    f"INSERT INTO challenges ({', '.join(NEW_CHALLENGE_COLUMNS)}, status) "
+    f"VALUES ({', '.join('?' * len(NEW_CHALLENGE_COLUMNS))}, 'open')"
+)
+
+
+def challenge_values(challenge: NewChallenge) -> tuple[Any, ...]:
+    return tuple(_plain(challenge[column]) for column in NEW_CHALLENGE_COLUMNS)  # type: ignore[literal-required]
+
+
+CHALLENGE = "SELECT * FROM challenges WHERE id = ?"
+CLOSE_CHALLENGE = (  # parameters: status, now, challenge id
+    "UPDATE challenges SET status = ?, answered_at = ? WHERE id = ? AND status = 'open'"
+)
+ACCEPT_CHALLENGE = (  # parameters: now, challenge id
+    "UPDATE challenges SET status = 'accepted', answered_at = ? WHERE id = ? AND status = 'open'"
+)
+CHALLENGE_GAME = "UPDATE challenges SET game_id = ? WHERE id = ?"  # parameters: game, challenge
+OPEN_CHALLENGES = (  # parameters: player id twice
+    "SELECT * FROM challenges WHERE status = 'open' AND (challenger_id = ? OR opponent_id = ?) "
+    "ORDER BY id DESC"
+)
+DUE_CHALLENGES = "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ?"
+
+
+# -- servers and leases ----------------------------------------------------------------------
+
+SERVER_SETTINGS = "SELECT settings FROM server_settings WHERE surface = ? AND server_id = ?"
+SET_SERVER_SETTINGS = (  # parameters: surface, server id, settings, now
+    "INSERT INTO server_settings (surface, server_id, settings, updated_at) "
+    "VALUES (?, ?, ?, ?) ON CONFLICT (surface, server_id) DO UPDATE SET "
+    "settings = excluded.settings, updated_at = excluded.updated_at"
+)
+ADD_SERVER_PLAYER = (  # parameters: surface, server id, player id
+    "INSERT INTO server_players (surface, server_id, player_id) VALUES (?, ?, ?) "
+    "ON CONFLICT DO NOTHING"
+)
+RELEASE_LEASE = "DELETE FROM leases WHERE name = ? AND holder = ?"
 
 
 GAMES_AWAITING_AI = (

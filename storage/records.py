@@ -17,9 +17,9 @@ JSON take them as they are.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from engine import Side
 
@@ -110,9 +110,82 @@ class GameRecord:
     def is_active(self) -> bool:
         return self.status is GameStatus.ACTIVE
 
+    def changed(self, changes: GameChanges) -> GameRecord:
+        """This game with ``changes`` applied, as storage has just written them."""
+        return replace(self, **changes)
+
 
 GAME_COLUMNS: tuple[str, ...] = tuple(field.name for field in fields(GameRecord))
-"""The columns of ``games``, in the order of the dataclass; what a change may name."""
+"""The columns of ``games``, in the order of the dataclass."""
+
+
+class GameChanges(TypedDict, total=False):
+    """The columns of a game that a change may set (the rest are fixed when it is created)."""
+
+    status: GameStatus
+    ply: int
+    board: str
+    mover: int
+    offer_kind: OfferKind | None
+    offer_by: int | None
+    offer_ply: int | None
+    result_reason: str | None
+    result_termination: str | None
+    result_by: Side | None
+    result_ply: int | None
+    result_winner: str | None
+    score_south: int | None
+    score_north: int | None
+    last_move_at: float
+    remind_at: float | None
+    forfeit_at: float | None
+    reminded_at: float | None
+    ended_at: float | None
+
+
+CHANGEABLE_COLUMNS = frozenset(GameChanges.__optional_keys__)
+
+
+class NewGame(TypedDict):
+    """What a new game is created with; it starts ``active`` at ply 0."""
+
+    rules: str
+    south_id: int
+    north_id: int
+    channel_surface: str
+    channel_id: str
+    first: Side
+    board: str
+    mover: int
+    options: str
+    rated: bool
+    created_at: float
+    last_move_at: float
+    remind_at: float | None
+    forfeit_at: float | None
+
+
+class NewMove(TypedDict):
+    """A move to append to a game's log (its ply is the game's ply plus one)."""
+
+    move: str
+    player_id: int
+    played_at: float
+    board: str
+    mover: int
+
+
+class NewChallenge(TypedDict):
+    """What a new challenge is created with; it starts ``open``."""
+
+    challenger_id: int
+    opponent_id: int
+    rules: str
+    channel_surface: str
+    channel_id: str
+    options: str
+    created_at: float
+    expires_at: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,8 +249,9 @@ class ChallengeRecord:
 
 @dataclass(frozen=True, slots=True)
 class RatingRecord:
-    """A row of ``ratings``; on a leaderboard, with the player's ``surface``,
-    ``external_id`` and ``display_name`` joined in."""
+    """A row of ``ratings`` (what the service writes when a rated game ends); on a
+    leaderboard, with the player's ``surface``, ``external_id`` and ``display_name`` joined
+    in."""
 
     player_id: int
     rules: str

@@ -15,39 +15,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
 from storage import queries
 from storage.base import ChannelTaken, Storage, StorageError
 from storage.migrations import LATEST, MIGRATIONS
+from storage.records import (
+    ChallengeRecord,
+    ChallengeStatus,
+    GameChanges,
+    GameRecord,
+    GameStatus,
+    MoveRecord,
+    NewChallenge,
+    NewGame,
+    NewMove,
+    PingMode,
+    PlayerRecord,
+    RatingRecord,
+)
 
 MAX_BATCH = 256  # moves per group commit
 CHECKPOINT_EVERY = 0.5  # seconds between WAL checkpoints (0: SQLite's own, inside commits)
-GAME_COLUMNS = frozenset(
-    {
-        "status",
-        "ply",
-        "board",
-        "mover",
-        "offer_kind",
-        "offer_by",
-        "offer_ply",
-        "result_reason",
-        "result_termination",
-        "result_by",
-        "result_ply",
-        "result_winner",
-        "score_south",
-        "score_north",
-        "last_move_at",
-        "remind_at",
-        "forfeit_at",
-        "reminded_at",
-        "ended_at",
-    }
-)
 
 
 async def open_sqlite(path: str | Path, durable: bool = False) -> SQLiteStorage:
@@ -59,11 +53,22 @@ async def open_sqlite(path: str | Path, durable: bool = False) -> SQLiteStorage:
     return store
 
 
-def _set_clause(changes: dict) -> str:
-    unknown = set(changes) - GAME_COLUMNS
-    if unknown:
-        raise StorageError(f"not a game column: {', '.join(sorted(unknown))}")
-    return ", ".join(f"{column} = :{column}" for column in changes)
+@dataclass
+class _PendingMove:
+    """A move waiting for the next group commit; ``future`` answers its caller."""
+
+    game_id: int
+    ply: int
+    move: NewMove
+    changes: GameChanges
+    ratings: list[RatingRecord]
+    future: asyncio.Future[bool]
+
+
+def _new_id(cursor: aiosqlite.Cursor) -> int:
+    if cursor.lastrowid is None:
+        raise StorageError("SQLite gave no id for a new row")
+    return cursor.lastrowid
 
 
 def _is_channel_taken(err: sqlite3.IntegrityError) -> bool:
@@ -80,7 +85,7 @@ class SQLiteStorage(Storage):
         self._snapshot_lock = asyncio.Lock()  # one read transaction at a time on the reader
         self._checkpoints: aiosqlite.Connection | None = None
         self._checkpointer: asyncio.Task | None = None
-        self._pending_moves: list[tuple] = []
+        self._pending_moves: list[_PendingMove] = []
         self._flusher: asyncio.Task | None = None
 
     # -- opening, migrating -------------------------------------------------------------------
@@ -113,11 +118,11 @@ class SQLiteStorage(Storage):
         return conn
 
     async def schema_version(self) -> int:
-        rows = await self._writer.execute_fetchall("SELECT max(version) FROM schema_version")
-        return rows[0][0] or 0
+        rows = list(await self._write.execute_fetchall("SELECT max(version) FROM schema_version"))
+        return int(rows[0][0] or 0)
 
     async def _migrate(self) -> None:
-        w = self._writer
+        w = self._write
         await w.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         await w.commit()
         await w.execute("BEGIN IMMEDIATE")  # two processes starting at once migrate once
@@ -143,7 +148,8 @@ class SQLiteStorage(Storage):
         while True:
             await asyncio.sleep(CHECKPOINT_EVERY)
             with contextlib.suppress(sqlite3.Error):  # busy or locked: the next round catches up
-                await self._checkpoints.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                if self._checkpoints is not None:
+                    await self._checkpoints.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def close(self) -> None:
         if self._checkpointer is not None:
@@ -160,211 +166,173 @@ class SQLiteStorage(Storage):
     # -- helpers ------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def _transaction(self):
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """One write transaction under the write lock: committed when the block ends, rolled
         back if it raises. A block whose compare-and-set did not match rolls back itself and
         returns; the commit that follows then has nothing to commit."""
         async with self._write_lock:
+            writer = self._write
             try:
-                yield self._writer
+                yield writer
             except BaseException:
-                await self._writer.rollback()
+                await writer.rollback()
                 raise
-            await self._writer.commit()
+            await writer.commit()
 
-    async def _one(self, sql: str, params=()) -> dict | None:
-        rows = await self._reader.execute_fetchall(sql, params)
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        rows = list(await self._read.execute_fetchall(sql, params))
         return dict(rows[0]) if rows else None
 
-    async def _all(self, sql: str, params=()) -> list[dict]:
-        return [dict(row) for row in await self._reader.execute_fetchall(sql, params)]
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        return [dict(row) for row in await self._read.execute_fetchall(sql, params)]
 
-    async def _upsert_ratings(self, ratings) -> None:
-        for row in ratings:
-            await self._writer.execute(
-                "INSERT INTO ratings (player_id, rules, rating, games, wins, losses, draws) "
-                "VALUES (:player_id, :rules, :rating, :games, :wins, :losses, :draws) "
-                "ON CONFLICT (player_id, rules) DO UPDATE SET rating = excluded.rating, "
-                "games = excluded.games, wins = excluded.wins, losses = excluded.losses, "
-                "draws = excluded.draws",
-                row,
-            )
+    async def _upsert_ratings(self, ratings: Iterable[RatingRecord]) -> None:
+        await self._write.executemany(queries.UPSERT_RATING, queries.rating_values(ratings))
+
+    @property
+    def _read(self) -> aiosqlite.Connection:
+        if self._reader is None:
+            raise StorageError("the SQLite database is closed")
+        return self._reader
+
+    @property
+    def _write(self) -> aiosqlite.Connection:
+        if self._writer is None:
+            raise StorageError("the SQLite database is closed")
+        return self._writer
 
     # -- players ------------------------------------------------------------------------------
 
     async def player_id(self, surface: str, external_id: str, now: float) -> int:
-        row = await self._one(
-            "SELECT id FROM players WHERE surface = ? AND external_id = ?", (surface, external_id)
-        )
+        row = await self._one(queries.PLAYER_ID, (surface, external_id))
         if row:
-            return row["id"]
+            return int(row["id"])
         async with self._transaction() as w:
-            await w.execute(
-                "INSERT INTO players (surface, external_id, created_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (surface, external_id) DO NOTHING",
-                (surface, external_id, now),
-            )
-            rows = await w.execute_fetchall(
-                "SELECT id FROM players WHERE surface = ? AND external_id = ?",
-                (surface, external_id),
-            )
-        return rows[0][0]
+            await w.execute(queries.ADD_PLAYER, (surface, external_id, now))
+            rows = list(await w.execute_fetchall(queries.PLAYER_ID, (surface, external_id)))
+        return int(rows[0][0])
 
-    async def player(self, player_id: int) -> dict | None:
-        return await self._one("SELECT * FROM players WHERE id = ?", (player_id,))
+    async def player(self, player_id: int) -> PlayerRecord | None:
+        row = await self._one(queries.PLAYER, (player_id,))
+        return PlayerRecord.from_row(row) if row else None
 
     async def set_display_name(self, player_id: int, name: str) -> None:
         async with self._transaction() as w:
-            await w.execute("UPDATE players SET display_name = ? WHERE id = ?", (name, player_id))
+            await w.execute(queries.SET_DISPLAY_NAME, (name, player_id))
 
-    async def set_ping(self, player_id: int, ping: str) -> None:
+    async def set_ping(self, player_id: int, ping: PingMode) -> None:
         async with self._transaction() as w:
-            await w.execute("UPDATE players SET ping = ? WHERE id = ?", (ping, player_id))
+            await w.execute(queries.SET_PING, (ping.value, player_id))
 
     # -- servers ------------------------------------------------------------------------------
 
     async def server_settings(self, surface: str, server_id: str) -> str | None:
-        row = await self._one(
-            "SELECT settings FROM server_settings WHERE surface = ? AND server_id = ?",
-            (surface, server_id),
-        )
-        return row["settings"] if row else None
+        row = await self._one(queries.SERVER_SETTINGS, (surface, server_id))
+        return str(row["settings"]) if row else None
 
     async def set_server_settings(
         self, surface: str, server_id: str, settings: str, now: float
     ) -> None:
         async with self._transaction() as w:
-            await w.execute(
-                "INSERT INTO server_settings (surface, server_id, settings, updated_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (surface, server_id) DO UPDATE SET "
-                "settings = excluded.settings, updated_at = excluded.updated_at",
-                (surface, server_id, settings, now),
-            )
+            await w.execute(queries.SET_SERVER_SETTINGS, (surface, server_id, settings, now))
 
     async def add_server_player(self, surface: str, server_id: str, player_id: int) -> None:
         async with self._transaction() as w:
-            await w.execute(
-                "INSERT OR IGNORE INTO server_players (surface, server_id, "
-                "player_id) VALUES (?, ?, ?)",
-                (surface, server_id, player_id),
-            )
+            await w.execute(queries.ADD_SERVER_PLAYER, (surface, server_id, player_id))
 
     # -- challenges ---------------------------------------------------------------------------
 
-    async def create_challenge(self, row: dict) -> int:
+    async def create_challenge(self, challenge: NewChallenge) -> int:
         async with self._transaction() as w:
-            cursor = await w.execute(
-                "INSERT INTO challenges (challenger_id, opponent_id, rules, channel_surface, "
-                "channel_id, options, status, created_at, expires_at) VALUES (:challenger_id, "
-                ":opponent_id, :rules, :channel_surface, :channel_id, :options, 'open', "
-                ":created_at, :expires_at)",
-                row,
-            )
-        return cursor.lastrowid
+            cursor = await w.execute(queries.INSERT_CHALLENGE, queries.challenge_values(challenge))
+        return _new_id(cursor)
 
-    async def challenge(self, challenge_id: int) -> dict | None:
-        return await self._one("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+    async def challenge(self, challenge_id: int) -> ChallengeRecord | None:
+        row = await self._one(queries.CHALLENGE, (challenge_id,))
+        return ChallengeRecord.from_row(row) if row else None
 
-    async def close_challenge(self, challenge_id: int, status: str, now: float) -> bool:
+    async def close_challenge(self, challenge_id: int, status: ChallengeStatus, now: float) -> bool:
         async with self._transaction() as w:
-            cursor = await w.execute(
-                "UPDATE challenges SET status = ?, answered_at = ? "
-                "WHERE id = ? AND status = 'open'",
-                (status, now, challenge_id),
-            )
+            cursor = await w.execute(queries.CLOSE_CHALLENGE, (status.value, now, challenge_id))
         return cursor.rowcount == 1
 
-    async def accept_challenge(self, challenge_id: int, game: dict, now: float) -> int | None:
+    async def accept_challenge(self, challenge_id: int, game: NewGame, now: float) -> int | None:
         async with self._transaction() as w:
-            cursor = await w.execute(
-                "UPDATE challenges SET status = 'accepted', answered_at = ? "
-                "WHERE id = ? AND status = 'open'",
-                (now, challenge_id),
-            )
+            cursor = await w.execute(queries.ACCEPT_CHALLENGE, (now, challenge_id))
             if cursor.rowcount != 1:
                 await w.rollback()
                 return None
             game_id = await self._insert_game(game)
-            await w.execute(
-                "UPDATE challenges SET game_id = ? WHERE id = ?", (game_id, challenge_id)
-            )
+            await w.execute(queries.CHALLENGE_GAME, (game_id, challenge_id))
         return game_id
 
-    async def open_challenges(self, player_id: int) -> list[dict]:
-        return await self._all(
-            "SELECT * FROM challenges WHERE status = 'open' AND (challenger_id = ? "
-            "OR opponent_id = ?) ORDER BY id DESC",
-            (player_id, player_id),
-        )
+    async def open_challenges(self, player_id: int) -> list[ChallengeRecord]:
+        rows = await self._all(queries.OPEN_CHALLENGES, (player_id, player_id))
+        return [ChallengeRecord.from_row(row) for row in rows]
 
-    async def due_challenges(self, now: float) -> list[dict]:
-        return await self._all(
-            "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ?", (now,)
-        )
+    async def due_challenges(self, now: float) -> list[ChallengeRecord]:
+        rows = await self._all(queries.DUE_CHALLENGES, (now,))
+        return [ChallengeRecord.from_row(row) for row in rows]
 
     # -- games --------------------------------------------------------------------------------
 
-    async def _insert_game(self, game: dict) -> int:
+    async def _insert_game(self, game: NewGame) -> int:
         try:
-            cursor = await self._writer.execute(
-                "INSERT INTO games (rules, south_id, north_id, channel_surface, channel_id, first,"
-                " status, ply, board, mover, options, rated, created_at, last_move_at, remind_at,"
-                " forfeit_at) VALUES (:rules, :south_id, :north_id, :channel_surface, "
-                ":channel_id, :first, 'active', 0, :board, :mover, :options, :rated, "
-                ":created_at, :last_move_at, :remind_at, :forfeit_at)",
-                game,
-            )
+            cursor = await self._write.execute(queries.INSERT_GAME, queries.game_values(game))
         except sqlite3.IntegrityError as err:
             if _is_channel_taken(err):
                 raise ChannelTaken(f"{game['channel_surface']}:{game['channel_id']}") from None
             raise
-        return cursor.lastrowid
+        return _new_id(cursor)
 
-    async def create_game(self, game: dict) -> int:
+    async def create_game(self, game: NewGame) -> int:
         async with self._transaction():
             return await self._insert_game(game)
 
-    async def game(self, game_id: int) -> dict | None:
-        return await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+    async def game(self, game_id: int) -> GameRecord | None:
+        row = await self._one(queries.GAME, (game_id,))
+        return GameRecord.from_row(row) if row else None
 
-    async def active_game_in(self, channel_surface: str, channel_id: str) -> dict | None:
-        return await self._one(
-            "SELECT * FROM games WHERE channel_surface = ? AND channel_id = ? "
-            "AND status = 'active'",
-            (channel_surface, channel_id),
-        )
+    async def active_game_in(self, channel_surface: str, channel_id: str) -> GameRecord | None:
+        row = await self._one(queries.ACTIVE_GAME_IN, (channel_surface, channel_id))
+        return GameRecord.from_row(row) if row else None
 
-    async def game_with_moves(self, game_id: int) -> tuple[dict | None, list[dict]]:
+    async def game_with_moves(self, game_id: int) -> tuple[GameRecord | None, list[MoveRecord]]:
         async with self._snapshot_lock:
-            await self._reader.execute("BEGIN")  # one snapshot: no commit lands in between
+            await self._read.execute("BEGIN")  # one snapshot: no commit lands in between
             try:
-                game = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+                game = await self.game(game_id)
                 moves = await self.moves(game_id) if game else []
             finally:
-                await self._reader.execute("COMMIT")
+                await self._read.execute("COMMIT")
         return game, moves
 
-    async def moves(self, game_id: int) -> list[dict]:
-        return await self._all("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+    async def moves(self, game_id: int) -> list[MoveRecord]:
+        return [MoveRecord.from_row(row) for row in await self._all(queries.MOVES, (game_id,))]
 
-    async def _change_game(self, game_id: int, ply: int, changes: dict) -> bool:
-        cursor = await self._writer.execute(
-            f"UPDATE games SET {_set_clause(changes)} WHERE id = :_id AND ply = :_ply "
-            "AND status = 'active'",
-            {**changes, "_id": game_id, "_ply": ply},
+    async def _change_game(self, game_id: int, ply: int, changes: GameChanges) -> bool:
+        cursor = await self._write.execute(
+            queries.change_game(tuple(changes)), queries.change_values(changes, game_id, ply)
         )
         return cursor.rowcount == 1
 
     async def record_move(
-        self, game_id: int, ply: int, move: dict, changes: dict, ratings=()
+        self,
+        game_id: int,
+        ply: int,
+        move: NewMove,
+        changes: GameChanges,
+        ratings: Sequence[RatingRecord] = (),
     ) -> bool:
         # Group commit: moves arriving while a transaction is being written wait and go
         # together in the next one, so many games' moves share one commit.
         future = asyncio.get_running_loop().create_future()
-        self._pending_moves.append((game_id, ply, move, changes, list(ratings), future))
+        self._pending_moves.append(
+            _PendingMove(game_id, ply, move, {**changes, "ply": ply + 1}, list(ratings), future)
+        )
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_moves())
-        return await future
+        return bool(await future)
 
     async def _flush_moves(self) -> None:
         while self._pending_moves:
@@ -375,88 +343,65 @@ class SQLiteStorage(Storage):
                     written = await self._write_batch(batch)
                 except Exception:  # each move is retried alone below and gets its own error
                     with contextlib.suppress(Exception):
-                        await self._writer.rollback()
+                        await self._write.rollback()
                     written = False
                 if written:
-                    for *_, future in batch:
-                        if not future.done():
-                            future.set_result(True)
+                    for pending in batch:
+                        if not pending.future.done():
+                            pending.future.set_result(True)
                     continue
                 # Some move was stale (another process moved first) or failed: one at a time,
                 # so each caller gets its own answer.
-                for game_id, ply, move, changes, ratings, future in batch:
+                for pending in batch:
                     try:
-                        result = await self._write_one(game_id, ply, move, changes, ratings)
+                        result = await self._write_one(pending)
                     except Exception as err:  # handed to the caller, who raises it
-                        if not future.done():
-                            future.set_exception(err)
+                        if not pending.future.done():
+                            pending.future.set_exception(err)
                     else:
-                        if not future.done():
-                            future.set_result(result)
+                        if not pending.future.done():
+                            pending.future.set_result(result)
 
-    async def _write_batch(self, batch) -> bool:
+    async def _write_batch(self, batch: list[_PendingMove]) -> bool:
         """All of ``batch`` in one transaction, or nothing (False) if any move is stale."""
-        w = self._writer
-        groups: dict[tuple, list[dict]] = {}
-        for game_id, ply, _move, changes, _ratings, _future in batch:
-            params = {**changes, "ply": ply + 1, "_id": game_id, "_ply": ply}
-            groups.setdefault(tuple(sorted(changes)), []).append(params)
+        w = self._write
+        groups: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+        for pending in batch:
+            values = queries.change_values(pending.changes, pending.game_id, pending.ply)
+            groups.setdefault(tuple(pending.changes), []).append(values)
         for columns, rows in groups.items():
-            cursor = await w.executemany(
-                f"UPDATE games SET {_set_clause(dict.fromkeys(columns + ('ply',)))} "
-                "WHERE id = :_id AND ply = :_ply AND status = 'active'",
-                rows,
-            )
+            cursor = await w.executemany(queries.change_game(columns), rows)
             if cursor.rowcount != len(rows):
                 await w.rollback()
                 return False
         await w.executemany(
-            "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    game_id,
-                    ply + 1,
-                    m["move"],
-                    m["player_id"],
-                    m["played_at"],
-                    m["board"],
-                    m["mover"],
-                )
-                for game_id, ply, m, *_ in batch
-            ],
+            queries.INSERT_MOVE,
+            [queries.move_values(p.game_id, p.ply + 1, p.move) for p in batch],
         )
-        await self._upsert_ratings([r for *_, ratings, _f in batch for r in ratings])
+        await self._upsert_ratings([r for pending in batch for r in pending.ratings])
         await w.commit()
         return True
 
-    async def _write_one(self, game_id: int, ply: int, move: dict, changes: dict, ratings) -> bool:
-        w = self._writer
+    async def _write_one(self, pending: _PendingMove) -> bool:
+        w = self._write
         try:
-            if not await self._change_game(game_id, ply, {**changes, "ply": ply + 1}):
+            if not await self._change_game(pending.game_id, pending.ply, pending.changes):
                 await w.rollback()
                 return False
             await w.execute(
-                "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    ply + 1,
-                    move["move"],
-                    move["player_id"],
-                    move["played_at"],
-                    move["board"],
-                    move["mover"],
-                ),
+                queries.INSERT_MOVE,
+                queries.move_values(pending.game_id, pending.ply + 1, pending.move),
             )
-            await self._upsert_ratings(ratings)
+            await self._upsert_ratings(pending.ratings)
             await w.commit()
             return True
         except BaseException:
             await w.rollback()
             raise
 
-    async def update_game(self, game_id: int, ply: int, changes: dict, ratings=()) -> bool:
+    async def update_game(
+        self, game_id: int, ply: int, changes: GameChanges, ratings: Sequence[RatingRecord] = ()
+    ) -> bool:
         async with self._transaction() as w:
             if not await self._change_game(game_id, ply, changes):
                 await w.rollback()
@@ -464,24 +409,22 @@ class SQLiteStorage(Storage):
             await self._upsert_ratings(ratings)
         return True
 
-    async def take_back(self, game_id: int, ply: int, to_ply: int, changes: dict) -> bool:
+    async def take_back(self, game_id: int, ply: int, to_ply: int, changes: GameChanges) -> bool:
         async with self._transaction() as w:
             if not await self._change_game(game_id, ply, {**changes, "ply": to_ply}):
                 await w.rollback()
                 return False
-            await w.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, to_ply))
+            await w.execute(queries.TAKE_BACK, (game_id, to_ply))
         return True
 
-    async def games_of(self, player_id: int, include_finished: bool, limit: int) -> list[dict]:
-        status = "" if include_finished else "AND status = 'active'"
-        return await self._all(
-            f"SELECT * FROM games WHERE (south_id = ? OR north_id = ?) {status} "
-            "ORDER BY status = 'over', last_move_at DESC LIMIT ?",
-            (player_id, player_id, limit),
-        )
+    async def games_of(
+        self, player_id: int, include_finished: bool, limit: int
+    ) -> list[GameRecord]:
+        rows = await self._all(queries.games_of(include_finished), (player_id, player_id, limit))
+        return [GameRecord.from_row(row) for row in rows]
 
-    async def due_clocks(self, now: float) -> list[dict]:
-        return await self._all(queries.DUE_CLOCKS, (now, now))
+    async def due_clocks(self, now: float) -> list[GameRecord]:
+        return [GameRecord.from_row(row) for row in await self._all(queries.DUE_CLOCKS, (now, now))]
 
     async def claim_lease(self, name: str, holder: str, now: float, seconds: float) -> bool:
         async with self._transaction() as w:
@@ -490,22 +433,24 @@ class SQLiteStorage(Storage):
 
     async def release_lease(self, name: str, holder: str) -> None:
         async with self._transaction() as w:
-            await w.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+            await w.execute(queries.RELEASE_LEASE, (name, holder))
 
     async def claim_reminder(self, game_id: int, ply: int, now: float) -> bool:
         async with self._transaction() as w:
             cursor = await w.execute(queries.CLAIM_REMINDER, (now, game_id, ply))
         return cursor.rowcount == 1
 
-    async def games_awaiting_ai(self) -> list[dict]:
-        return await self._all(queries.GAMES_AWAITING_AI)
+    async def games_awaiting_ai(self) -> list[GameRecord]:
+        return [GameRecord.from_row(row) for row in await self._all(queries.GAMES_AWAITING_AI)]
 
-    async def count_games(self, status: str | None = None) -> int:
+    async def count_games(self, status: GameStatus | None = None) -> int:
         if status is None:
             row = await self._one("SELECT count(*) AS n FROM games")
         else:
-            row = await self._one("SELECT count(*) AS n FROM games WHERE status = ?", (status,))
-        return row["n"]
+            row = await self._one(
+                "SELECT count(*) AS n FROM games WHERE status = ?", (status.value,)
+            )
+        return int(row["n"]) if row else 0
 
     # -- whole tables ---------------------------------------------------------------------------
 
@@ -525,14 +470,15 @@ class SQLiteStorage(Storage):
 
     # -- ratings ------------------------------------------------------------------------------
 
-    async def rating(self, player_id: int, rules: str) -> dict | None:
-        return await self._one(
-            "SELECT * FROM ratings WHERE player_id = ? AND rules = ?", (player_id, rules)
-        )
+    async def rating(self, player_id: int, rules: str) -> RatingRecord | None:
+        row = await self._one(queries.RATING, (player_id, rules))
+        return RatingRecord.from_row(row) if row else None
 
     async def leaderboard(
         self, rules: str, limit: int, server: tuple[str, str] | None = None
-    ) -> list[dict]:
+    ) -> list[RatingRecord]:
         if server is None:
-            return await self._all(queries.LEADERBOARD, (rules, limit))
-        return await self._all(queries.SERVER_LEADERBOARD, (rules, *server, limit))
+            rows = await self._all(queries.LEADERBOARD, (rules, limit))
+        else:
+            rows = await self._all(queries.SERVER_LEADERBOARD, (rules, *server, limit))
+        return [RatingRecord.from_row(row) for row in rows]

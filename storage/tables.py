@@ -43,14 +43,18 @@ FORMAT = "v1"
 
 class StoredTable(NamedTuple):
     counts: np.ndarray
-    values: np.ndarray
+    values: np.ndarray | None  # None when the file is missing or unusable
     path: Path
     source: str  # "loaded", "built" (and saved), or "built, not saved"
     note: str  # what happened, for the user: where it came from or why it was rebuilt
 
     @property
     def table(self) -> tuple[np.ndarray, np.ndarray]:
-        """The (counts, values) pair the solver takes."""
+        """The (counts, values) pair the solver takes (StorageError when there is none)."""
+        if self.values is None:
+            from storage.base import StorageError
+
+            raise StorageError(f"no endgame table at {self.path}: {self.note}")
         return self.counts, self.values
 
 

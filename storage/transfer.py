@@ -13,12 +13,13 @@ import json
 from collections.abc import Callable
 
 from engine import Game, Ruleset
-from storage.base import StorageError
+from storage.base import Storage, StorageError
 from storage.queries import TABLES  # noqa: F401  (the tables copied, in order)
+from storage.records import GameRecord
 
 
 async def copy_database(
-    source, target, progress: Callable[[str], None] = lambda s: None
+    source: Storage, target: Storage, progress: Callable[[str], None] = lambda s: None
 ) -> dict[str, int]:
     """Copy every row of ``source`` into the empty ``target`` (open Storages); the rows
     copied per table. StorageError when the target holds data or the check fails."""
@@ -37,16 +38,16 @@ async def copy_database(
     return copied
 
 
-async def check_replays(store, progress: Callable[[str], None] = lambda s: None) -> int:
+async def check_replays(store: Storage, progress: Callable[[str], None] = lambda s: None) -> int:
     """Every game of ``store`` replays from its moves to its stored board; the games checked."""
-    games = await store.table_rows("games")
-    for n, row in enumerate(games, 1):
-        moves = [m["move"] for m in await store.moves(row["id"])]
-        replay = Game.from_moves(Ruleset.parse(row["rules"]), moves, first=row["first"]).position
-        if row["ply"] != len(moves) or (
-            row["status"] == "active" and list(replay.board) != json.loads(row["board"])
+    games = [GameRecord.from_row(row) for row in await store.table_rows("games")]
+    for n, game in enumerate(games, 1):
+        moves = [m.move for m in await store.moves(game.id)]
+        replay = Game.from_moves(Ruleset.parse(game.rules), moves, first=game.first).position
+        if game.ply != len(moves) or (
+            game.is_active and list(replay.board) != json.loads(game.board)
         ):
-            raise StorageError(f"game {row['id']} does not replay to its stored board")
+            raise StorageError(f"game {game.id} does not replay to its stored board")
         if n % 1000 == 0:
             progress(f"checked {n:,} of {len(games):,} games")
     return len(games)

@@ -98,15 +98,15 @@ async def test_moves_from_three_processes_apply_exactly_once(postgres_database, 
 
     store = await open_storage(url)
     try:
-        log = [(m["ply"], m["move"]) for m in await store.moves(game.id)]
+        log = [(m.ply, m.move) for m in await store.moves(game.id)]
         row = await store.game(game.id)
     finally:
         await store.close()
     assert log == acked  # every acknowledged move is in the log, and nothing else
-    assert row["ply"] == len(log) > 20
+    assert row.ply == len(log) > 20
     assert sum(1 for out, _ in results if json.loads(out)) >= 2  # the processes did share
     replay = Game.from_moves("oware", [move for _, move in log])
-    assert list(replay.position.board) == json.loads(row["board"])
+    assert list(replay.position.board) == json.loads(row.board)
 
 
 @pytest.mark.parametrize("database", ["postgresql"], indirect=True)

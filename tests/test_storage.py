@@ -7,21 +7,23 @@ import sqlite3
 import pytest
 
 from storage import ChannelTaken, StorageError, is_postgres_url, open_storage
+from engine import Side
 from storage.migrations import LATEST
+from storage.records import GameStatus, NewGame, NewMove
 
 
-def game_row(south, north, channel="c1", now=0.0):
-    return dict(
+def game_row(south, north, channel="c1", now=0.0) -> NewGame:
+    return NewGame(
         rules="kalah",
         south_id=south,
         north_id=north,
         channel_surface="discord",
         channel_id=channel,
-        first="south",
+        first=Side.SOUTH,
         board="[4,4,4,4,4,4,4,4,4,4,4,4,0,0]",
         mover=0,
         options="{}",
-        rated=1,
+        rated=True,
         created_at=now,
         last_move_at=now,
         remind_at=None,
@@ -29,8 +31,8 @@ def game_row(south, north, channel="c1", now=0.0):
     )
 
 
-def move_row(player, move="C"):
-    return dict(
+def move_row(player, move="C") -> NewMove:
+    return NewMove(
         move=move, player_id=player, played_at=1.0, board="[4,4,0,5,5,5,4,4,4,4,4,4,1,0]", mover=0
     )
 
@@ -97,7 +99,7 @@ async def test_one_active_game_per_channel(database):
     with pytest.raises(ChannelTaken):
         await store.create_game(game_row(a, b))
     assert await store.create_game(game_row(a, b, channel="c2")) != first
-    assert await store.update_game(first, 0, {"status": "over"})
+    assert await store.update_game(first, 0, {"status": GameStatus.OVER})
     await store.create_game(game_row(a, b))  # the channel is free once the game is over
     await store.close()
 
@@ -109,8 +111,9 @@ async def test_a_move_is_recorded_only_at_the_ply_it_was_made_for(database):
     game = await store.create_game(game_row(a, b))
     assert await store.record_move(game, 0, move_row(a), {"mover": 1})
     assert not await store.record_move(game, 0, move_row(a), {"mover": 1})  # stale: ply is 1
-    assert [m["ply"] for m in await store.moves(game)] == [1]
-    assert (await store.game(game))["ply"] == 1
+    assert [m.ply for m in await store.moves(game)] == [1]
+    stored = await store.game(game)
+    assert stored is not None and stored.ply == 1 and stored.status is GameStatus.ACTIVE
     assert await store.take_back(game, 1, 0, {"mover": 0})
     assert await store.moves(game) == []
     await store.close()
@@ -118,7 +121,7 @@ async def test_a_move_is_recorded_only_at_the_ply_it_was_made_for(database):
 
 async def test_only_whitelisted_columns_can_change(database):
     store = await open_storage(database)
-    with pytest.raises(StorageError, match="not a game column"):
+    with pytest.raises(StorageError, match="not a column a change may set"):
         await store.update_game(1, 0, {"rules; DROP TABLE games": 1})
     await store.close()
 

@@ -1,6 +1,7 @@
 """The game service: every surface (terminal, Discord, email) calls it, and it alone decides
-who may do what. It keeps everything in SQLite (``storage``) and runs the AI in a worker
-process, so the event loop never blocks.
+who may do what. It keeps everything in the database (``storage``: a SQLite file, or
+PostgreSQL for several processes) and runs the AI in worker processes
+(``bot.ai_runtime``), so the event loop never blocks.
 
 How a surface uses the service::
 
@@ -28,9 +29,10 @@ starts at once, and the AI's replies arrive as ``MoveMade`` events (``await serv
 waits for them, for tests and the terminal). ``await service.hint(game.id, alice)`` asks the
 strongest AI for the player to move (in games against the AI or unrated ones).
 
-One service per process is the intended shape; several processes on one file (``mancala bot``
-and ``mancala mail``) are safe: a move is compare-and-set on its ply in SQL, and a cached game
-is checked against the file after ``cache_ttl`` seconds. A move is acknowledged (its method
+One service per process is the intended shape; several processes on one database (``mancala
+bot`` and ``mancala mail``) are safe: a move is compare-and-set on its ply in SQL, and a cached
+game is checked against the database after ``cache_ttl`` seconds (at once on PostgreSQL, which
+announces each change). A move is acknowledged (its method
 returns) only after its transaction commits, so a crash loses no acknowledged move.
 
 Moves are pit letters in the engine's notation: South's pits uppercase, North's lowercase
@@ -72,22 +74,31 @@ from bot.service.events import (
 )
 from bot.service.surface_defaults import SURFACE_DEFAULTS, SurfaceDefaults
 from bot.service.types import (
+    OFFER_ASKS,
+    OFFER_NOUNS,
     Challenge,
+    ChallengeStatus,
     Channel,
     GameOptions,
+    GameStatus,
     GameView,
     Hint,
     Offer,
+    OfferKind,
     Player,
     Rating,
+    Side,
 )
 
 __all__ = [
+    "OFFER_ASKS",
+    "OFFER_NOUNS",
     "BadRequest",
     "BadRules",
     "Challenge",
     "ChallengeAnswered",
     "ChallengeClosed",
+    "ChallengeStatus",
     "ChallengeReceived",
     "Channel",
     "ChannelBusy",
@@ -98,6 +109,7 @@ __all__ = [
     "GameOptions",
     "GameOver",
     "GameService",
+    "GameStatus",
     "GameView",
     "Hint",
     "IllegalMove",
@@ -111,6 +123,7 @@ __all__ = [
     "Notifier",
     "Offer",
     "OfferAnswered",
+    "OfferKind",
     "OfferMade",
     "Player",
     "Rating",
@@ -118,6 +131,7 @@ __all__ = [
     "Reminder",
     "SURFACE_DEFAULTS",
     "ServiceClosed",
+    "Side",
     "ServiceError",
     "StaleMove",
     "SurfaceDefaults",

@@ -11,6 +11,7 @@ import secrets
 import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot import metrics
 from bot.ai_runtime.pool import AIPool
@@ -28,18 +29,18 @@ HINT_SECONDS = 2.0  # how long the AI thinks about a hint
 AI_LEASE = 120.0  # seconds a process holds an AI turn: far above any level's thinking time
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class AITurns:
     """The AI's moves and hints, computed by ``pool`` and played through ``play``."""
 
-    _tasks: Tasks
-    _players: Players
-    _games: Games
-    _announcer: Announcer
-    _play: Play
+    tasks: Tasks
+    players: Players
+    games: Games
+    announcer: Announcer
+    play: Play
     pool: AIPool
-    _store: Storage  # its leases: one process of several on a database plays an AI's turn
-    _clock: Callable[[], float]
+    store: Storage  # its leases: one process of several on a database plays an AI's turn
+    clock: Callable[[], float]
     _thinking: set[int] = field(default_factory=set, init=False)  # games with an AI turn task
     _holder: str = field(
         default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}",
@@ -47,7 +48,7 @@ class AITurns:
     )
 
     async def hint(
-        self, game_id: int, by: Player, *, thinking: Callable[[], Awaitable] | None = None
+        self, game_id: int, by: Player, *, thinking: Callable[[], Awaitable[Any]] | None = None
     ) -> Hint:
         """The AI's best move for ``by``, the player to move: the endgame solver's proof when
         it finishes within ``HINT_SECONDS`` (or the service's ``ai_time_limit``, if lower),
@@ -58,8 +59,8 @@ class AITurns:
 
         Raises NotFound, NotAllowed (not a player here, or a rated game between people),
         GameFinished, NotYourTurn, NoHint (the AI failed)."""
-        self._tasks.check_open()
-        view = await self._games.get(game_id)
+        self.tasks.check_open()
+        view = await self.games.get(game_id)
         if view.side_of(by) is None:
             raise errors.NotAllowed(f"you are not playing in game #{game_id}")
         if view.is_over:
@@ -97,20 +98,20 @@ class AITurns:
 
     def schedule(self, game_id: int) -> None:
         """Let the AI move in this game (once: a turn already running goes on)."""
-        if game_id in self._thinking or self._tasks.closed:
+        if game_id in self._thinking or self.tasks.closed:
             return
         self._thinking.add(game_id)
-        self._tasks.spawn(self._ai_turns(game_id), name=f"ai-turn-{game_id}")
+        self.tasks.spawn(self._ai_turns(game_id), name=f"ai-turn-{game_id}")
 
     async def _ai_turns(self, game_id: int) -> None:
         """Play the AI's moves while it is the AI's turn (both sides, for AI against AI);
         nothing if another process on the database holds this game's AI turn."""
         lease = f"ai-turn:{game_id}"
         try:
-            if not await self._store.claim_lease(lease, self._holder, self._clock(), AI_LEASE):
+            if not await self.store.claim_lease(lease, self._holder, self.clock(), AI_LEASE):
                 return  # another process is thinking; if it dies, a later tick takes over
-            while not self._tasks.closed:
-                seen = await self._games.get(game_id)
+            while not self.tasks.closed:
+                seen = await self.games.get(game_id)
                 ai = seen.to_move
                 if ai is None or not ai.is_ai:
                     return
@@ -118,16 +119,16 @@ class AITurns:
                 choice = await self.pool.choose(seen.position, ai.id, seed=game_id * 1000 + ply)
                 metrics.AI_THINK.labels(level=ai.id).observe(choice.seconds)
                 try:
-                    async with self._games.locked(game_id):
-                        live = await self._games.load(game_id)
-                        if live.row["ply"] != ply or live.row["status"] != "active":
+                    async with self.games.locked(game_id):
+                        live = await self.games.load(game_id)
+                        if live.record.ply != ply or not live.record.is_active:
                             continue  # an undo or resignation came first: think again
-                        await self._players.pid(ai)
-                        view = await self._play.apply(live, ai, choice.move)
+                        await self.players.pid(ai)
+                        view = await self.play.apply(live, ai, choice.move)
                 except errors.ServiceError as err:
                     log.error("AI move %s in game %s refused: %s", choice.move, game_id, err)
                     return
-                self._announcer.after_change(
+                self.announcer.after_change(
                     view, actor=None, move=view.moves[-1], schedule_ai=False, by=ai
                 )
                 # the loop goes on while it is still an AI's turn (a replay, or AI against AI)
@@ -140,4 +141,4 @@ class AITurns:
         finally:
             self._thinking.discard(game_id)
             with contextlib.suppress(Exception):  # a restart takes the turn over at once
-                await self._store.release_lease(lease, self._holder)
+                await self.store.release_lease(lease, self._holder)

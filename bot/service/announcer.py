@@ -8,7 +8,7 @@ turn, hands the game to ``ai_turn`` (the AI part's scheduler, wired by ``GameSer
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from bot.service.events import Event, GameOver, MoveMade, Notifier
 from bot.service.tasks import Tasks
@@ -18,16 +18,22 @@ log = logging.getLogger(__name__)
 
 
 class Announcer:
+    """Tells each human player of a change through their surface's notifier; hands AI turns
+    to ``ai_turn``."""
+
     def __init__(self, tasks: Tasks):
         self._tasks = tasks
         self.notifiers: dict[str, Notifier] = {}
         self.ai_turn: Callable[[int], None] = lambda game_id: None
 
     def notify(
-        self, recipients, make: Callable[[Player], Event], actor: Player | None = None
+        self,
+        recipients: Iterable[Player | None],
+        make: Callable[[Player], Event],
+        actor: Player | None = None,
     ) -> None:
         """``make(who)`` for each human recipient but the actor (who has the return value)."""
-        seen = set()
+        seen: set[Player] = set()
         for who in recipients:
             if who is None or who.is_ai or who == actor or who in seen:
                 continue
@@ -47,12 +53,12 @@ class Announcer:
         """Tell the players (``actor`` is answered by the return value instead; ``by`` made
         ``move``, the actor unless the AI did), and let the AI move if it is its turn."""
         humans = [view.south, view.north]
-        if move is not None:
-            mover = by or actor
+        mover = by or actor
+        if move is not None and mover is not None:
             self.notify(humans, lambda who: MoveMade(who, view, move, mover), actor=actor)
         if view.is_over:
             self.notify(humans, lambda who: GameOver(who, view), actor=actor)
-        elif view.to_move.is_ai and schedule_ai:
+        elif view.to_move is not None and view.to_move.is_ai and schedule_ai:
             self.ai_turn(view.id)
 
     @staticmethod

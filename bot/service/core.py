@@ -1,6 +1,7 @@
 """GameService: the one place that decides who may do what. See ``bot.service`` for a usage
-example. Every public method is a coroutine; each raises only ``ServiceError`` subclasses on a
-user's mistake (their messages are fit to show), and never blocks the event loop.
+example. Every verb that reads or changes the database is a coroutine; each raises only
+``ServiceError`` subclasses on a user's mistake (their messages are fit to show), and never
+blocks the event loop.
 
 How it keeps a move exactly-once: moves of one game run one at a time under that game's lock;
 the stored ply is compared-and-set in the same transaction that appends to the move log, whose
@@ -10,8 +11,9 @@ primary key is (game, ply). A move is acknowledged (the method returns) only aft
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from bot.ai_runtime.pool import AIPool
 from bot.service.ai_turns import AITurns
@@ -22,80 +24,274 @@ from bot.service.deadlines import Deadlines
 from bot.service.events import Notifier
 from bot.service.games import Games
 from bot.service.looking import Looking
-from bot.service.pings import Pings
+from bot.service.pings import Ping, Pings
 from bot.service.play import Play
 from bot.service.players import Players
-from bot.service.servers import Servers
+from bot.service.servers import Servers, ServerSettings
 from bot.service.tasks import Tasks
-from storage import open_storage
+from bot.service.types import (
+    Challenge,
+    Channel,
+    GameOptions,
+    GameView,
+    Hint,
+    OfferKind,
+    Player,
+    Rating,
+)
+from engine import Side
+from storage import Storage, open_storage
+from storage.records import PingMode
 
 
 class GameService:
-    """Games, challenges, clocks, AI turns and ratings, on one SQLite file: the facade every
-    surface calls. Each responsibility is a part in its own module, built with the parts it
-    uses, so each file says what it depends on:
+    """Games, challenges, clocks, AI turns and ratings, on SQLite or PostgreSQL: the facade
+    every surface calls. Each responsibility is a part in its own module, built with the parts
+    it uses (by keyword), so each file says what it depends on:
 
     - ``players`` (``Players``): who plays, their ids and display names
     - ``games`` (``Games``): loading, locking, committing and ending a game
     - ``announcer`` (``Announcer``): telling the players; hands AI turns to ``ai_turns``
     - ``challenges``: challenge, accept, decline, cancel, expiry, start_game
     - ``play``: move, resign, offers (draw, agreed end, undo) and their answers
-    - ``ai_turns``: the AI's moves, and hints (the worker pool is ``ai_turns.pool``)
+    - ``ai_turns``: the AI's moves, and hints (the worker pool is ``ai``)
     - ``deadlines``: tick (reminders, forfeits, expiries)
     - ``looking``: games, boards, a game's record, ratings, leaderboards
     - ``pings``: whom to ping when it is their move, and how
+    - ``servers``: a Discord server's settings and who plays there
 
-    The public verbs below are the parts' own methods (their docstrings say the rules); this
-    class adds the life cycle: open, close, notifiers, idle.
+    Every verb below is a method that hands the request to the part that decides it; its
+    docstring there says the rules. This class adds the life cycle: open, close, notifiers,
+    idle.
     """
 
-    def __init__(self, store, clock: Callable[[], float], ai: AIPool, cache_ttl: float = 1.0):
+    def __init__(
+        self, store: Storage, clock: Callable[[], float], ai: AIPool, cache_ttl: float = 1.0
+    ):
         """Use ``await GameService.open(path)``; this only wires the parts together."""
         self._store = store
+        self.ai = ai  # the one worker pool, shared with surfaces that play without a game
         self.tasks = Tasks()
         self.announcer = Announcer(self.tasks)
-        self.players = Players(store, clock, lambda: self.announcer.notifiers)
-        self.games = Games(store, clock, self.players, cache_ttl)
-        parts = (self.tasks, self.players, self.games, self.announcer)
-        self.challenges = Challenges(store, clock, *parts)
-        self.play = Play(clock, *parts)
-        self.ai = ai  # the one worker pool, shared with surfaces that play without a game
-        self.ai_turns = AITurns(*parts, self.play, ai, store, clock)
+        self.players = Players(
+            store=store, clock=clock, extra_surfaces=lambda: self.announcer.notifiers
+        )
+        self.games = Games(store=store, clock=clock, players=self.players, cache_ttl=cache_ttl)
+        tasks, players, games, announcer = self.tasks, self.players, self.games, self.announcer
+        self.challenges = Challenges(
+            store=store,
+            clock=clock,
+            tasks=tasks,
+            players=players,
+            games=games,
+            announcer=announcer,
+        )
+        self.play = Play(
+            clock=clock, tasks=tasks, players=players, games=games, announcer=announcer
+        )
+        self.ai_turns = AITurns(
+            store=store,
+            clock=clock,
+            tasks=tasks,
+            players=players,
+            games=games,
+            announcer=announcer,
+            play=self.play,
+            pool=ai,
+        )
         self.announcer.ai_turn = self.ai_turns.schedule
-        self.deadlines = Deadlines(store, clock, self.games, self.announcer, self.challenges)
-        self.looking = Looking(store, self.players, self.games)
-        self.pings = Pings(store, clock, self.players)
-        self.servers = Servers(store, clock, self.players)
-        self._ticker: asyncio.Task | None = None
+        self.deadlines = Deadlines(
+            store=store,
+            clock=clock,
+            games=self.games,
+            announcer=self.announcer,
+            challenges=self.challenges,
+        )
+        self.looking = Looking(store=store, players=self.players, games=self.games)
+        self.pings = Pings(store=store, clock=clock, players=self.players)
+        self.servers = Servers(store=store, clock=clock, players=self.players)
+        self._ticker: asyncio.Task[None] | None = None
 
-        # The verbs surfaces use, each answered by the part that owns it.
-        challenges, play, looking = self.challenges, self.play, self.looking
-        self.challenge, self.accept = challenges.challenge, challenges.accept
-        self.decline, self.cancel = challenges.decline, challenges.cancel
-        self.get_challenge, self.open_challenges = (
-            challenges.get_challenge,
-            challenges.open_challenges,
-        )
-        self.start_game, self.rematch = challenges.start_game, challenges.rematch
-        self.move, self.resign, self.offer = play.move, play.resign, play.offer
-        self.offer_draw, self.offer_end, self.request_undo = (
-            play.offer_draw,
-            play.offer_end,
-            play.request_undo,
-        )
-        self.accept_offer, self.decline_offer = play.accept_offer, play.decline_offer
-        self.hint, self.tick = self.ai_turns.hint, self.deadlines.tick
-        self.get_game = self.games.get
-        self.active_game, self.board = looking.active_game, looking.board
-        self.open_game_count = looking.open_game_count
-        self.list_games, self.export = looking.list_games, looking.export
-        self.rating, self.leaderboard = looking.rating, looking.leaderboard
-        self.set_display_name = self.players.set_display_name
-        self.set_ping_mode, self.ping_for_turn = self.pings.set_mode, self.pings.for_turn
-        self.server_settings, self.set_server_settings = self.servers.get, self.servers.update
-        self.note_server_player = self.servers.note_player
-        self.display_name = self.players.display_name
-        self.email_player = self.players.email_player
+    # -- challenges and starting games (bot.service.challenges) ---------------------------------
+
+    async def challenge(
+        self,
+        challenger: Player,
+        opponent: Player,
+        rules: str,
+        channel: Channel,
+        options: GameOptions | None = None,
+    ) -> Challenge:
+        """Challenge ``opponent`` to a game of ``rules`` in ``channel``; see
+        ``Challenges.challenge``."""
+        return await self.challenges.challenge(challenger, opponent, rules, channel, options)
+
+    async def accept(self, challenge_id: int, by: Player) -> GameView:
+        """The challenged player accepts; the game starts. See ``Challenges.accept``."""
+        return await self.challenges.accept(challenge_id, by)
+
+    async def decline(self, challenge_id: int, by: Player) -> Challenge:
+        """The challenged player declines. See ``Challenges.decline``."""
+        return await self.challenges.decline(challenge_id, by)
+
+    async def cancel(self, challenge_id: int, by: Player) -> Challenge:
+        """The challenger withdraws. See ``Challenges.cancel``."""
+        return await self.challenges.cancel(challenge_id, by)
+
+    async def get_challenge(self, challenge_id: int) -> Challenge:
+        """A challenge by id. Raises NotFound."""
+        return await self.challenges.get_challenge(challenge_id)
+
+    async def open_challenges(self, player: Player) -> list[Challenge]:
+        """Open challenges the player made or received, newest first."""
+        return await self.challenges.open_challenges(player)
+
+    async def rematch(self, game_id: int, by: Player) -> Challenge:
+        """The same match again, sides swapped. See ``Challenges.rematch``."""
+        return await self.challenges.rematch(game_id, by)
+
+    async def start_game(
+        self,
+        south: Player,
+        north: Player,
+        rules: str,
+        channel: Channel,
+        options: GameOptions | None = None,
+    ) -> GameView:
+        """Start a game at once, without a challenge. See ``Challenges.start_game``."""
+        return await self.challenges.start_game(south, north, rules, channel, options)
+
+    # -- playing (bot.service.play) -------------------------------------------------------------
+
+    async def move(
+        self, game_id: int, by: Player, move: str, expected_ply: int | str | None = None
+    ) -> GameView:
+        """Play ``move`` for ``by``, exactly once. See ``Play.move``."""
+        return await self.play.move(game_id, by, move, expected_ply)
+
+    async def resign(self, game_id: int, by: Player) -> GameView:
+        """``by`` resigns; the opponent wins. See ``Play.resign``."""
+        return await self.play.resign(game_id, by)
+
+    async def offer(self, game_id: int, by: Player, kind: OfferKind | str) -> GameView:
+        """Offer a draw, an agreed end, or ask to take back a move. See ``Play.offer``."""
+        return await self.play.offer(game_id, by, kind)
+
+    async def offer_draw(self, game_id: int, by: Player) -> GameView:
+        """Same as ``offer(game_id, by, OfferKind.DRAW)``."""
+        return await self.play.offer(game_id, by, OfferKind.DRAW)
+
+    async def offer_end(self, game_id: int, by: Player) -> GameView:
+        """Same as ``offer(game_id, by, OfferKind.END)``."""
+        return await self.play.offer(game_id, by, OfferKind.END)
+
+    async def request_undo(self, game_id: int, by: Player) -> GameView:
+        """Same as ``offer(game_id, by, OfferKind.UNDO)``."""
+        return await self.play.offer(game_id, by, OfferKind.UNDO)
+
+    async def accept_offer(self, game_id: int, by: Player) -> GameView:
+        """Accept the opponent's pending offer. See ``Play.accept_offer``."""
+        return await self.play.accept_offer(game_id, by)
+
+    async def decline_offer(self, game_id: int, by: Player) -> GameView:
+        """Decline (or withdraw) the pending offer. See ``Play.decline_offer``."""
+        return await self.play.decline_offer(game_id, by)
+
+    async def hint(
+        self,
+        game_id: int,
+        by: Player,
+        *,
+        thinking: Callable[[], Awaitable[Any]] | None = None,
+    ) -> Hint:
+        """The AI's best move for the player to move. See ``AITurns.hint``."""
+        return await self.ai_turns.hint(game_id, by, thinking=thinking)
+
+    async def tick(self) -> None:
+        """Act on the clock now: expiries, reminders, forfeits. See ``Deadlines.tick``."""
+        await self.deadlines.tick()
+
+    # -- looking (bot.service.looking) ----------------------------------------------------------
+
+    async def get_game(self, game_id: int) -> GameView:
+        """A game by id. Raises NotFound."""
+        return await self.games.get(game_id)
+
+    async def active_game(self, channel: Channel) -> GameView | None:
+        """The active game in a channel, or None."""
+        return await self.looking.active_game(channel)
+
+    async def board(self, game_id: int, perspective: Side | str | Player = Side.SOUTH) -> str:
+        """The board as text, seen from a side or by a player. See ``Looking.board``."""
+        return await self.looking.board(game_id, perspective)
+
+    async def open_game_count(self) -> int:
+        """How many games are in progress, on every surface."""
+        return await self.looking.open_game_count()
+
+    async def list_games(
+        self, player: Player, include_finished: bool = False, limit: int = 50
+    ) -> list[GameView]:
+        """The player's games, theirs to move first. See ``Looking.list_games``."""
+        return await self.looking.list_games(player, include_finished, limit)
+
+    async def export(self, game_id: int) -> str:
+        """A game's record as text. See ``Looking.export``."""
+        return await self.looking.export(game_id)
+
+    async def rating(self, player: Player, rules: str) -> Rating:
+        """The player's rating in a ruleset. See ``Looking.rating``."""
+        return await self.looking.rating(player, rules)
+
+    async def leaderboard(
+        self, rules: str, limit: int = 10, server: tuple[str, str] | None = None
+    ) -> list[Rating]:
+        """The best-rated players of a ruleset. See ``Looking.leaderboard``."""
+        return await self.looking.leaderboard(rules, limit, server)
+
+    # -- players, pings and servers -------------------------------------------------------------
+
+    async def display_name(self, player: Player) -> str:
+        """The player's display name, or a readable default."""
+        return await self.players.display_name(player)
+
+    async def set_display_name(self, player: Player, name: str) -> None:
+        """Remember how to call a player. See ``Players.set_display_name``."""
+        await self.players.set_display_name(player, name)
+
+    def email_player(self, text: str) -> Player:
+        """The email player at an address. See ``Players.email_player``."""
+        return self.players.email_player(text)
+
+    def set_mail_address(self, address: str | None) -> None:
+        """The bot's own address, once a mail surface is attached: nobody may challenge it."""
+        self.players.mail_address = address
+
+    async def set_ping_mode(self, player: Player, mode: PingMode | str) -> None:
+        """How ``player`` wants to hear it is their move. See ``Pings.set_mode``."""
+        await self.pings.set_mode(player, mode)
+
+    async def ping_for_turn(
+        self, game: GameView, actor: Player | None = None, place: ServerSettings | None = None
+    ) -> Ping:
+        """Whom to ping now that ``game.to_move`` has the turn. See ``Pings.for_turn``."""
+        return await self.pings.for_turn(game, actor, place)
+
+    async def server_settings(self, surface: str, server_id: str | int) -> ServerSettings:
+        """A server's settings (the defaults until its admins change one)."""
+        return await self.servers.get(surface, str(server_id))
+
+    async def set_server_settings(
+        self, surface: str, server_id: str | int, **changes: Any
+    ) -> ServerSettings:
+        """Change some of a server's settings. See ``Servers.update``."""
+        return await self.servers.update(surface, str(server_id), **changes)
+
+    async def note_server_player(self, surface: str, server_id: str | int, player: Player) -> None:
+        """Note that ``player`` plays on a server (for its own leaderboard)."""
+        await self.servers.note_player(surface, str(server_id), player)
+
+    # -- life cycle -----------------------------------------------------------------------------
 
     @classmethod
     async def open(
@@ -120,8 +316,8 @@ class GameService:
         # Where the database says when other processes change a game (PostgreSQL), cached
         # games are forgotten at once; elsewhere they are checked after cache_ttl seconds.
         await store.watch_games(service.games.live.drop)
-        for row in await store.games_awaiting_ai():
-            service.ai_turns.schedule(row["id"])
+        for game in await store.games_awaiting_ai():
+            service.ai_turns.schedule(game.id)
         if tick_every:
             service._ticker = asyncio.create_task(service.deadlines.tick_forever(tick_every))
         return service
@@ -135,13 +331,13 @@ class GameService:
         if self._ticker:
             self._ticker.cancel()
         await self.tasks.close()
-        self.ai_turns.pool.close()
+        self.ai.close()
         await self._store.close()
 
     async def __aenter__(self) -> GameService:
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     def add_notifier(self, surface: str, notifier: Notifier) -> None:
@@ -152,7 +348,7 @@ class GameService:
     def ai_status(self) -> str:
         """The AI's compiled search: "ready", or "compiling" / "cold" while the search levels
         play through the quicker-to-start pure-Python search (a few plies shallower)."""
-        return self.ai_turns.pool.status()
+        return self.ai.status()
 
     async def idle(self) -> None:
         """Wait until no AI turn and no notification is in flight (for tests and the

@@ -19,7 +19,9 @@ A surface subclasses ``Notifier`` and overrides the ``on_*`` methods it cares ab
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from bot.service.types import Challenge, GameView, Player
 
@@ -99,13 +101,16 @@ class Reminder(Event):
     forfeit_at: float | None
 
 
+E = TypeVar("E", bound="Event")
+
+
 class Notifier:
     """A surface's receiver of events. Override the ``on_*`` methods you need; the defaults do
     nothing (``on_forfeit`` falls back to ``on_game_over``). Or override ``notify`` to get every
     event in one place."""
 
     async def notify(self, event: Event) -> None:
-        handler = {
+        handlers: dict[type[Event], Callable[[Any], Awaitable[None]]] = {
             ChallengeReceived: self.on_challenge,
             ChallengeAnswered: self.on_challenge_answered,
             MoveMade: self.on_move,
@@ -114,7 +119,8 @@ class Notifier:
             Forfeit: self.on_forfeit,
             GameOver: self.on_game_over,
             Reminder: self.on_reminder,
-        }.get(type(event))
+        }
+        handler = handlers.get(type(event))
         if handler is not None:
             await handler(event)
 
@@ -147,12 +153,12 @@ class Recorder(Notifier):
     1
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.events: list[Event] = []
 
     async def notify(self, event: Event) -> None:
         self.events.append(event)
         await super().notify(event)
 
-    def of_type(self, kind: type) -> list:
+    def of_type(self, kind: type[E]) -> list[E]:
         return [e for e in self.events if isinstance(e, kind)]

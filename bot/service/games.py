@@ -11,26 +11,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
 
 from bot.service import errors
 from bot.service.live import LiveCache, LiveGame
 from bot.service.players import Players
-from bot.service.ratings import updated_rows
+from bot.service.ratings import updated_ratings
 from bot.service.types import GameView, Player
-from engine import Outcome, Ruleset, RulesetError, excerpt
+from engine import Outcome, Ruleset, RulesetError, Side, excerpt
+from storage import Storage
+from storage.records import GameChanges, GameStatus, NewMove, RatingRecord
 
-# What another process may have changed in a game row since we cached it.
-CHANGING_COLUMNS = ("ply", "status", "board", "mover", "offer_kind", "offer_by", "reminded_at")
+# What another process may have changed in a game since we cached it.
+_CHANGING = attrgetter("ply", "status", "board", "mover", "offer_kind", "offer_by", "reminded_at")
 MAX_ID = 2**63 - 1  # the database's ids are signed 64-bit
+NO_OFFER: GameChanges = {"offer_kind": None, "offer_by": None, "offer_ply": None}
 
 
-def other_side(side: str) -> str:
-    """The opponent's side: ``other_side("south")`` is "north"."""
-    return "north" if side == "south" else "south"
-
-
-def known_id(value, kind: str = "game") -> int:
+def known_id(value: object, kind: str = "game") -> int:
     """``value`` if it can be the id of a stored ``kind``, else NotFound (an id past the
     database's range, a negative one or not a number at all names nothing stored)."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID:
@@ -46,33 +46,54 @@ def parse_rules(text: str) -> Ruleset:
         raise errors.BadRules(str(err)) from None
 
 
+@dataclass(frozen=True)
+class Ending:
+    """What ends a game: the changes to its record and the ratings written with them."""
+
+    changes: GameChanges
+    ratings: Sequence[RatingRecord] = ()
+
+
+@dataclass(eq=False)
+class _GameLock:
+    lock: asyncio.Lock
+    users: int = 0  # coroutines holding or waiting for it; at 0 the entry goes
+
+
 class Games:
     """Games as the store holds them, cached in memory and locked one change at a time."""
 
-    def __init__(self, store, clock: Callable[[], float], players: Players, cache_ttl: float = 1.0):
+    def __init__(
+        self,
+        *,
+        store: Storage,
+        clock: Callable[[], float],
+        players: Players,
+        cache_ttl: float = 1.0,
+    ):
         self._store = store
         self._clock = clock
         self._players = players
         self.cache_ttl = cache_ttl
         self.live = LiveCache()
-        self._locks: dict[int, list] = {}  # game id -> [lock, users]
+        self._locks: dict[int, _GameLock] = {}
         self._ratings_lock = asyncio.Lock()
 
     @contextlib.asynccontextmanager
-    async def locked(self, game_id: int):
+    async def locked(self, game_id: int) -> AsyncIterator[None]:
         """Hold the game's lock: changes to one game happen one at a time in this process
         (the ply compare-and-set in ``commit`` orders them across processes)."""
         game_id = known_id(game_id)  # before it becomes a key: it may be anything a surface sent
         entry = self._locks.get(game_id)
         if entry is None:
-            entry = self._locks[game_id] = [asyncio.Lock(), 0]
-        entry[1] += 1
+            entry = self._locks[game_id] = _GameLock(asyncio.Lock())
+        entry.users += 1
         try:
-            async with entry[0]:
+            async with entry.lock:
                 yield
         finally:
-            entry[1] -= 1
-            if entry[1] == 0:
+            entry.users -= 1
+            if entry.users == 0:
                 del self._locks[game_id]
 
     async def load(self, game_id: int, fresh: bool = False) -> LiveGame:
@@ -84,20 +105,20 @@ class Games:
         if live is not None:
             if not fresh and time.monotonic() - live.checked_at < self.cache_ttl:
                 return live
-            row = await self._store.game(game_id)
-            if row is not None and all(row[k] == live.row[k] for k in CHANGING_COLUMNS):
+            record = await self._store.game(game_id)
+            if record is not None and _CHANGING(record) == _CHANGING(live.record):
                 live.checked_at = time.monotonic()
                 return live
             self.live.drop(game_id)
-        row, moves = await self._store.game_with_moves(game_id)
-        if row is None:
+        found, moves = await self._store.game_with_moves(game_id)
+        if found is None:
             raise errors.NotFound(f"there is no game #{game_id}")
         live = LiveGame.build(
-            row,
+            found,
             moves,
-            await self._players.player(row["south_id"]),
-            await self._players.player(row["north_id"]),
-            Ruleset.parse(row["rules"]),
+            await self._players.player(found.south_id),
+            await self._players.player(found.north_id),
+            Ruleset.parse(found.rules),
         )
         live.checked_at = time.monotonic()
         self.live.put(live)
@@ -106,7 +127,7 @@ class Games:
     async def view(self, live: LiveGame) -> GameView:
         """The game as committed; call with the game's lock held (or from its snapshot)."""
         if live.snapshot is None:
-            offer_by = live.row["offer_by"]
+            offer_by = live.record.offer_by
             by = await self._players.player(offer_by) if offer_by else None
             live.snapshot = live.view(by)
         return live.snapshot
@@ -124,31 +145,31 @@ class Games:
             return await self.view(await self.load(game_id))
 
     @staticmethod
-    def side_of(live: LiveGame, by: Player) -> str:
+    def side_of(live: LiveGame, by: Player) -> Side:
         """``by``'s side in the game (NotAllowed if not a player of it)."""
         side = live.side_of(by)
         if side is None:
-            raise errors.NotAllowed(f"you are not playing in game #{live.row['id']}")
+            raise errors.NotAllowed(f"you are not playing in game #{live.id}")
         return side
 
-    def side_in_active_game(self, live: LiveGame, by: Player) -> str:
+    def side_in_active_game(self, live: LiveGame, by: Player) -> Side:
         """``by``'s side in a game that is still going on (NotAllowed, GameFinished)."""
         side = self.side_of(live, by)
-        if live.row["status"] != "active":
-            raise errors.GameFinished(f"game #{live.row['id']} is over already")
+        if not live.record.is_active:
+            raise errors.GameFinished(f"game #{live.id} is over already")
         return side
 
     async def commit(
         self,
         live: LiveGame,
-        changes: dict,
-        move: dict | None = None,
-        ratings=(),
+        changes: GameChanges,
+        move: NewMove | None = None,
+        ratings: Sequence[RatingRecord] = (),
         take_back_to: int | None = None,
     ) -> None:
         """Write ``changes`` (and a move, or a take-back) if nobody changed the game since we
         read it; else drop our copy and say so."""
-        game_id, ply = live.row["id"], live.row["ply"]
+        game_id, ply = live.id, live.record.ply
         if move is not None:
             ok = await self._store.record_move(game_id, ply, move, changes, ratings)
             changes = {**changes, "ply": ply + 1}
@@ -163,40 +184,38 @@ class Games:
                 "the game changed meanwhile (another move or session); "
                 "look at the board again and retry"
             )
-        live.row.update(changes)
+        live.record = live.record.changed(changes)
         live.snapshot = None
 
-    async def finish_fields(self, live: LiveGame, outcome: Outcome) -> tuple:
+    async def ending(self, live: LiveGame, outcome: Outcome) -> Ending:
         """The changes that end a game, and the rating rows to write with them."""
         now = self._clock()
         winner, score = outcome.winner, outcome.score
-        changes = dict(
-            status="over",
-            result_reason=outcome.words,
-            result_termination=outcome.termination.value,
-            result_by=outcome.by,
-            result_ply=outcome.ply,
-            result_winner=winner,
-            score_south=score[0],
-            score_north=score[1],
-            ended_at=now,
-            offer_kind=None,
-            offer_by=None,
-            offer_ply=None,
-            remind_at=None,
-            forfeit_at=None,
-        )
-        ratings = ()
-        row = live.row
-        if row["rated"] and row["south_id"] != row["north_id"]:
-            # Serialised so two games ending at once for one player both count.
-            async with self._ratings_lock:
-                ratings = updated_rows(
-                    row["rules"],
-                    row["south_id"],
-                    row["north_id"],
-                    winner,
-                    await self._store.rating(row["south_id"], row["rules"]),
-                    await self._store.rating(row["north_id"], row["rules"]),
-                )
-        return changes, ratings
+        changes: GameChanges = {
+            "status": GameStatus.OVER,
+            "result_reason": outcome.words,
+            "result_termination": outcome.termination.value,
+            "result_by": Side(outcome.by) if outcome.by else None,
+            "result_ply": outcome.ply,
+            "result_winner": winner,
+            "score_south": score[0],
+            "score_north": score[1],
+            "ended_at": now,
+            "remind_at": None,
+            "forfeit_at": None,
+            **NO_OFFER,
+        }
+        record = live.record
+        if not record.rated or record.south_id == record.north_id or winner is None:
+            return Ending(changes)
+        # Serialised so two games ending at once for one player both count.
+        async with self._ratings_lock:
+            ratings = updated_ratings(
+                record.rules,
+                record.south_id,
+                record.north_id,
+                winner,
+                await self._store.rating(record.south_id, record.rules),
+                await self._store.rating(record.north_id, record.rules),
+            )
+        return Ending(changes, ratings)

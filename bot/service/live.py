@@ -1,7 +1,8 @@
-"""A game held in memory between requests: its stored row plus the engine's Game (which keeps
-the history the repetition rule needs). The service caches these, so a move costs no read.
+"""A game held in memory between requests: its stored record plus the engine's Game (which
+keeps the history the repetition rule needs). The service caches these, so a move costs no
+read.
 
-The row is the truth on disk; the Game is rebuilt from the move log when a game is loaded,
+The record is the truth on disk; the Game is rebuilt from the move log when a game is loaded,
 and checked against the stored position.
 """
 
@@ -9,14 +10,16 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import asdict
 
 from bot.service.types import Channel, GameOptions, GameView, Offer, Player, Seats
-from engine import Game, Outcome, Ruleset, Termination
+from engine import Game, Outcome, Ruleset, Side, Termination
 from storage import StorageError
+from storage.records import GameRecord, GameStatus, MoveRecord
 
 
-def board_json(board) -> str:
+def board_json(board: Iterable[int]) -> str:
     return json.dumps(list(board), separators=(",", ":"))
 
 
@@ -30,11 +33,13 @@ def options_from_json(text: str) -> GameOptions:
 
 
 class LiveGame(Seats):
-    __slots__ = ("row", "game", "south", "north", "snapshot", "checked_at")
+    """A game in play: ``record`` as committed, ``game`` the engine's (with its history)."""
 
-    def __init__(self, row: dict, game: Game, south: Player, north: Player):
-        self.row = row
-        self.game = game  # may run one move ahead of ``row`` while that move is being written
+    __slots__ = ("record", "game", "south", "north", "snapshot", "checked_at")
+
+    def __init__(self, record: GameRecord, game: Game, south: Player, north: Player):
+        self.record = record
+        self.game = game  # may run one move ahead of ``record`` while that move is being written
         self.south = south
         self.north = north
         self.snapshot: GameView | None = None  # the view as last committed; None: rebuild
@@ -42,57 +47,68 @@ class LiveGame(Seats):
 
     @classmethod
     def build(
-        cls, row: dict, moves: list[dict], south: Player, north: Player, rules: Ruleset
+        cls,
+        record: GameRecord,
+        moves: list[MoveRecord],
+        south: Player,
+        north: Player,
+        rules: Ruleset,
     ) -> LiveGame:
-        game = Game(rules, first=row["first"])
-        for record in moves:
-            game.play(record["move"])
+        game = Game(rules, first=record.first)
+        for move in moves:
+            game.play(move.move)
         # A game that ended by repetition shows its board settled; versions before stored the
         # board as the repeating move left it: both are the same game.
-        stored = json.loads(row["board"])
+        stored = json.loads(record.board)
         if (
             stored not in (list(game.position.board), list(game.positions[-1].board))
-            or len(game.moves) != row["ply"]
+            or len(game.moves) != record.ply
         ):
-            raise StorageError(f"game {row['id']}: the move log does not match the stored position")
-        return cls(row, game, south, north)
+            raise StorageError(f"game {record.id}: the move log does not match the stored position")
+        return cls(record, game, south, north)
 
     @property
-    def to_move_side(self) -> str:
-        return self.game.position.to_move
+    def id(self) -> int:
+        return self.record.id
 
-    def mover_of_ply(self, ply: int) -> str:
+    @property
+    def to_move_side(self) -> Side:
+        return Side(self.game.position.to_move)
+
+    def mover_of_ply(self, ply: int) -> Side:
         """The side that made move number ``ply`` (1-based)."""
-        return self.game.positions[ply - 1].to_move
+        return Side(self.game.positions[ply - 1].to_move)
 
     def view(self, offer_by: Player | None) -> GameView:
-        row = self.row
+        record = self.record
         outcome = None
-        if row["status"] == "over":
-            outcome = Outcome(
-                Termination(row["result_termination"]),
-                (row["score_south"], row["score_north"]),
-                row["result_winner"],
-                row["result_by"],
-                row["result_ply"],
+        if record.status is GameStatus.OVER:
+            outcome = Outcome.of(
+                Termination(record.result_termination),
+                (record.score_south or 0, record.score_north or 0),
+                by=record.result_by,
+                ply=record.result_ply,
+                winner=record.result_winner,
             )
-        offer = Offer(row["offer_kind"], offer_by, row["offer_ply"]) if row["offer_kind"] else None
+        offer = None
+        if record.offer_kind is not None and offer_by is not None and record.offer_ply is not None:
+            offer = Offer(record.offer_kind, offer_by, record.offer_ply)
         return GameView(
-            id=row["id"],
-            rules=row["rules"],
+            id=record.id,
+            rules=record.rules,
             south=self.south,
             north=self.north,
-            channel=Channel(row["channel_surface"], row["channel_id"]),
+            channel=Channel(record.channel_surface, record.channel_id),
             position=self.game.position,
-            ply=row["ply"],
-            status=row["status"],
+            ply=record.ply,
+            status=record.status,
             moves=tuple(self.game.moves),
             outcome=outcome,
             offer=offer,
-            options=options_from_json(row["options"]),
-            created_at=row["created_at"],
-            last_move_at=row["last_move_at"],
-            deadline=row["forfeit_at"],
+            options=options_from_json(record.options),
+            created_at=record.created_at,
+            last_move_at=record.last_move_at,
+            deadline=record.forfeit_at,
         )
 
 
@@ -110,8 +126,8 @@ class LiveCache:
         return live
 
     def put(self, live: LiveGame) -> None:
-        self._games[live.row["id"]] = live
-        self._games.move_to_end(live.row["id"])
+        self._games[live.id] = live
+        self._games.move_to_end(live.id)
         while len(self._games) > self.size:
             self._games.popitem(last=False)
 

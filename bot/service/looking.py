@@ -11,45 +11,47 @@ from bot.service.games import Games, parse_rules
 from bot.service.players import Players
 from bot.service.ratings import START
 from bot.service.types import SIDES, Channel, GameView, Player, Rating
+from engine import Side
 from storage import Storage
+from storage.records import GameStatus
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class Looking:
     """Read-only questions about games and ratings."""
 
-    _store: Storage
-    _players: Players
-    _games: Games
+    store: Storage
+    players: Players
+    games: Games
 
     async def open_game_count(self) -> int:
         """How many games are in progress, on every surface."""
-        return await self._store.count_games("active")
+        return await self.store.count_games(GameStatus.ACTIVE)
 
     async def active_game(self, channel: Channel) -> GameView | None:
         """The active game in a channel, or None."""
-        row = await self._store.active_game_in(channel.surface, channel.id)
-        return await self._games.get(row["id"]) if row else None
+        record = await self.store.active_game_in(channel.surface, channel.id)
+        return await self.games.get(record.id) if record else None
 
-    async def board(self, game_id: int, perspective: str | Player = "south") -> str:
+    async def board(self, game_id: int, perspective: Side | str | Player = Side.SOUTH) -> str:
         """The board picture, seen by "south", "north" or a player of the game. Raises
         NotFound."""
-        view = await self._games.get(game_id)
+        view = await self.games.get(game_id)
         if isinstance(perspective, Player):
-            perspective = view.side_of(perspective) or "south"
+            perspective = view.side_of(perspective) or Side.SOUTH
         if perspective not in SIDES:
             raise errors.BadRequest("a board is seen from south or north")
-        return view.board(perspective)
+        return view.board(Side(perspective))
 
     async def list_games(
         self, player: Player, include_finished: bool = False, limit: int = 50
     ) -> list[GameView]:
         """The player's games: active ones where it is their turn first, then the other active
         ones, then (if asked) finished ones, most recent first."""
-        rows = await self._store.games_of(await self._players.pid(player), include_finished, limit)
-        views = [await self._games.get(row["id"]) for row in rows]
+        records = await self.store.games_of(await self.players.pid(player), include_finished, limit)
+        views = [await self.games.get(record.id) for record in records]
 
-        def order(view: GameView):
+        def order(view: GameView) -> tuple[int, float]:
             group = 0 if view.to_move == player else 1 if not view.is_over else 2
             return group, -view.last_move_at
 
@@ -59,8 +61,8 @@ class Looking:
         """A game's record as text: tag lines ([Rules "wari"], [South "..."], [Result ...])
         then the moves in order, space-separated, as ``engine.Game.from_moves`` reads them
         (with the ``First`` tag as its ``first``). Raises NotFound."""
-        view = await self._games.get(game_id)
-        live = await self._games.load(game_id)
+        view = await self.games.get(game_id)
+        live = await self.games.load(game_id)
         if view.outcome:
             out = view.outcome
             result = f"{out.winner} (South {out.score[0]}, North {out.score[1]}; {out.words})"
@@ -69,9 +71,9 @@ class Looking:
         tags = [
             ("Game", str(view.id)),
             ("Rules", view.rules),
-            ("South", await self._players.display_name(view.south)),
-            ("North", await self._players.display_name(view.north)),
-            ("First", live.row["first"]),
+            ("South", await self.players.display_name(view.south)),
+            ("North", await self.players.display_name(view.north)),
+            ("First", live.record.first),
             ("Result", result),
         ]
         lines = [f'[{key} "{value}"]' for key, value in tags]
@@ -89,15 +91,11 @@ class Looking:
     async def rating(self, player: Player, rules: str) -> Rating:
         """The player's Elo rating in a ruleset (1500 before any rated game). Raises BadRules."""
         rules = str(parse_rules(rules))
-        row = await self._store.rating(await self._players.pid(player), rules) or {}
+        record = await self.store.rating(await self.players.pid(player), rules)
+        if record is None:
+            return Rating(player, rules, START)
         return Rating(
-            player,
-            rules,
-            row.get("rating", START),
-            row.get("games", 0),
-            row.get("wins", 0),
-            row.get("losses", 0),
-            row.get("draws", 0),
+            player, rules, record.rating, record.games, record.wins, record.losses, record.draws
         )
 
     async def leaderboard(
@@ -108,21 +106,21 @@ class Looking:
         rules = str(parse_rules(rules))
         limit = max(1, min(int(limit), 100))
         # Ratings the AI got before its games went unrated are left out.
-        rows = [
+        records = [
             r
-            for r in await self._store.leaderboard(rules, limit + len(known_levels()), server)
-            if r["surface"] != "ai"
+            for r in await self.store.leaderboard(rules, limit + len(known_levels()), server)
+            if r.surface != "ai"
         ][:limit]
         return [
             Rating(
-                Player(r["surface"], r["external_id"]),
+                Player(r.surface or "", r.external_id or ""),
                 rules,
-                r["rating"],
-                r["games"],
-                r["wins"],
-                r["losses"],
-                r["draws"],
-                r["display_name"],
+                r.rating,
+                r.games,
+                r.wins,
+                r.losses,
+                r.draws,
+                r.display_name,
             )
-            for r in rows
+            for r in records
         ]

@@ -5,8 +5,8 @@ turn, never when someone just looks at the board, and not again within ``COOLDOW
 in the same game (a fast game would ping on every move). Each player chooses how: a mention
 where the game is (the default), a direct message, or nothing.
 
->>> PING_MODES
-('mention', 'dm', 'off')
+>>> [mode.value for mode in PingMode]
+['mention', 'dm', 'off']
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from bot.service.servers import ServerSettings
 from bot.service.types import GameView, Player
 from engine import excerpt
 from storage import Storage
+from storage.records import PingMode
 
-PING_MODES = ("mention", "dm", "off")
 COOLDOWN = 120.0  # seconds between two pings of one player in one game
 
 
@@ -36,24 +36,27 @@ class Ping(NamedTuple):
 NOBODY = Ping()
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class Pings:
-    _store: Storage
-    _clock: Callable[[], float]
-    _players: Players
-    _last: dict = field(default_factory=dict, init=False)  # (game, player) -> when pinged
+    """The one policy for pinging the player to move."""
 
-    async def set_mode(self, player: Player, mode: str) -> None:
+    store: Storage
+    clock: Callable[[], float]
+    players: Players
+    _last: dict[tuple[int, Player], float] = field(default_factory=dict, init=False)
+
+    async def set_mode(self, player: Player, mode: PingMode | str) -> None:
         """How ``player`` wants to hear it is their move. Raises BadRequest."""
-        if mode not in PING_MODES:
-            raise errors.BadRequest(
-                f"pings are one of: {', '.join(PING_MODES)}; not '{excerpt(mode)}'"
-            )
-        await self._store.set_ping(await self._players.pid(player), mode)
+        try:
+            chosen = PingMode(mode)
+        except ValueError:
+            modes = ", ".join(PingMode)
+            raise errors.BadRequest(f"pings are one of: {modes}; not '{excerpt(mode)}'") from None
+        await self.store.set_ping(await self.players.pid(player), chosen)
 
-    async def mode(self, player: Player) -> str:
-        row = await self._store.player(await self._players.pid(player))
-        return (row or {}).get("ping") or "mention"
+    async def mode(self, player: Player) -> PingMode:
+        record = await self.store.player(await self.players.pid(player))
+        return record.ping if record else PingMode.MENTION
 
     async def for_turn(
         self, game: GameView, actor: Player | None = None, place: ServerSettings | None = None
@@ -71,7 +74,7 @@ class Pings:
             or player == actor
         ):
             return NOBODY
-        now = self._clock()
+        now = self.clock()
         key = (game.id, player)
         if now - self._last.get(key, float("-inf")) < COOLDOWN:
             return NOBODY

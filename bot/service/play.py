@@ -4,32 +4,40 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot import metrics
 from bot.service import errors
 from bot.service.announcer import Announcer
-from bot.service.deadlines import clock_fields
+from bot.service.clock import turn_clock
 from bot.service.events import GameOver, OfferAnswered, OfferMade
-from bot.service.games import MAX_ID, Games, other_side
+from bot.service.games import MAX_ID, NO_OFFER, Games
 from bot.service.live import LiveGame, board_json, options_from_json
 from bot.service.players import Players
 from bot.service.tasks import Tasks
-from bot.service.types import GameView, Player
-from engine import Game, Outcome, Termination, excerpt
-from engine import IllegalMove as EngineIllegalMove
+from bot.service.types import GameView, OfferKind, Player
+from engine import Game, Outcome, Side, Termination, excerpt
+from engine import IllegalMove as EngineIllegalMove  # the service's IllegalMove wraps it
 from engine.inputs import whole_number
+from storage.records import GameChanges, NewMove, RatingRecord
 
-OFFER_KINDS = ("draw", "end", "undo")
+
+def _offer_kind(kind: object) -> OfferKind:
+    """An offer's kind as a surface may send it ("draw", "end", "undo"), or BadRequest."""
+    try:
+        return OfferKind(str(kind))
+    except ValueError:
+        kinds = ", ".join(OfferKind)
+        raise errors.BadRequest(f"an offer is one of: {kinds}; not '{excerpt(kind)}'") from None
 
 
-def _as_ply(value) -> int | None:
+def _as_ply(value: int | str | None) -> int | None:
     """An expected ply as a surface may carry it (an int, or digits from a button's id)."""
     if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
         return value
     try:
-        return whole_number(value, "the expected move number", 0, MAX_ID)
+        return whole_number(str(value), "the expected move number", 0, MAX_ID)
     except (TypeError, ValueError):
         raise errors.BadRequest(
             f"the expected move number must be a whole number, not '{excerpt(value)}'"
@@ -39,18 +47,18 @@ def _as_ply(value) -> int | None:
 log = logging.getLogger(__name__)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class Play:
     """Moves, resignation and offers in a game."""
 
-    _clock: Callable[[], float]
-    _tasks: Tasks
-    _players: Players
-    _games: Games
-    _announcer: Announcer
+    clock: Callable[[], float]
+    tasks: Tasks
+    players: Players
+    games: Games
+    announcer: Announcer
 
     async def move(
-        self, game_id: int, by: Player, move: str, expected_ply: int | None = None
+        self, game_id: int, by: Player, move: str, expected_ply: int | str | None = None
     ) -> GameView:
         """Play ``move`` (a pit letter, checked by the engine) for ``by``. With
         ``expected_ply`` (the ``ply`` of the board the player saw), a move sent for an older
@@ -59,29 +67,29 @@ class Play:
 
         Raises NotFound, NotAllowed (not a player here), GameFinished, NotYourTurn,
         StaleMove / DuplicateMove (ply mismatch), IllegalMove (the engine's reason)."""
-        self._tasks.check_open()
+        self.tasks.check_open()
         expected_ply = _as_ply(expected_ply)
-        async with self._games.locked(game_id):
-            live = await self._games.load(game_id)
-            if expected_ply is not None and expected_ply != live.row["ply"]:
-                live = await self._games.load(game_id, fresh=True)  # the player may know better
-            self._games.side_of(live, by)
-            if expected_ply is not None and expected_ply != live.row["ply"]:
+        async with self.games.locked(game_id):
+            live = await self.games.load(game_id)
+            if expected_ply is not None and expected_ply != live.record.ply:
+                live = await self.games.load(game_id, fresh=True)  # the player may know better
+            self.games.side_of(live, by)
+            if expected_ply is not None and expected_ply != live.record.ply:
                 raise self._stale(live, move, expected_ply)
-            if live.row["status"] != "active":
+            if not live.record.is_active:
                 raise errors.GameFinished(f"game #{game_id} is over; start a new one")
             mover = live.to_move_side
             if live.player(mover) != by:
-                name = await self._players.display_name(live.player(mover))
+                name = await self.players.display_name(live.player(mover))
                 raise errors.NotYourTurn(
                     f"it is not your turn: {mover.title()} ({name}) is to move"
                 )
             view = await self.apply(live, by, move)
-        self._announcer.after_change(view, actor=by, move=view.moves[-1] if view.moves else move)
+        self.announcer.after_change(view, actor=by, move=view.moves[-1] if view.moves else move)
         return view
 
     def _stale(self, live: LiveGame, move: str, expected_ply: int) -> errors.ServiceError:
-        ply = live.row["ply"]
+        ply = live.record.ply
         if isinstance(expected_ply, int) and 0 <= expected_ply < ply:
             done = live.game.moves[expected_ply]
             then = live.game.positions[expected_ply]  # the board the player was looking at
@@ -112,36 +120,24 @@ class Play:
             raise errors.IllegalMove(str(err)) from None
         try:
             pos = game.position
-            now = self._clock()
-            record = dict(
-                move=game.moves[-1],
-                player_id=self._players.known(by),
-                played_at=now,
-                board=board_json(pos.board),
-                mover=pos.mover,
-            )
-            changes = dict(
-                board=record["board"],
-                mover=pos.mover,
-                last_move_at=now,
-                offer_kind=None,
-                offer_by=None,
-                offer_ply=None,
-                reminded_at=None,
-            )
-            ratings = ()
-            if game.is_over():
-                end, ratings = await self._games.finish_fields(live, game.outcome())
-                changes.update(end)
-            else:
-                changes.update(
-                    clock_fields(
-                        options_from_json(live.row["options"]), live.player(pos.to_move), now
-                    )
-                )
-            await self._games.commit(live, changes, move=record, ratings=ratings)
+            now = self.clock()
+            record: NewMove = {
+                "move": game.moves[-1],
+                "player_id": await self.players.pid(by),
+                "played_at": now,
+                "board": board_json(pos.board),
+                "mover": pos.mover,
+            }
+            changes = self._turn_changes(live, now)
+            ratings: Sequence[RatingRecord] = ()
+            outcome = game.outcome()
+            if outcome is not None:
+                ending = await self.games.ending(live, outcome)
+                changes.update(ending.changes)
+                ratings = ending.ratings
+            await self.games.commit(live, changes, move=record, ratings=ratings)
         except BaseException:
-            self._games.live.drop(live.row["id"])  # the engine moved but the file did not
+            self.games.live.drop(live.id)  # the engine moved but the file did not
             raise
         metrics.MOVES.labels(surface=by.surface).inc()
         log.info(
@@ -149,33 +145,49 @@ class Play:
             record["move"],
             len(game.moves),
             ": game over" if game.is_over() else "",
-            extra={"game": live.row["id"], "surface": by.surface, "player": by.id},
+            extra={"game": live.id, "surface": by.surface, "player": by.id},
         )
-        return await self._games.view(live)
+        return await self.games.view(live)
+
+    def _turn_changes(self, live: LiveGame, now: float) -> GameChanges:
+        """What changes when the turn passes (after a move or a take-back): the board, who
+        moves, their clock; a pending offer and the last reminder lapse."""
+        pos = live.game.position
+        changes: GameChanges = {
+            "board": board_json(pos.board),
+            "mover": pos.mover,
+            "last_move_at": now,
+            "reminded_at": None,
+            **NO_OFFER,
+        }
+        changes.update(
+            turn_clock(options_from_json(live.record.options), live.player(pos.to_move), now)
+        )
+        return changes
 
     async def resign(self, game_id: int, by: Player) -> GameView:
         """``by`` resigns; the opponent wins. Raises NotFound, NotAllowed, GameFinished."""
-        self._tasks.check_open()
-        async with self._games.locked(game_id):
-            live = await self._games.load(game_id)
-            side = self._games.side_in_active_game(live, by)
+        self.tasks.check_open()
+        async with self.games.locked(game_id):
+            live = await self.games.load(game_id)
+            side = self.games.side_in_active_game(live, by)
             if live.south == live.north:
                 side = live.to_move_side  # at one keyboard, the player to move gives up
-            changes, ratings = await self._games.finish_fields(
+            ending = await self.games.ending(
                 live,
                 Outcome.of(
                     Termination.RESIGNATION,
                     live.game.position.stores,
                     by=side,
-                    ply=live.row["ply"] + 1,
+                    ply=live.record.ply + 1,
                 ),
             )
-            await self._games.commit(live, changes, ratings=ratings)
-            view = await self._games.view(live)
-        self._announcer.notify([view.south, view.north], lambda who: GameOver(who, view), actor=by)
+            await self.games.commit(live, ending.changes, ratings=ending.ratings)
+            view = await self.games.view(live)
+        self.announcer.notify([view.south, view.north], lambda who: GameOver(who, view), actor=by)
         return view
 
-    async def offer(self, game_id: int, by: Player, kind: str) -> GameView:
+    async def offer(self, game_id: int, by: Player, kind: OfferKind | str) -> GameView:
         """Offer a "draw", an agreed "end" (scored like an endless cycle, by the ruleset), or
         ask to take back your last move ("undo"). The AI accepts an undo at once and refuses
         draws and ends (NotAllowed). At one keyboard (the same player on both sides) every
@@ -183,57 +195,56 @@ class Play:
         A new offer replaces a pending one; a move cancels it. The returned game has no
         pending offer when it was granted at once. Raises NotFound, NotAllowed, GameFinished,
         BadRequest (unknown kind, or no move of yours to undo)."""
-        self._tasks.check_open()
-        if kind not in OFFER_KINDS:
-            raise errors.BadRequest(
-                f"an offer is one of: {', '.join(OFFER_KINDS)}; not '{excerpt(kind)}'"
-            )
-        async with self._games.locked(game_id):
-            live = await self._games.load(game_id)
-            side = self._games.side_in_active_game(live, by)
-            opponent = live.player(other_side(side))
-            pending = live.row["offer_kind"]
-            theirs = pending is not None and live.row["offer_by"] != self._players.known(by)
+        self.tasks.check_open()
+        kind = _offer_kind(kind)
+        async with self.games.locked(game_id):
+            live = await self.games.load(game_id)
+            side = self.games.side_in_active_game(live, by)
+            opponent = live.player(side.other)
+            pending = live.record.offer_kind
+            theirs = pending is not None and live.record.offer_by != self.players.known(by)
         if theirs and pending == kind:
             return await self.accept_offer(game_id, by)  # both want the same: agreed
-        async with self._games.locked(game_id):
-            live = await self._games.load(game_id)
-            side = self._games.side_in_active_game(live, by)
-            if kind == "undo":
+        async with self.games.locked(game_id):
+            live = await self.games.load(game_id)
+            side = self.games.side_in_active_game(live, by)
+            if kind is OfferKind.UNDO:
                 self._undo_target(live, side)  # raises if there is nothing to take back
-            if opponent.is_ai and kind != "undo":
+            if opponent.is_ai and kind is not OfferKind.UNDO:
                 raise errors.NotAllowed(f"the AI does not agree to a {kind}; play on or resign")
             if opponent == by or opponent.is_ai:
                 view = await self._grant(live, kind, side)
                 granted = True
             else:
-                await self._games.commit(
+                await self.games.commit(
                     live,
-                    dict(
-                        offer_kind=kind, offer_by=self._players.known(by), offer_ply=live.row["ply"]
-                    ),
+                    {
+                        "offer_kind": kind,
+                        "offer_by": await self.players.pid(by),
+                        "offer_ply": live.record.ply,
+                    },
                 )
-                view = await self._games.view(live)
+                view = await self.games.view(live)
                 granted = False
         if granted:
-            self._announcer.after_change(view, actor=by)
+            self.announcer.after_change(view, actor=by)
         else:
-            self._announcer.notify([opponent], lambda who: OfferMade(who, view, kind, by))
+            self.announcer.notify([opponent], lambda who: OfferMade(who, view, kind, by))
         return view
 
     async def offer_draw(self, game_id: int, by: Player) -> GameView:
         """Same as ``offer(game_id, by, "draw")``."""
-        return await self.offer(game_id, by, "draw")
+        return await self.offer(game_id, by, OfferKind.DRAW)
 
     async def offer_end(self, game_id: int, by: Player) -> GameView:
         """Same as ``offer(game_id, by, "end")``."""
-        return await self.offer(game_id, by, "end")
+        return await self.offer(game_id, by, OfferKind.END)
 
     async def request_undo(self, game_id: int, by: Player) -> GameView:
         """Same as ``offer(game_id, by, "undo")``."""
-        return await self.offer(game_id, by, "undo")
+        return await self.offer(game_id, by, OfferKind.UNDO)
 
-    def _undo_target(self, live: LiveGame, side: str) -> int:
+    def _undo_target(self, live: LiveGame, side: Side) -> int:
         """The ply to go back to so that ``side``'s last move is taken back."""
         game = live.game
         one_keyboard = live.south == live.north
@@ -242,79 +253,68 @@ class Play:
                 return ply - 1
         raise errors.BadRequest("there is no move of yours to take back")
 
-    async def _grant(self, live: LiveGame, kind: str, side: str) -> GameView:
+    async def _grant(self, live: LiveGame, kind: OfferKind, side: Side) -> GameView:
         """Carry out an accepted offer made by ``side``; the caller holds the game's lock."""
         game = live.game
-        if kind == "undo":
+        if kind is OfferKind.UNDO:
             to_ply = self._undo_target(live, side)
             try:
                 while len(game.moves) > to_ply:
                     game.undo()
-                pos = game.position
-                now = self._clock()
-                changes = dict(
-                    board=board_json(pos.board),
-                    mover=pos.mover,
-                    last_move_at=now,
-                    offer_kind=None,
-                    offer_by=None,
-                    offer_ply=None,
-                    reminded_at=None,
-                    **clock_fields(
-                        options_from_json(live.row["options"]), live.player(pos.to_move), now
-                    ),
-                )
-                await self._games.commit(live, changes, take_back_to=to_ply)
+                changes = self._turn_changes(live, self.clock())
+                await self.games.commit(live, changes, take_back_to=to_ply)
             except BaseException:
-                self._games.live.drop(live.row["id"])
+                self.games.live.drop(live.id)
                 raise
-        elif kind == "draw":
-            changes, ratings = await self._games.finish_fields(
-                live, Outcome.of(Termination.AGREED_DRAW, game.position.stores)
-            )
-            await self._games.commit(live, changes, ratings=ratings)
+            return await self.games.view(live)
+        if kind is OfferKind.DRAW:
+            outcome = Outcome.of(Termination.AGREED_DRAW, game.position.stores)
         else:  # an agreed end, scored by the ruleset's cycle policy
             probe = Game(game.rules, position=game.position)
             probe.agree_end()
-            changes, ratings = await self._games.finish_fields(live, probe.outcome())
-            await self._games.commit(live, changes, ratings=ratings)
-        return await self._games.view(live)
+            ended = probe.outcome()
+            if ended is None:
+                raise errors.BadRequest("this game cannot be ended by agreement here")
+            outcome = ended
+        ending = await self.games.ending(live, outcome)
+        await self.games.commit(live, ending.changes, ratings=ending.ratings)
+        return await self.games.view(live)
 
     async def accept_offer(self, game_id: int, by: Player) -> GameView:
         """The opponent accepts the pending offer: the game ends as a draw, ends as agreed, or
         the offerer's last move (and any reply after it) is taken back. Raises NotFound,
         NotAllowed, GameFinished, NoOffer (none pending, or it is your own)."""
-        self._tasks.check_open()
-        async with self._games.locked(game_id):
-            live = await self._games.load(game_id)
-            side = self._games.side_in_active_game(live, by)
-            kind = live.row["offer_kind"]
+        self.tasks.check_open()
+        async with self.games.locked(game_id):
+            live = await self.games.load(game_id)
+            side = self.games.side_in_active_game(live, by)
+            kind = live.record.offer_kind
             if kind is None:
                 raise errors.NoOffer("there is no offer to accept in this game")
-            if live.row["offer_by"] == self._players.known(by):
+            if live.record.offer_by == self.players.known(by):
                 raise errors.NoOffer("you made this offer; your opponent has to accept it")
-            offerer = live.player(other_side(side))
-            view = await self._grant(live, kind, other_side(side))
-        self._announcer.notify(
+            offerer = live.player(side.other)
+            view = await self._grant(live, kind, side.other)
+        self.announcer.notify(
             [offerer], lambda who: OfferAnswered(who, view, kind, True, by), actor=by
         )
-        self._announcer.after_change(view, actor=by)
+        self.announcer.after_change(view, actor=by)
         return view
 
     async def decline_offer(self, game_id: int, by: Player) -> GameView:
         """The opponent declines the pending offer (the offerer may also withdraw it). Raises
         NotFound, NotAllowed, NoOffer."""
-        self._tasks.check_open()
-        async with self._games.locked(game_id):
-            live = await self._games.load(game_id)
-            side = self._games.side_of(live, by)
-            kind = live.row["offer_kind"]
-            if kind is None or live.row["status"] != "active":
+        self.tasks.check_open()
+        async with self.games.locked(game_id):
+            live = await self.games.load(game_id)
+            side = self.games.side_of(live, by)
+            kind = live.record.offer_kind
+            if kind is None or not live.record.is_active:
                 raise errors.NoOffer("there is no offer to decline in this game")
-            await self._games.commit(live, dict(offer_kind=None, offer_by=None, offer_ply=None))
-            view = await self._games.view(live)
-        self._announcer.notify(
-            [live.player(other_side(side))],
+            await self.games.commit(live, {**NO_OFFER})
+            view = await self.games.view(live)
+        self.announcer.notify(
+            [live.player(side.other)],
             lambda who: OfferAnswered(who, view, kind, False, by),
             actor=by,
         )

@@ -13,6 +13,7 @@ from bot.service import errors
 from bot.service.addresses import is_own_address, mailbox
 from bot.service.types import SURFACES, Player
 from engine import excerpt
+from storage import Storage
 
 MAX_PLAYER_ID = 320  # an email address is at most 254 characters, a Discord id 20
 
@@ -21,7 +22,11 @@ class Players:
     """Players of the store: ``pid`` (checked, created on first sight) and back."""
 
     def __init__(
-        self, store, clock: Callable[[], float], extra_surfaces: Callable[[], Iterable[str]] = tuple
+        self,
+        *,
+        store: Storage,
+        clock: Callable[[], float],
+        extra_surfaces: Callable[[], Iterable[str]] = tuple,
     ):
         self._store = store
         self._clock = clock
@@ -35,7 +40,7 @@ class Players:
         BadRequest for what the bot cannot mail, and for the bot's own address (``+tag``
         included): a challenge to it would be the bot mailing itself.
 
-        >>> Players(None, None).email_player(" <Ann@Example.ORG>")
+        >>> Players(store=None, clock=lambda: 0.0).email_player(" <Ann@Example.ORG>")
         Player(surface='email', id='ann@example.org')
         """
         address = mailbox(str(text))
@@ -87,8 +92,10 @@ class Players:
     async def player(self, pid: int) -> Player:
         player = self._by_id.get(pid)
         if player is None:
-            row = await self._store.player(pid)
-            player = Player(row["surface"], row["external_id"])
+            record = await self._store.player(pid)
+            if record is None:
+                raise errors.NotFound(f"there is no player #{pid}")
+            player = Player(record.surface, record.external_id)
             self._by_id[pid] = player
             self._ids[player] = pid
         return player
@@ -105,5 +112,5 @@ class Players:
         """The player's display name, or a readable default ("AI (hard)", the address...)."""
         if player.is_ai:
             return f"AI ({player.id})"
-        row = await self._store.player(await self.pid(player))
-        return (row and row["display_name"]) or player.id
+        record = await self._store.player(await self.pid(player))
+        return (record and record.display_name) or player.id

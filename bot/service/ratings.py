@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from storage.records import RatingRecord
+
 START = 1500.0
 
 
@@ -33,27 +35,36 @@ def elo_update(
     )
 
 
-def updated_rows(
+def updated_ratings(
     rules: str,
     south_id: int,
     north_id: int,
     winner: str,
-    south_row: dict | None,
-    north_row: dict | None,
-) -> list[dict]:
-    """The two rating rows after a finished game (``winner``: south, north or draw)."""
-    blank = dict(rating=START, games=0, wins=0, losses=0, draws=0)
-    south_row = dict(south_row or blank, player_id=south_id, rules=rules)
-    north_row = dict(north_row or blank, player_id=north_id, rules=rules)
+    south: RatingRecord | None,
+    north: RatingRecord | None,
+) -> list[RatingRecord]:
+    """The two players' ratings after a finished game (``winner``: south, north or draw).
+
+    >>> [(r.player_id, round(r.rating), r.wins, r.losses) for r in
+    ...  updated_ratings("wari", 1, 2, "south", None, None)]
+    [(1, 1516, 1, 0), (2, 1484, 0, 1)]
+    """
+    south = south or RatingRecord(south_id, rules, START, 0, 0, 0, 0)
+    north = north or RatingRecord(north_id, rules, START, 0, 0, 0, 0)
     score = {"south": 1.0, "north": 0.0, "draw": 0.5}[winner]
-    south_row["rating"], north_row["rating"] = elo_update(
-        south_row["rating"], north_row["rating"], score, south_row["games"], north_row["games"]
-    )
-    for row, mine in ((south_row, score), (north_row, 1.0 - score)):
-        row["games"] += 1
-        key = "wins" if mine == 1.0 else "losses" if mine == 0.0 else "draws"
-        row[key] += 1
+    ratings = elo_update(south.rating, north.rating, score, south.games, north.games)
     return [
-        {k: row[k] for k in ("player_id", "rules", "rating", "games", "wins", "losses", "draws")}
-        for row in (south_row, north_row)
+        RatingRecord(
+            player_id,
+            rules,
+            rating,
+            before.games + 1,
+            before.wins + (mine == 1.0),
+            before.losses + (mine == 0.0),
+            before.draws + (mine == 0.5),
+        )
+        for player_id, before, rating, mine in (
+            (south_id, south, ratings[0], score),
+            (north_id, north, ratings[1], 1.0 - score),
+        )
     ]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
 
 from bot.ai_runtime.pool import default_level, known_levels
 from bot.service import errors
@@ -63,7 +64,7 @@ class ServerSettings:
         ]
 
 
-def _checked(name: str, value):
+def _checked(name: str, value: Any) -> Any:
     """``value`` as setting ``name`` takes it; BadRequest/BadRules say what is accepted."""
     if name == "ruleset":
         try:
@@ -98,30 +99,28 @@ def _checked(name: str, value):
     )
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, kw_only=True)
 class Servers:
     """Each server's settings, read through and written in the store, and who plays where
     (for a server's own leaderboard)."""
 
-    _store: Storage
-    _clock: Callable[[], float]
-    _players: Players
-    _seen: set = field(default_factory=set, init=False)  # (surface, server, player) noted
+    store: Storage
+    clock: Callable[[], float]
+    players: Players
+    _seen: set[tuple[str, str, Player]] = field(default_factory=set, init=False)  # noted
 
     async def note_player(self, surface: str, server_id: str, player: Player) -> None:
         """``player`` plays on this server: they stand on its leaderboard. Cheap to repeat."""
         key = (surface, str(server_id), player)
         if key in self._seen or player.is_ai:
             return
-        await self._store.add_server_player(
-            surface, str(server_id), await self._players.pid(player)
-        )
+        await self.store.add_server_player(surface, str(server_id), await self.players.pid(player))
         self._seen.add(key)
 
     async def get(self, surface: str, server_id: str) -> ServerSettings:
         """The server's settings (the defaults where it set nothing). Stored settings that
         no longer check (a level since removed) fall back to their defaults."""
-        stored = await self._store.server_settings(surface, str(server_id))
+        stored = await self.store.server_settings(surface, str(server_id))
         settings = ServerSettings()
         for name, value in (json.loads(stored) if stored else {}).items():
             try:
@@ -130,7 +129,7 @@ class Servers:
                 continue
         return settings
 
-    async def update(self, surface: str, server_id: str, **changes) -> ServerSettings:
+    async def update(self, surface: str, server_id: str, **changes: Any) -> ServerSettings:
         """Change some settings (each checked first: nothing is stored unless all are good).
         Raises BadRequest or BadRules."""
         settings = await self.get(surface, server_id)
@@ -138,7 +137,7 @@ class Servers:
         settings = replace(settings, **checked)
         defaults = asdict(ServerSettings())
         changed = {k: v for k, v in asdict(settings).items() if v != defaults[k]}
-        await self._store.set_server_settings(
-            surface, str(server_id), json.dumps(changed, sort_keys=True), self._clock()
+        await self.store.set_server_settings(
+            surface, str(server_id), json.dumps(changed, sort_keys=True), self.clock()
         )
         return settings

@@ -7,6 +7,8 @@ caller; ``idle()`` waits for them (tests, the terminal), ``close()`` stops them.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from typing import Any
 
 from bot.service import errors
 
@@ -14,11 +16,13 @@ CLOSE_GRACE = 10.0  # seconds close() gives notifications in flight
 
 
 class Tasks:
-    def __init__(self):
-        self.running: set[asyncio.Task] = set()
+    """The service's tasks in flight, and whether it still takes requests."""
+
+    def __init__(self) -> None:
+        self.running: set[asyncio.Task[None]] = set()
         self.closed = False
 
-    def spawn(self, coro, name: str) -> None:
+    def spawn(self, coro: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.create_task(coro, name=name)
         self.running.add(task)
         task.add_done_callback(self.running.discard)

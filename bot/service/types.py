@@ -172,16 +172,19 @@ class Seats:
     """Who sits where in a game with ``south`` and ``north`` players (GameView, LiveGame)."""
 
     __slots__ = ()
+    south: Player
+    north: Player
 
-    def player(self, side: str) -> Player:
-        return self.south if side == "south" else self.north
+    def player(self, side: Side | str) -> Player:
+        """Who sits on ``side``."""
+        return self.south if side == Side.SOUTH else self.north
 
-    def side_of(self, player: Player) -> str | None:
-        """ "south" or "north" for a player of this game (South if they play both), else None."""
+    def side_of(self, player: Player) -> Side | None:
+        """The side of a player of this game (South if they play both), else None."""
         if player == self.south:
-            return "south"
+            return Side.SOUTH
         if player == self.north:
-            return "north"
+            return Side.NORTH
         return None
 
 
