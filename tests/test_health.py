@@ -189,6 +189,8 @@ async def test_metrics_count_moves_ai_thinking_and_refusals(tmp_path):
     assert sample("mancala_moves_total", surface="ai") == before[1] + ai_moves
     assert sample("mancala_ai_think_seconds_count", level="first") == before[2] + ai_moves
     assert sample("mancala_errors_total", kind="NotYourTurn") == before[3] + 1
+    NotYourTurn("made and dropped, as the service may before it decides")
+    assert sample("mancala_errors_total", kind="NotYourTurn") == before[3] + 1  # not a refusal
     assert 'mancala_moves_total{surface="terminal"}' in metrics.exposition()
     assert metrics.endpoint({}) is None
     assert metrics.endpoint({"METRICS_PORT": "9464"}) == ("127.0.0.1", 9464)

@@ -11,16 +11,19 @@ primary key is (game, ply). A move is acknowledged (the method returns) only aft
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import functools
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
+from bot import metrics
 from bot.ai_runtime.pool import AIPool
 from bot.service.ai_turns import AITurns
 from bot.service.announcer import Announcer
 from bot.service.challenges import Challenges
 from bot.service.clock import SystemClock
 from bot.service.deadlines import Deadlines
+from bot.service.errors import ServiceError
 from bot.service.events import Notifier
 from bot.service.games import Games
 from bot.service.looking import Looking
@@ -42,6 +45,24 @@ from bot.service.types import (
 from engine import Side
 from storage import Storage, open_storage
 from storage.records import PingMode
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def refusals_counted(verb: Callable[P, Awaitable[T]]) -> Callable[P, Coroutine[Any, Any, T]]:
+    """Count each refusal that leaves the service, by its kind, once: where it reaches the
+    surface (an error made and handled inside the service is not a refusal)."""
+
+    @functools.wraps(verb)
+    async def counted(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await verb(*args, **kwargs)
+        except ServiceError as err:
+            metrics.ERRORS.labels(kind=type(err).__name__).inc()
+            raise
+
+    return counted
 
 
 class GameService:
@@ -114,6 +135,7 @@ class GameService:
 
     # -- challenges and starting games (bot.service.challenges) ---------------------------------
 
+    @refusals_counted
     async def challenge(
         self,
         challenger: Player,
@@ -126,30 +148,37 @@ class GameService:
         ``Challenges.challenge``."""
         return await self.challenges.challenge(challenger, opponent, rules, channel, options)
 
+    @refusals_counted
     async def accept(self, challenge_id: int, by: Player) -> GameView:
         """The challenged player accepts; the game starts. See ``Challenges.accept``."""
         return await self.challenges.accept(challenge_id, by)
 
+    @refusals_counted
     async def decline(self, challenge_id: int, by: Player) -> Challenge:
         """The challenged player declines. See ``Challenges.decline``."""
         return await self.challenges.decline(challenge_id, by)
 
+    @refusals_counted
     async def cancel(self, challenge_id: int, by: Player) -> Challenge:
         """The challenger withdraws. See ``Challenges.cancel``."""
         return await self.challenges.cancel(challenge_id, by)
 
+    @refusals_counted
     async def get_challenge(self, challenge_id: int) -> Challenge:
         """A challenge by id. Raises NotFound."""
         return await self.challenges.get_challenge(challenge_id)
 
+    @refusals_counted
     async def open_challenges(self, player: Player) -> list[Challenge]:
         """Open challenges the player made or received, newest first."""
         return await self.challenges.open_challenges(player)
 
+    @refusals_counted
     async def rematch(self, game_id: int, by: Player) -> Challenge:
         """The same match again, sides swapped. See ``Challenges.rematch``."""
         return await self.challenges.rematch(game_id, by)
 
+    @refusals_counted
     async def start_game(
         self,
         south: Player,
@@ -163,40 +192,49 @@ class GameService:
 
     # -- playing (bot.service.play) -------------------------------------------------------------
 
+    @refusals_counted
     async def move(
         self, game_id: int, by: Player, move: str, expected_ply: int | str | None = None
     ) -> GameView:
         """Play ``move`` for ``by``, exactly once. See ``Play.move``."""
         return await self.play.move(game_id, by, move, expected_ply)
 
+    @refusals_counted
     async def resign(self, game_id: int, by: Player) -> GameView:
         """``by`` resigns; the opponent wins. See ``Play.resign``."""
         return await self.play.resign(game_id, by)
 
+    @refusals_counted
     async def offer(self, game_id: int, by: Player, kind: OfferKind | str) -> GameView:
         """Offer a draw, an agreed end, or ask to take back a move. See ``Play.offer``."""
         return await self.play.offer(game_id, by, kind)
 
+    @refusals_counted
     async def offer_draw(self, game_id: int, by: Player) -> GameView:
         """Same as ``offer(game_id, by, OfferKind.DRAW)``."""
         return await self.play.offer(game_id, by, OfferKind.DRAW)
 
+    @refusals_counted
     async def offer_end(self, game_id: int, by: Player) -> GameView:
         """Same as ``offer(game_id, by, OfferKind.END)``."""
         return await self.play.offer(game_id, by, OfferKind.END)
 
+    @refusals_counted
     async def request_undo(self, game_id: int, by: Player) -> GameView:
         """Same as ``offer(game_id, by, OfferKind.UNDO)``."""
         return await self.play.offer(game_id, by, OfferKind.UNDO)
 
+    @refusals_counted
     async def accept_offer(self, game_id: int, by: Player) -> GameView:
         """Accept the opponent's pending offer. See ``Play.accept_offer``."""
         return await self.play.accept_offer(game_id, by)
 
+    @refusals_counted
     async def decline_offer(self, game_id: int, by: Player) -> GameView:
         """Decline (or withdraw) the pending offer. See ``Play.decline_offer``."""
         return await self.play.decline_offer(game_id, by)
 
+    @refusals_counted
     async def hint(
         self,
         game_id: int,
@@ -207,42 +245,51 @@ class GameService:
         """The AI's best move for the player to move. See ``AITurns.hint``."""
         return await self.ai_turns.hint(game_id, by, thinking=thinking)
 
+    @refusals_counted
     async def tick(self) -> None:
         """Act on the clock now: expiries, reminders, forfeits. See ``Deadlines.tick``."""
         await self.deadlines.tick()
 
     # -- looking (bot.service.looking) ----------------------------------------------------------
 
+    @refusals_counted
     async def get_game(self, game_id: int) -> GameView:
         """A game by id. Raises NotFound."""
         return await self.games.get(game_id)
 
+    @refusals_counted
     async def active_game(self, channel: Channel) -> GameView | None:
         """The active game in a channel, or None."""
         return await self.looking.active_game(channel)
 
+    @refusals_counted
     async def board(self, game_id: int, perspective: Side | str | Player = Side.SOUTH) -> str:
         """The board as text, seen from a side or by a player. See ``Looking.board``."""
         return await self.looking.board(game_id, perspective)
 
+    @refusals_counted
     async def open_game_count(self) -> int:
         """How many games are in progress, on every surface."""
         return await self.looking.open_game_count()
 
+    @refusals_counted
     async def list_games(
         self, player: Player, include_finished: bool = False, limit: int = 50
     ) -> list[GameView]:
         """The player's games, theirs to move first. See ``Looking.list_games``."""
         return await self.looking.list_games(player, include_finished, limit)
 
+    @refusals_counted
     async def export(self, game_id: int) -> str:
         """A game's record as text. See ``Looking.export``."""
         return await self.looking.export(game_id)
 
+    @refusals_counted
     async def rating(self, player: Player, rules: str) -> Rating:
         """The player's rating in a ruleset. See ``Looking.rating``."""
         return await self.looking.rating(player, rules)
 
+    @refusals_counted
     async def leaderboard(
         self, rules: str, limit: int = 10, server: tuple[str, str] | None = None
     ) -> list[Rating]:
@@ -251,42 +298,53 @@ class GameService:
 
     # -- players, pings and servers -------------------------------------------------------------
 
+    @refusals_counted
     async def display_name(self, player: Player) -> str:
         """The player's display name, or a readable default."""
         return await self.players.display_name(player)
 
+    @refusals_counted
     async def set_display_name(self, player: Player, name: str) -> None:
         """Remember how to call a player. See ``Players.set_display_name``."""
         await self.players.set_display_name(player, name)
 
     def email_player(self, text: str) -> Player:
         """The email player at an address. See ``Players.email_player``."""
-        return self.players.email_player(text)
+        try:
+            return self.players.email_player(text)
+        except ServiceError as err:
+            metrics.ERRORS.labels(kind=type(err).__name__).inc()
+            raise
 
     def set_mail_address(self, address: str | None) -> None:
         """The bot's own address, once a mail surface is attached: nobody may challenge it."""
         self.players.mail_address = address
 
+    @refusals_counted
     async def set_ping_mode(self, player: Player, mode: PingMode | str) -> None:
         """How ``player`` wants to hear it is their move. See ``Pings.set_mode``."""
         await self.pings.set_mode(player, mode)
 
+    @refusals_counted
     async def ping_for_turn(
         self, game: GameView, actor: Player | None = None, place: ServerSettings | None = None
     ) -> Ping:
         """Whom to ping now that ``game.to_move`` has the turn. See ``Pings.for_turn``."""
         return await self.pings.for_turn(game, actor, place)
 
+    @refusals_counted
     async def server_settings(self, surface: str, server_id: str | int) -> ServerSettings:
         """A server's settings (the defaults until its admins change one)."""
         return await self.servers.get(surface, str(server_id))
 
+    @refusals_counted
     async def set_server_settings(
         self, surface: str, server_id: str | int, **changes: Any
     ) -> ServerSettings:
         """Change some of a server's settings. See ``Servers.update``."""
         return await self.servers.update(surface, str(server_id), **changes)
 
+    @refusals_counted
     async def note_server_player(self, surface: str, server_id: str | int, player: Player) -> None:
         """Note that ``player`` plays on a server (for its own leaderboard)."""
         await self.servers.note_player(surface, str(server_id), player)

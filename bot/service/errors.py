@@ -11,16 +11,14 @@ it choose a tone (for example, an ephemeral reply for ``NotYourTurn``).
 
 from __future__ import annotations
 
-from bot import metrics
-
 
 class ServiceError(Exception):
-    """Base of every error the service raises on a user's request; ``str(err)`` is the message."""
+    """Base of every error the service raises on a user's request; ``str(err)`` is the message.
+    ``GameService`` counts each one that reaches a surface (``mancala_errors_total``)."""
 
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
-        metrics.ERRORS.labels(kind=type(self).__name__).inc()  # every refusal, counted once here
 
 
 class NotFound(ServiceError):
