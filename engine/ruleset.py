@@ -19,11 +19,7 @@ from typing import Any
 
 from engine.errors import RulesetError, excerpt
 from engine.inputs import TooLong, normalise, whole_number
-from engine.side import SIDES
 
-# The old name of engine.side.SIDES, kept only while bot/discord/formatting.py imports it
-# from here: remove it once that module reads ``from engine import SIDES``.
-PLAYERS = SIDES
 MAX_SPEC = 300  # characters in a ruleset string: every key set once fits in about 250
 
 

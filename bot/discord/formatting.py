@@ -16,8 +16,8 @@ import re
 from typing import NamedTuple
 
 from bot.service import Challenge, GameView, Player, Rating
-from engine import Ruleset, result_lines
-from engine.ruleset import PARAMETERS, PLAYERS, PRESETS, format_value
+from engine import SIDES, Ruleset, result_lines
+from engine.ruleset import PARAMETERS, PRESETS, format_value
 
 MESSAGE_LIMIT = 2000  # characters in a message's content
 CHOICE_LIMIT = 100  # characters in an autocomplete choice's name and value
@@ -103,7 +103,7 @@ def turn_line(game: GameView) -> str:
         if out is None:
             return "The game is over."
         names: dict[str, str] = {
-            side: f"{who(game.player(side))} ({side.title()})" for side in PLAYERS
+            side: f"{who(game.player(side))} ({side.title()})" for side in SIDES
         }
         return last + " ".join(result_lines(out, names))
     side = game.position.to_move

@@ -176,7 +176,7 @@ def attach_email(service: GameService, settings: MailSettings, relay: Relay) -> 
     mailer = GameMailer(Tokens(settings.token_secret()), settings.bot_address, service.display_name)
     notifier = EmailNotifier(mailer, relay)
     service.add_notifier("email", notifier)
-    service.players.mail_address = settings.bot_address  # so nobody challenges the bot itself
+    service.set_mail_address(settings.bot_address)  # so nobody challenges the bot itself
     return notifier
 
 
