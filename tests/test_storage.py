@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from storage import ChannelTaken, StorageError, is_postgres_url, open_storage
 from engine import Side
+from storage import ChannelTaken, StorageError, is_postgres_url, open_storage
 from storage.migrations import LATEST
 from storage.records import GameStatus, NewGame, NewMove
 
