@@ -1,6 +1,11 @@
 """Where games live: one storage interface (``Storage``) and two backends: SQLite (a file
 path, the default) and PostgreSQL (a ``postgresql://`` URL, for several processes).
 
+- ``base.py``: the interface; ``records.py``: the typed rows it hands out and takes in;
+- ``sqlite.py``, ``postgres.py``: the backends; ``queries.py``: the SQL both run word for word;
+- ``migrations.py``: the schema, numbered; ``transfer.py`` and ``backup.py``: moving and
+  copying a database; ``tables.py``: endgame tables kept as files.
+
 >>> import asyncio, tempfile, os
 >>> async def demo(path):
 ...     store = await open_storage(path)
