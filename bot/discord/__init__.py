@@ -4,7 +4,8 @@ It only translates: the game service decides who may do what.
 
 - ``client.py``: the bot (``MancalaBot``), which builds the parts below and holds them as
   typed attributes, its ``setup_hook``, and ``serve``/``run`` (``mancala bot``);
-- ``bot_of.py``: ``bot_of(interaction)``, the typed way from a command or button to the bot;
+- ``handlers.py``: what commands and buttons call, as protocols the bot fits, and
+  ``bot_of(interaction)``, the typed way to it from a command or button;
 - ``command_group.py``: the ``/mancala`` group; ``choices.py``: its autocomplete answers;
 - ``game_commands.py``: moves (by command, button or typed letter), the board, resigning,
   offers, hints and the record, turned into service calls and replies;

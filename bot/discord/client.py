@@ -1,7 +1,8 @@
 """The Discord client: one command group, persistent buttons, typed moves, and the service.
 
 ``MancalaBot`` builds the parts once and holds them as typed attributes (the service, the
-boards, the command handlers); commands and buttons reach them with ``bot_of(interaction)``.
+boards, the command handlers); commands and buttons reach them with ``bot_of(interaction)``
+(``handlers.py``, which describes what they call).
 ``setup_hook`` adds ``/mancala``, registers the button classes (so boards posted before a
 restart still work), routes the service's events to Discord, and syncs the commands (to
 ``DISCORD_GUILD`` at once when it is set, else globally).
@@ -32,6 +33,7 @@ from bot.discord.followups import AIFollowups
 from bot.discord.game_commands import GameCommands
 from bot.discord.game_threads import GameThreads
 from bot.discord.general_commands import GeneralCommands
+from bot.discord.handlers import Handlers
 from bot.discord.known_servers import KnownServers
 from bot.discord.notify import DiscordNotifier
 from bot.discord.replies import answer_privately
@@ -84,6 +86,9 @@ class MancalaBot(discord.Client):
         )
         self.tree: app_commands.CommandTree[MancalaBot] = app_commands.CommandTree(self)
         self.tree.error(self._command_failed)
+        # commands and buttons reach the parts above through bot_of(interaction), typed as
+        # Handlers: this line has mypy check that the bot has each handler they call, as called
+        _handlers: Handlers = self
 
     async def setup_hook(self) -> None:
         self.tree.add_command(MancalaGroup())

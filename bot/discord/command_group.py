@@ -12,8 +12,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord.bot_of import bot_of
 from bot.discord.choices import level_choices, move_choices, ruleset_choices
+from bot.discord.handlers import bot_of
 from bot.service.types import OfferKind
 
 Choices = list[app_commands.Choice[str]]

@@ -24,7 +24,7 @@ from typing import Any, Self
 
 import discord
 
-from bot.discord.bot_of import bot_of
+from bot.discord.handlers import bot_of
 from bot.service import Challenge, GameView
 
 BUTTONS_PER_ROW = 5
