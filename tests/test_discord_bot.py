@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from types import SimpleNamespace
 
 import discord
 import pytest
@@ -31,6 +32,7 @@ from test_discord_limits import check_command_limits
 from bot.discord.boards import PostedBoard
 from bot.discord.client import MancalaBot
 from bot.discord.discord_settings import Settings
+from bot.discord.handlers import bot_of
 from bot.service import Channel, GameService, ManualClock, Player
 from engine.ai import LEVELS
 from engine.ruleset import PARAMETERS
@@ -118,6 +120,13 @@ async def test_setup_hook_syncs_one_mancala_group_to_the_test_guild(bot, fake_di
     assert [c["name"] for c in sync.body] == ["mancala"]
     assert {o["name"] for o in sync.body[0]["options"]} >= {"challenge", "move", "hint"}
     check_command_limits(sync.body[0])  # the payload as it went over the wire
+
+
+async def test_commands_and_buttons_reach_the_bot_and_no_other_client(bot):
+    assert bot_of(SimpleNamespace(client=bot)) is bot
+    other = discord.Client(intents=discord.Intents.none())
+    with pytest.raises(TypeError, match="reached a Client, .* only the MancalaBot"):
+        bot_of(SimpleNamespace(client=other))
 
 
 async def test_a_challenge_shows_accept_and_decline_and_pings_only_the_challenged(table):
