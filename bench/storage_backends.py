@@ -1,13 +1,20 @@
-"""The service's moves on each storage backend, in one run: SQLite in one process, PostgreSQL
-in one process, and PostgreSQL with two processes taking moves for the same games.
+"""The service's moves on each storage backend, in one run.
 
     .venv/bin/python bench/storage_backends.py [--seconds 5] [--runs 3] [--games 64]
+        [--phases shared,disjoint] [--own-games 48] [--own-players 16]
 
-Each phase drives ``--games`` oware games with 32 concurrent players per process, each making
-random legal moves for the board it last saw, as fast as the service takes them, for
-``--seconds``. It prints moves/s and the p50/p99 latency of ``move`` (median of ``--runs``),
-the ratio of each to SQLite's, and for the two-process phase the moves lost (acknowledged but
-not in the log) and doubled (a ply acknowledged twice): both must be 0.
+The shared phases (contention by design): SQLite in one process, PostgreSQL in one process,
+and PostgreSQL with two processes taking moves for the same ``--games`` oware games, 32
+concurrent players per process. The disjoint phase (what sharding is for): 1, 2 and 4
+processes on PostgreSQL, each on ``--own-games`` games of its own with ``--own-players``
+players. Every player makes random legal moves for the board it last saw, as fast as the
+service takes them, for ``--seconds``.
+
+It prints moves/s and the p50/p99 latency of ``move`` (median of ``--runs``), for the shared
+phases the ratio to SQLite's, for the disjoint phase the ratio to one process, the CPU
+milliseconds each bot process spent per move it made and the server's CPU seconds, and for
+every phase with several processes the moves lost (acknowledged but not in the log) and
+doubled (a ply acknowledged twice): both must be 0.
 
 PostgreSQL: a server is started from the OS's binaries (as the tests do), or give --url.
 """
@@ -17,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -58,11 +66,18 @@ async def start_games(location: str, count: int) -> list[int]:
 
 
 async def drive(
-    location: str, game_ids: list[int], seconds: float, seed: int, start_at: float = 0.0
+    location: str,
+    game_ids: list[int],
+    seconds: float,
+    seed: int,
+    start_at: float = 0.0,
+    players: int = PLAYERS,
 ) -> dict:
-    """Moves for ``seconds`` from ``PLAYERS`` concurrent players: acks and latencies."""
+    """Moves for ``seconds`` from ``players`` concurrent players: acks, latencies, and the CPU
+    seconds this process spent meanwhile."""
     service = await GameService.open(location, tick_every=None, cache_ttl=0.0)
     await asyncio.sleep(max(0.0, start_at - time.time()))
+    cpu_began = time.process_time()
     rng = random.Random(seed)
     acked, latencies = [], []
     stop = time.perf_counter() + seconds
@@ -87,10 +102,11 @@ async def drive(
             acked.append((game_id, after.ply))
 
     try:
-        await asyncio.gather(*(player() for _ in range(PLAYERS)))
+        await asyncio.gather(*(player() for _ in range(players)))
+        cpu = time.process_time() - cpu_began
     finally:
         await service.close()
-    return {"acked": acked, "latencies": latencies, "seconds": seconds}
+    return {"acked": acked, "latencies": latencies, "seconds": seconds, "cpu": cpu}
 
 
 def summary(results: list[dict]) -> tuple[float, float, float]:
@@ -119,13 +135,16 @@ import asyncio, json, sys
 sys.path.insert(0, sys.argv[1])
 from bench.storage_backends import drive
 result = asyncio.run(drive(sys.argv[2], json.loads(sys.argv[3]), float(sys.argv[4]),
-                           int(sys.argv[5]), float(sys.argv[6])))
+                           int(sys.argv[5]), float(sys.argv[6]), int(sys.argv[7])))
 print(json.dumps(result))
 """
 
 
-def two_processes(url: str, game_ids: list[int], seconds: float) -> list[dict]:
-    start_at = time.time() + 6  # both import and connect first, then start together
+def processes(
+    url: str, games_each: list[list[int]], seconds: float, players: int = PLAYERS
+) -> list[dict]:
+    """One bot process per list of games, started together; their results."""
+    start_at = time.time() + 6  # all import and connect first, then start together
     workers = [
         subprocess.Popen(
             [
@@ -138,58 +157,81 @@ def two_processes(url: str, game_ids: list[int], seconds: float) -> list[dict]:
                 str(seconds),
                 str(seed),
                 str(start_at),
+                str(players),
             ],
             stdout=subprocess.PIPE,
         )
-        for seed in (1, 2)
+        for seed, game_ids in enumerate(games_each, 1)
     ]
     return [json.loads(w.communicate(timeout=600)[0]) for w in workers]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--games", type=int, default=64)
-    parser.add_argument("--url", help="a PostgreSQL server's URL (default: start one)")
-    args = parser.parse_args()
-    server = None
-    if args.url is None:
-        from postgres_server import PostgresServer, binaries
+def server_cpu(data_dir: Path) -> float:
+    """CPU seconds the PostgreSQL server has used so far: the postmaster, the backends it has
+    reaped, and those still running (from /proc; Linux)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    postmaster = int((data_dir / "postmaster.pid").read_text().split()[0])
 
-        server = PostgresServer(binaries()).start()
+    def fields(pid: int) -> list[str]:
+        text = Path(f"/proc/{pid}/stat").read_text()
+        return text[text.rindex(")") + 2 :].split()  # after "pid (name) "
+
+    own = fields(postmaster)  # utime, stime, cutime, cstime are fields 14-17: [11:15] here
+    total = sum(int(x) for x in own[11:15])
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                child = fields(int(entry.name))
+            except (OSError, ValueError):
+                continue  # gone meanwhile
+            if int(child[1]) == postmaster:  # ppid
+                total += int(child[11]) + int(child[12])
+    return total / tick
+
+
+def disjoint_phase(
+    server, count: int, games: int, players: int, seconds: float
+) -> tuple[list[dict], float, tuple[int, int]]:
+    """``count`` processes, each on ``games`` games of its own: (results, the server's CPU
+    seconds meanwhile, (lost, doubled))."""
+    url = server.new_database()
+    ids = asyncio.run(start_games(url, count * games))
+    before = server_cpu(server.data)
+    results = processes(url, [ids[i::count] for i in range(count)], seconds, players)
+    time.sleep(0.5)  # the closed connections' backends exit and are reaped
+    used = server_cpu(server.data) - before
+    return results, used, asyncio.run(lost_and_doubled(url, results))
+
+
+def shared_phases(args: argparse.Namespace, server) -> None:
     rows: dict[str, list[tuple]] = {
         "SQLite, 1 process": [],
         "PostgreSQL, 1 process": [],
         "PostgreSQL, 2 processes": [],
     }
     races = []
-    try:
-        for run in range(args.runs):
-            with tempfile.TemporaryDirectory() as folder:
-                path = str(Path(folder) / "bench.sqlite3")
-                ids = asyncio.run(start_games(path, args.games))
-                rows["SQLite, 1 process"].append(
-                    summary([asyncio.run(drive(path, ids, args.seconds, run))])
-                )
-            url = server.new_database() if server else args.url
-            ids = asyncio.run(start_games(url, args.games))
-            rows["PostgreSQL, 1 process"].append(
-                summary([asyncio.run(drive(url, ids, args.seconds, run))])
+    for run in range(args.runs):
+        with tempfile.TemporaryDirectory() as folder:
+            path = str(Path(folder) / "bench.sqlite3")
+            ids = asyncio.run(start_games(path, args.games))
+            rows["SQLite, 1 process"].append(
+                summary([asyncio.run(drive(path, ids, args.seconds, run))])
             )
-            url = server.new_database() if server else args.url
-            ids = asyncio.run(start_games(url, args.games))
-            results = two_processes(url, ids, args.seconds)
-            rows["PostgreSQL, 2 processes"].append(summary(results))
-            races.append(asyncio.run(lost_and_doubled(url, results)))
-            print(
-                f"run {run + 1}: "
-                + "; ".join(f"{name} {r[-1][0]:,.0f} moves/s" for name, r in rows.items()),
-                flush=True,
-            )
-    finally:
-        if server:
-            server.stop()
+        url = server.new_database() if server else args.url
+        ids = asyncio.run(start_games(url, args.games))
+        rows["PostgreSQL, 1 process"].append(
+            summary([asyncio.run(drive(url, ids, args.seconds, run))])
+        )
+        url = server.new_database() if server else args.url
+        ids = asyncio.run(start_games(url, args.games))
+        results = processes(url, [ids, ids], args.seconds)
+        rows["PostgreSQL, 2 processes"].append(summary(results))
+        races.append(asyncio.run(lost_and_doubled(url, results)))
+        print(
+            f"run {run + 1}: "
+            + "; ".join(f"{name} {r[-1][0]:,.0f} moves/s" for name, r in rows.items()),
+            flush=True,
+        )
     base = statistics.median(r[0] for r in rows["SQLite, 1 process"])
     print(f"\n{'backend':<26} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'vs SQLite':>10}")
     for name, values in rows.items():
@@ -198,8 +240,72 @@ def main() -> None:
     lost, doubled = sum(r[0] for r in races), sum(r[1] for r in races)
     print(
         f"\ntwo processes on the same games, {args.runs} runs: {lost} lost, {doubled} doubled "
+        "moves (must be 0 and 0)\n"
+    )
+
+
+def disjoint_phases(args: argparse.Namespace, server) -> None:
+    counts = (1, 2, 4)
+    rows: dict[int, list[tuple[float, ...]]] = {n: [] for n in counts}
+    lost = doubled = 0
+    for run in range(args.runs):
+        for n in counts:
+            results, server_seconds, (gone, twice) = disjoint_phase(
+                server, n, args.own_games, args.own_players, args.seconds
+            )
+            lost, doubled = lost + gone, doubled + twice
+            rate, p50, p99 = summary(results)
+            cpu_ms = statistics.median(1000 * r["cpu"] / max(1, len(r["acked"])) for r in results)
+            rows[n].append((rate, p50, p99, cpu_ms, server_seconds))
+        print(
+            f"run {run + 1}: "
+            + "; ".join(f"{n} process(es) {r[-1][0]:,.0f} moves/s" for n, r in rows.items()),
+            flush=True,
+        )
+    base = statistics.median(r[0] for r in rows[1])
+    print(
+        f"\n{'PostgreSQL, own games':<24} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'vs 1':>6} {'CPU ms/move':>12} {'server CPU s':>13}"
+    )
+    for n, values in rows.items():
+        rate, p50, p99, cpu_ms, server_s = (
+            statistics.median(v[i] for v in values) for i in range(5)
+        )
+        print(
+            f"{n} process{'es' if n > 1 else '':<2} x {args.own_games} games"
+            f"{'':<5} {rate:>9,.0f} {p50:>8.2f} {p99:>8.2f} {rate / base:>5.2f}x "
+            f"{cpu_ms:>12.2f} {server_s:>13.2f}"
+        )
+    print(
+        f"\nprocesses on their own games, {args.runs} runs: {lost} lost, {doubled} doubled "
         "moves (must be 0 and 0)"
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--games", type=int, default=64)
+    parser.add_argument("--phases", default="shared,disjoint")
+    parser.add_argument("--own-games", type=int, default=48)
+    parser.add_argument("--own-players", type=int, default=16)
+    parser.add_argument("--url", help="a PostgreSQL server's URL (default: start one)")
+    args = parser.parse_args()
+    phases = set(args.phases.split(","))
+    server = None
+    if args.url is None or "disjoint" in phases:
+        from postgres_server import PostgresServer, binaries
+
+        server = PostgresServer(binaries()).start()  # the disjoint phase reads its CPU use
+    try:
+        if "shared" in phases:
+            shared_phases(args, server)
+        if "disjoint" in phases:
+            disjoint_phases(args, server)
+    finally:
+        if server:
+            server.stop()
 
 
 if __name__ == "__main__":

@@ -180,10 +180,11 @@ class Storage(ABC):
         """Rating rows joined with the player's surface, external_id and display_name."""
 
     # -- other processes' changes
-    async def watch_games(self, callback: Callable[[int], None]) -> bool:
+    async def watch_games(self, callback: Callable[[int | None], None]) -> bool:
         """Call ``callback(game_id)`` whenever another process changes a game, if this backend
-        can say so (PostgreSQL's LISTEN/NOTIFY); False where it cannot (SQLite: the service
-        checks its cached games against the file instead)."""
+        can say so (PostgreSQL's LISTEN/NOTIFY), and ``callback(None)`` if it stops being able
+        to (the listening connection was lost: any game may have changed since). False where
+        it cannot (SQLite: the service checks its cached games against the file instead)."""
         return False
 
     # -- whole tables (moving a database between backends: storage.transfer)

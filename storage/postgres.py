@@ -16,6 +16,7 @@ source of truth for both backends.
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import secrets
 from collections.abc import Callable, Iterable, Sequence
@@ -68,7 +69,9 @@ async def open_postgres(url: str) -> PostgresStorage:
     import asyncpg
 
     try:
-        pool = await asyncpg.create_pool(url[:2000], min_size=1, max_size=8, command_timeout=60)
+        pool = await asyncpg.create_pool(
+            url[:2000], min_size=1, max_size=8, command_timeout=60, reset=_session_kept
+        )
     except Exception as err:  # noqa: BLE001 - a bad URL (ValueError), DNS, refused, auth...
         where = url.rpartition("@")[2][:200]  # never the password
         raise StorageError(
@@ -84,6 +87,27 @@ async def open_postgres(url: str) -> PostgresStorage:
     return store
 
 
+async def _session_kept(connection: Any) -> None:
+    """What the pool does to a connection it takes back, beyond rolling back a transaction
+    left open: nothing. Its default (RESET ALL, UNLISTEN *, unlocking advisory locks...) is a
+    round trip per statement run through the pool, for state these connections never hold:
+    the listener has a connection of its own, and migrations take a transaction's lock."""
+
+
+@functools.lru_cache(maxsize=64)
+def _move_statement(columns: tuple[str, ...]) -> str:
+    """A move in one statement, so one round trip and its own transaction: the compare-and-set
+    on the ply, the move log's entry, and the notification to other processes, all three or
+    (the ply moved on) none. Parameters: the changes' values, the game's id and the ply seen
+    (``queries.change_values``), the move's (``queries.move_values`` but the game's id), then
+    the channel and payload of the notification."""
+    return numbered(
+        f"WITH changed AS ({queries.change_game(columns)} RETURNING id) "
+        "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
+        "SELECT id, ?, ?, ?, ?, ?, ? FROM changed RETURNING pg_notify(?, ?)"
+    )
+
+
 def _count(status: str) -> int:
     """The row count of asyncpg's status string ("UPDATE 1", "INSERT 0 1")."""
     return int(status.rsplit(" ", 1)[-1])
@@ -95,7 +119,7 @@ class PostgresStorage(Storage):
         self.url = url
         self.token = secrets.token_hex(6)  # this storage's own notifications are not news
         self._listener: Any = None  # the connection that LISTENs, once someone watches
-        self._watchers: list = []
+        self._watchers: list[Callable[[int | None], None]] = []
 
     # -- opening, migrating -------------------------------------------------------------------
 
@@ -127,16 +151,25 @@ class PostgresStorage(Storage):
 
     # -- other processes' changes -------------------------------------------------------------
 
-    async def watch_games(self, callback: Callable[[int], None]) -> bool:
+    async def watch_games(self, callback: Callable[[int | None], None]) -> bool:
         """LISTEN on one connection of its own: every committed change of a game by another
-        process arrives as a notification with the game's id."""
+        process arrives as a notification with the game's id. If that connection is lost (the
+        server restarted), the watchers hear None once: they can no longer trust what they
+        hold, and this storage reports no more changes."""
         import asyncpg
 
         if self._listener is None:
             self._listener = await asyncpg.connect(self.url)
             await self._listener.add_listener(NOTIFY_CHANNEL, self._notified)
+            self._listener.add_termination_listener(self._listener_lost)
         self._watchers.append(callback)
         return True
+
+    def _listener_lost(self, connection: Any) -> None:
+        self._listener = None
+        watchers, self._watchers = self._watchers, []
+        for callback in watchers:
+            callback(None)
 
     def _notified(self, connection, pid, channel, payload: str) -> None:
         game_id, _, token = payload.partition(":")
@@ -292,9 +325,19 @@ class PostgresStorage(Storage):
     ) -> bool:
         import asyncpg
 
+        changes = {**changes, "ply": ply + 1}
+        if not ratings:  # a move that does not end a rated game: one round trip
+            status = await self._pool.execute(
+                _move_statement(tuple(changes)),
+                *queries.change_values(changes, game_id, ply),
+                *queries.move_values(game_id, ply + 1, move)[1:],
+                NOTIFY_CHANNEL,
+                f"{game_id}:{self.token}",
+            )
+            return _count(status) == 1
         try:
             async with self._pool.acquire() as conn, conn.transaction():
-                if not await self._change_game(conn, game_id, ply, {**changes, "ply": ply + 1}):
+                if not await self._change_game(conn, game_id, ply, changes):
                     return False
                 await conn.execute(
                     numbered(queries.INSERT_MOVE), *queries.move_values(game_id, ply + 1, move)

@@ -371,9 +371,10 @@ class GameService:
         when older than ``cache_ttl`` seconds, for other processes on the same file."""
         store = await open_storage(path)
         service = cls(store, clock or SystemClock(), AIPool(ai_workers, ai_time_limit), cache_ttl)
-        # Where the database says when other processes change a game (PostgreSQL), cached
-        # games are forgotten at once; elsewhere they are checked after cache_ttl seconds.
-        await store.watch_games(service.games.live.drop)
+        # Where the database says when other processes change a game (PostgreSQL), a cached
+        # game is forgotten at once, and used without a read until then; elsewhere it is
+        # checked against the database after cache_ttl seconds.
+        service.games.told_of_changes = await store.watch_games(service.games.changed_elsewhere)
         for game in await store.games_awaiting_ai():
             service.ai_turns.schedule(game.id)
         if tick_every:

@@ -75,9 +75,25 @@ class Games:
         self._clock = clock
         self._players = players
         self.cache_ttl = cache_ttl
+        # True while the database tells this process of every other process's change
+        # (PostgreSQL): a cached game is then current without a read.
+        self.told_of_changes = False
         self.live = LiveCache()
         self._locks: dict[int, _GameLock] = {}
         self._ratings_lock = asyncio.Lock()
+
+    def changed_elsewhere(self, game_id: int | None) -> None:
+        """Another process changed a game (None: any game may have changed, and the database
+        will no longer say): forget what we hold."""
+        if game_id is None:
+            self.told_of_changes = False
+            self.live.clear()
+        else:
+            self.live.drop(game_id)
+
+    def _current(self, live: LiveGame) -> bool:
+        """Whether a cached game can be used without asking the database."""
+        return self.told_of_changes or time.monotonic() - live.checked_at < self.cache_ttl
 
     @contextlib.asynccontextmanager
     async def locked(self, game_id: int) -> AsyncIterator[None]:
@@ -103,7 +119,7 @@ class Games:
         game_id = known_id(game_id)
         live = self.live.get(game_id)
         if live is not None:
-            if not fresh and time.monotonic() - live.checked_at < self.cache_ttl:
+            if not fresh and self._current(live):
                 return live
             record = await self._store.game(game_id)
             if record is not None and _CHANGING(record) == _CHANGING(live.record):
@@ -135,11 +151,7 @@ class Games:
     async def get(self, game_id: int) -> GameView:
         """A game by id. Raises NotFound."""
         live = self.live.get(known_id(game_id))
-        if (
-            live is not None
-            and live.snapshot is not None
-            and time.monotonic() - live.checked_at < self.cache_ttl
-        ):
+        if live is not None and live.snapshot is not None and self._current(live):
             return live.snapshot  # never shows a move whose commit is still in flight
         async with self.locked(game_id):
             return await self.view(await self.load(game_id))

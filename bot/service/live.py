@@ -131,5 +131,8 @@ class LiveCache:
         while len(self._games) > self.size:
             self._games.popitem(last=False)
 
+    def clear(self) -> None:
+        self._games.clear()
+
     def drop(self, game_id: int) -> None:
         self._games.pop(game_id, None)
