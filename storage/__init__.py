@@ -18,7 +18,7 @@ path, the default) and PostgreSQL (a ``postgresql://`` URL, for several processe
 True
 """
 
-from storage.base import ChannelTaken, Storage, StorageError
+from storage.base import ChannelTaken, Storage, StorageError, StorageUnavailable
 from storage.postgres import is_postgres_url
 from storage.sqlite import SQLiteStorage, open_sqlite
 
@@ -38,6 +38,7 @@ __all__ = [
     "SQLiteStorage",
     "Storage",
     "StorageError",
+    "StorageUnavailable",
     "is_postgres_url",
     "open_storage",
 ]

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import inspect
 import re
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from storage import queries
-from storage.base import ChannelTaken, Storage, StorageError
+from storage.base import ChannelTaken, Storage, StorageError, StorageUnavailable
 from storage.migrations import LATEST, MIGRATIONS
 from storage.queries import numbered
 from storage.records import (
@@ -113,6 +114,47 @@ def _count(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
+def _connection_lost(err: BaseException) -> bool:
+    """Whether ``err`` says the server cannot be reached now, rather than that a query failed."""
+    import asyncpg
+
+    return isinstance(
+        err,
+        OSError  # refused, reset (ConnectionError), unreachable
+        | TimeoutError
+        | asyncpg.PostgresConnectionError  # class 08: the connection failed or is gone
+        | asyncpg.exceptions.OperatorInterventionError  # class 57: shutting down, starting up
+        | asyncpg.InterfaceError,  # "connection is closed"
+    )
+
+
+def _reports_unavailable(cls: type[PostgresStorage]) -> type[PostgresStorage]:
+    """Wrap every public coroutine of the class: a lost or refused connection comes out as
+    ``StorageUnavailable``, the one error the service turns into "try again in a moment"."""
+
+    def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        async def call(self: PostgresStorage, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await method(self, *args, **kwargs)
+            except StorageError:
+                raise
+            except Exception as err:
+                if _connection_lost(err):
+                    raise StorageUnavailable(
+                        f"the PostgreSQL server is unreachable: {type(err).__name__}"
+                    ) from err
+                raise
+
+        return call
+
+    for name, method in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.iscoroutinefunction(method):
+            setattr(cls, name, guarded(method))
+    return cls
+
+
+@_reports_unavailable
 class PostgresStorage(Storage):
     def __init__(self, pool, url: str):
         self._pool = pool

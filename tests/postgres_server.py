@@ -75,6 +75,11 @@ class PostgresServer:
             "--locale",
             "C",
         )
+        self.resume()
+        return self
+
+    def resume(self) -> None:
+        """Start the server on its data (again, after ``halt``)."""
         options = (
             f"-p {self.port} -h 127.0.0.1 -k {self.root} -F "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
@@ -93,7 +98,11 @@ class PostgresServer:
             "60",
             "start",
         )
-        return self
+
+    def halt(self) -> None:
+        """Stop the server as an operator's restart would (its clients are disconnected), and
+        keep its data for ``resume``."""
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"

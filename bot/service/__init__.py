@@ -58,6 +58,7 @@ from bot.service.errors import (
     ServiceClosed,
     ServiceError,
     StaleMove,
+    Unavailable,
 )
 from bot.service.events import (
     ChallengeAnswered,
@@ -136,4 +137,5 @@ __all__ = [
     "StaleMove",
     "SurfaceDefaults",
     "SystemClock",
+    "Unavailable",
 ]

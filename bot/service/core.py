@@ -23,7 +23,7 @@ from bot.service.announcer import Announcer
 from bot.service.challenges import Challenges
 from bot.service.clock import SystemClock
 from bot.service.deadlines import Deadlines
-from bot.service.errors import ServiceError
+from bot.service.errors import ServiceError, Unavailable
 from bot.service.events import Notifier
 from bot.service.games import Games
 from bot.service.looking import Looking
@@ -43,7 +43,7 @@ from bot.service.types import (
     Rating,
 )
 from engine import Side
-from storage import Storage, open_storage
+from storage import Storage, StorageUnavailable, open_storage
 from storage.records import PingMode
 
 P = ParamSpec("P")
@@ -61,6 +61,12 @@ def refusals_counted(verb: Callable[P, Awaitable[T]]) -> Callable[P, Coroutine[A
         except ServiceError as err:
             metrics.ERRORS.labels(kind=type(err).__name__).inc()
             raise
+        except StorageUnavailable:
+            metrics.ERRORS.labels(kind=Unavailable.__name__).inc()
+            raise Unavailable(
+                "the game database cannot be reached just now; nothing was lost: "
+                "try again in a moment"
+            ) from None
 
     return counted
 

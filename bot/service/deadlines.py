@@ -6,6 +6,7 @@ When a turn's deadlines fall is ``bot.service.clock.turn_clock``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from bot.service.challenges import Challenges
 from bot.service.events import Forfeit, Reminder
 from bot.service.games import Games
 from engine import Outcome, Termination
-from storage import Storage
+from storage import Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,11 @@ class Deadlines:
         ``reminder_after``, forfeit those silent for ``forfeit_after``. Runs by itself every
         ``tick_every`` seconds; tests call it after advancing a ManualClock."""
         now = self.clock()
+        if not self.games.told_of_changes:  # the database's notifications were lost: again
+            with contextlib.suppress(StorageError):
+                self.games.told_of_changes = await self.store.watch_games(
+                    self.games.changed_elsewhere
+                )
         for challenge in await self.store.due_challenges(now):
             await self.challenges.expire(challenge)  # closed once: the store's compare-and-set
         for game in await self.store.due_clocks(now):

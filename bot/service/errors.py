@@ -73,5 +73,10 @@ class NoHint(ServiceError):
     """The AI could not suggest a move here (it failed, or cannot play this position)."""
 
 
+class Unavailable(ServiceError):
+    """The game database cannot be reached just now (it may be restarting); nothing was
+    acknowledged, so the request can simply be made again."""
+
+
 class ServiceClosed(ServiceError):
     """The service has been closed (the bot is shutting down)."""
