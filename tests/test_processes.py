@@ -188,3 +188,94 @@ async def test_a_cached_game_learns_of_another_processes_move_at_once(postgres_d
     finally:
         await one.close()
         await two.close()
+
+
+# A process that starts a game against the AI, whose AI thinks for ever (it holds the turn's
+# lease in the database), and a game between people whose moves it acknowledges; it says so
+# on stdout, line by line, and then waits to be killed.
+THINKER = textwrap.dedent("""
+    import asyncio, sys
+    from bot.service import Channel, GameService, Player
+
+    async def main(url):
+        service = await GameService.open(url, tick_every=None)
+        thinking = asyncio.Event()
+        async def forever(*args, **kwargs):
+            print("thinking", flush=True)
+            thinking.set()
+            await asyncio.sleep(3600)
+        service.ai.choose = forever
+        ai_game = await service.start_game(
+            Player.ai("first"), Player("discord", "9"), "kalah", Channel("discord", "ai"))
+        print("ai-game", ai_game.id, flush=True)
+        ann, bob = Player("discord", "1"), Player("discord", "2")
+        game = await service.start_game(ann, bob, "oware", Channel("discord", "people"))
+        for _ in range(10):
+            view = await service.move(game.id, game.to_move, game.position.legal_moves()[0],
+                                      expected_ply=game.ply)
+            print("acked", game.id, view.ply, flush=True)
+            game = view
+        await asyncio.wait_for(thinking.wait(), 60)
+        print("ready", flush=True)
+        await asyncio.sleep(3600)
+
+    asyncio.run(main(sys.argv[1]))
+""")
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+async def test_a_process_killed_mid_thought_loses_nothing_and_another_takes_its_ai_turn(
+    postgres_database,
+):
+    """SIGKILL one of two processes while its AI thinks: every move it acknowledged is in the
+    log, and once its lease on the AI's turn runs out, the other process plays that turn,
+    once (its clock is a manual one, moved past the lease)."""
+    import signal
+    import time
+
+    from bot.service.ai_turns import AI_LEASE
+
+    url = postgres_database
+    thinker = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        THINKER,
+        url,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    said: list[list[str]] = []
+    try:
+        while not said or said[-1] != ["ready"]:
+            line = await asyncio.wait_for(thinker.stdout.readline(), 120)
+            assert line, (await thinker.stderr.read()).decode()[-2000:]
+            said.append(line.decode().split())
+    finally:
+        thinker.send_signal(signal.SIGKILL)
+        await thinker.wait()
+    assert ["thinking"] in said  # it held the AI's turn when it died
+    ai_game = next(int(words[1]) for words in said if words[0] == "ai-game")
+    acked = {(int(words[1]), int(words[2])) for words in said if words[0] == "acked"}
+    assert len(acked) == 10
+
+    clock = ManualClock(time.time())
+    survivor = await GameService.open(url, clock=clock, tick_every=None)
+    try:
+        await survivor.idle()  # it found the AI's turn pending, but the lease is not its own
+        assert (await survivor.get_game(ai_game)).ply == 0
+        clock.advance(AI_LEASE + 1)
+        await survivor.tick()  # the lease has run out: this process takes the turn
+        await survivor.idle()
+        after = await survivor.get_game(ai_game)
+    finally:
+        await survivor.close()
+    assert after.ply >= 1 and after.to_move == Player("discord", "9")
+
+    store = await open_storage(url)
+    try:
+        logged = {(g, m.ply) for g in {g for g, _ in acked} for m in await store.moves(g)}
+        ai_moves = [m.ply for m in await store.moves(ai_game)]
+    finally:
+        await store.close()
+    assert acked <= logged  # nothing the killed process acknowledged is lost
+    assert ai_moves == list(range(1, after.ply + 1))  # the AI's turn was played once
