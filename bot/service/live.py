@@ -35,13 +35,14 @@ def options_from_json(text: str) -> GameOptions:
 class LiveGame(Seats):
     """A game in play: ``record`` as committed, ``game`` the engine's (with its history)."""
 
-    __slots__ = ("record", "game", "south", "north", "snapshot", "checked_at")
+    __slots__ = ("record", "game", "south", "north", "options", "snapshot", "checked_at")
 
     def __init__(self, record: GameRecord, game: Game, south: Player, north: Player):
         self.record = record
         self.game = game  # may run one move ahead of ``record`` while that move is being written
         self.south = south
         self.north = north
+        self.options = options_from_json(record.options)  # fixed when the game was created
         self.snapshot: GameView | None = None  # the view as last committed; None: rebuild
         self.checked_at = 0.0  # time.monotonic() when last known to match the file
 
@@ -105,7 +106,7 @@ class LiveGame(Seats):
             moves=tuple(self.game.moves),
             outcome=outcome,
             offer=offer,
-            options=options_from_json(record.options),
+            options=self.options,
             created_at=record.created_at,
             last_move_at=record.last_move_at,
             deadline=record.forfeit_at,

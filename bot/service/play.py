@@ -13,7 +13,7 @@ from bot.service.announcer import Announcer
 from bot.service.clock import turn_clock
 from bot.service.events import GameOver, OfferAnswered, OfferMade
 from bot.service.games import MAX_ID, NO_OFFER, Games
-from bot.service.live import LiveGame, board_json, options_from_json
+from bot.service.live import LiveGame, board_json
 from bot.service.players import Players
 from bot.service.tasks import Tasks
 from bot.service.types import GameView, OfferKind, Player
@@ -121,14 +121,14 @@ class Play:
         try:
             pos = game.position
             now = self.clock()
+            changes = self._turn_changes(live, now)
             record: NewMove = {
                 "move": game.moves[-1],
                 "player_id": await self.players.pid(by),
                 "played_at": now,
-                "board": board_json(pos.board),
+                "board": changes["board"],
                 "mover": pos.mover,
             }
-            changes = self._turn_changes(live, now)
             ratings: Sequence[RatingRecord] = ()
             outcome = game.outcome()
             if outcome is not None:
@@ -161,7 +161,7 @@ class Play:
             **NO_OFFER,
         }
         changes.update(
-            turn_clock(options_from_json(live.record.options), live.player(pos.to_move), now)
+            turn_clock(live.options, live.player(pos.to_move), now)
         )
         return changes
 
