@@ -160,9 +160,7 @@ class Play:
             "reminded_at": None,
             **NO_OFFER,
         }
-        changes.update(
-            turn_clock(live.options, live.player(pos.to_move), now)
-        )
+        changes.update(turn_clock(live.options, live.player(pos.to_move), now))
         return changes
 
     async def resign(self, game_id: int, by: Player) -> GameView:
