@@ -368,13 +368,16 @@ class GameService:
         tick_every: float | None = 60.0,
         cache_ttl: float = 1.0,
     ) -> GameService:
-        """A ready service on the SQLite file at ``path`` (created, or migrated to the current
-        schema, keeping all data). ``clock`` returns seconds (default: wall clock; tests pass a
-        ``ManualClock``). ``ai_workers`` worker processes run AI searches (started on first
-        use). ``tick_every`` seconds a background task runs ``tick()`` (reminders, forfeits,
-        expiries); None turns it off (tests call ``tick()`` themselves). Pending AI turns of
-        unfinished games resume at once. A game cached in memory is checked against the file
-        when older than ``cache_ttl`` seconds, for other processes on the same file."""
+        """A ready service on the database at ``path``: a SQLite file, or a ``postgresql://``
+        URL (created, or migrated to the current schema, keeping all data). ``clock`` returns
+        seconds (default: wall clock; tests pass a ``ManualClock``). ``ai_workers`` worker
+        processes run AI searches (started on first use). ``tick_every`` seconds a background
+        task runs ``tick()`` (reminders, forfeits, expiries); None turns it off (tests call
+        ``tick()`` themselves). Pending AI turns of unfinished games resume at once. For
+        other processes on the same database, a game cached in memory is checked against it
+        when older than ``cache_ttl`` seconds; on PostgreSQL, which tells every process of
+        each change (LISTEN/NOTIFY), it is instead forgotten when told, a moment after the
+        other process's commit."""
         store = await open_storage(path)
         service = cls(store, clock or SystemClock(), AIPool(ai_workers, ai_time_limit), cache_ttl)
         # Where the database says when other processes change a game (PostgreSQL), a cached
