@@ -11,7 +11,7 @@ finishes in time and with the expert's estimate otherwise.
 ruleset kalah:pits=3,seeds=2 after B: South to move
 value +4 for South (proven)
 best move C
-... nodes in ... s (with a table of the boards with at most 5 seeds left)
+... nodes in ... s
 line C ...: Game over (a row is empty). South ..., North ...: South wins.
 0
 """
@@ -79,8 +79,10 @@ def register(subparsers: Subparsers) -> None:
         metavar="SEEDS",
         help="read every board with at most SEEDS seeds left in the pits from "
         "an endgame table (default: the largest one kept, up to 20, else "
-        "one of 5/12 of the seeds, at most 18; 0 for none); big tables "
-        "are kept in MANCALA_TABLES after the first build",
+        "one of 5/12 of the seeds, at most 18, but none built for more "
+        "seeds than the board holds, and none for a board of a few seeds; "
+        "0 for none); big tables are kept in MANCALA_TABLES after the "
+        "first build",
     )
     solve.add_argument(
         "--tt-bits",
@@ -189,6 +191,7 @@ def run_solve(args: argparse.Namespace) -> int:
     position = _position(args)
     if position is None:
         return 2
+    from engine.ai.pysolve import QUICK_SEEDS
     from engine.ai.search import (
         LARGEST_TABLE_SEEDS,
         UNLIMITED,
@@ -208,20 +211,43 @@ def run_solve(args: argparse.Namespace) -> int:
     if not 0 <= table <= most:
         print(f"error: --table takes 0 to {most} seeds for {rules}")
         return 2
+    table = sized_table_seeds(table, position)
     started = time.perf_counter()
+    if not args.nodes and _solved_in_python(args, position, started):
+        return 0
     compile_first()
-    stored = _endgame_table(rules, table) if table else None
     watch = SolveWatch(position, args.tt_bits or default_tt_bits(rules))
     stream = io.StringIO() if args.quiet else None
-    with watch.on_interrupt(), waiting(f"Solving {rules}", stream, poll=watch.news):
-        result = solve(
-            position,
-            node_limit=args.nodes or UNLIMITED,
-            searcher=watch.searcher,
-            progress=watch.proved,
-            endgame_seeds=table,
-            endgame_table=stored.table if stored else None,
-        )
+    result = None
+    tried = 0  # the nodes of a try without the table
+    if table and not args.nodes and sum(position.pits) <= QUICK_SEEDS:
+        # A small board may well be proven before its table would be built: try without.
+        with watch.on_interrupt(), waiting(f"Solving {rules}", stream, poll=watch.news):
+            first = solve(
+                position,
+                node_limit=TRY_WITHOUT_TABLE_NODES,
+                searcher=watch.searcher,
+                progress=watch.proved,
+            )
+        if first.complete:
+            result, table = first, 0
+        elif watch.interrupted:
+            result = first
+        else:  # a fresh table: a line the try cut short would keep its proofs from counting
+            tried = first.nodes
+            watch = SolveWatch(position, args.tt_bits or default_tt_bits(rules))
+    stored = _endgame_table(rules, table) if table and result is None else None
+    if result is None:
+        with watch.on_interrupt(), waiting(f"Solving {rules}", stream, poll=watch.news):
+            result = solve(
+                position,
+                node_limit=args.nodes or UNLIMITED,
+                searcher=watch.searcher,
+                progress=watch.proved,
+                endgame_seeds=table,
+                endgame_table=stored.table if stored else None,
+            )
+        result = result._replace(nodes=result.nodes + tried)
     seconds = time.perf_counter() - started
     print(_header(args, position))
     side = position.to_move.capitalize()
@@ -250,6 +276,33 @@ def run_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solved_in_python(args: argparse.Namespace, position: Position, started: float) -> bool:
+    """While the compiled search is not ready, a small position is proven by the pure-Python
+    solver at once, with its line of best play; True if it was (and is printed). A position
+    it cannot prove within its budget waits for the compiler, as before."""
+    from bot.ai_runtime import kernel_cache
+
+    if kernel_cache.is_ready():
+        return False
+    from engine.ai import pysolve
+
+    result = pysolve.quick(position)
+    if result is None:
+        return False
+    line: list[str] = []
+    complete = True
+    if not args.no_line:
+        line, complete = pysolve.proof_line(position, result.move)
+    seconds = time.perf_counter() - started
+    print(_header(args, position))
+    print(f"value {result.value:+g} for {position.to_move.capitalize()} (proven)")
+    print(f"best move {to_perspective(result.move, args.perspective)}")
+    print(f"{result.nodes:,} nodes in {seconds:.2f} s (the quick solver: no compiled search yet)")
+    if not args.no_line:
+        print(_line_text(position, line, complete, args))
+    return True
+
+
 def _proof_line(
     position: Position,
     best: str,
@@ -260,13 +313,20 @@ def _proof_line(
 ) -> str:
     """The proof's line of best play, each move proven (see engine.ai.proof_line), and how
     the game ends on it; where a step costs more than its budget the line stops there."""
-    from engine import Game, result_lines
     from engine.ai import proof_line
 
     with waiting("Writing out the line of best play", stream):
         line, complete = proof_line(
             position, best, table_seeds=table, table=stored.table if stored else None
         )
+    return _line_text(position, line, complete, args)
+
+
+def _line_text(
+    position: Position, line: list[str], complete: bool, args: argparse.Namespace
+) -> str:
+    from engine import Game, result_lines
+
     moves = " ".join(to_perspective(m, args.perspective) for m in line)
     if not complete:
         return f"line {moves} ... (the rest costs more than a step's budget to prove)"
@@ -353,6 +413,45 @@ class SolveWatch:
 
 # Smaller tables build in well under a second: not worth a file.
 CACHED_TABLE_BOARDS = 1_000_000
+# Up to this many seeds on the board a solve builds no endgame table: the search alone proves
+# the position sooner than the table builds. Measured with the pure-Python solver (the
+# compiled one is faster still): the slowest of 5 random boards of each count against
+# building the table that count gets, median of 3 runs each:
+#   .venv/bin/python bench/small_solve.py kalah oware al-manqala --seeds 2-10 --positions 5 \
+#       --runs 3 --nodes 1e5
+#   .venv/bin/python bench/small_solve.py kalah --seeds 10-16 --positions 5 --runs 3 --nodes 1e5
+# Where positions cannot repeat (kalah) the search won at every count measured, up to 16
+# (16 seeds: 0.06 s against 56 s for the table); where they can (oware, al-manqala: seeds
+# chasing round the board make long lines), at 2 seeds and not at 3 (oware: 0.18 s against
+# 0.001 s). Above these counts a small board still tries the compiled search without a table
+# first, within TRY_WITHOUT_TABLE_NODES (``run_solve``).
+SEARCH_ONLY_SEEDS = 16
+SEARCH_ONLY_SEEDS_CYCLES = 2
+# What that try may cost, about a second of the compiled search; it is made up to
+# pysolve.QUICK_SEEDS seeds on the board, where the table would be built in the foreground.
+TRY_WITHOUT_TABLE_NODES = 2_000_000
+
+
+def sized_table_seeds(seeds: int, position: Position, directory: Path | None = None) -> int:
+    """The table a solve of ``position`` reads, given the one chosen for its rules: none up
+    to SEARCH_ONLY_SEEDS on the board (SEARCH_ONLY_SEEDS_CYCLES where positions repeat); else that one if it is kept on disk already (in
+    ``directory``, default the tables directory: reading it is quick), but never one built
+    now for more seeds than the board holds (seeds in the pits only ever go)."""
+    from bot.config import tables_dir
+    from engine.ai.pysolve import may_cycle
+    from storage.tables import table_path
+
+    on_board = sum(position.pits)
+    if on_board <= (SEARCH_ONLY_SEEDS_CYCLES if may_cycle(position.rules) else SEARCH_ONLY_SEEDS):
+        return 0
+    if seeds <= on_board:
+        return seeds
+    try:
+        if table_path(position.rules, seeds, directory or tables_dir()).is_file():
+            return seeds
+    except OSError:
+        pass
+    return on_board
 
 
 def choose_table_seeds(rules: Ruleset, directory: Path | None = None) -> int:
@@ -392,11 +491,15 @@ def run_hint(args: argparse.Namespace) -> int:
     position = _position(args)
     if position is None:
         return 2
-    from engine.ai import hint
+    from bot.ai_runtime import kernel_cache
+    from engine.ai import hint, quick_proof
 
-    compile_first()
-    with waiting("Looking for the best move"):
-        shown = hint(position, time_limit=args.time)
+    # While the compiled search is not ready, a small position is proven at once without it.
+    shown = None if kernel_cache.is_ready() else quick_proof(position, args.time)
+    if shown is None:
+        compile_first()
+        with waiting("Looking for the best move"):
+            shown = hint(position, time_limit=args.time)
     print(_header(args, position))
     how = "proven" if shown.exact else f"estimate, {shown.depth} plies"
     if shown.timed_out:

@@ -322,6 +322,7 @@ def hint(
     budget, else the expert's estimate. Node budgets, not the clock, end both, so the same
     position gets the same hint; ``time_limit`` is a safety net for a machine far slower than
     ours, and a hint it cut short says so (``timed_out``). ``compiled=False``: the
+    pure-Python solver's proof where it finishes at once (``quick_proof``), else the
     pure-Python search's estimate within ``time_limit`` (``reduced``). ``endgame``: as
     ``choose_move``'s; a board the table settles gets its proven value at once."""
     if position.is_over():
@@ -330,7 +331,11 @@ def hint(
         _load_kernel()
     started = time.perf_counter()
     if not compiled:
-        played = choose_move(position, "expert", time_limit=time_limit, compiled=False)
+        quick = quick_proof(position, time_limit / 2)  # the other half for an estimate
+        if quick is not None:
+            return quick
+        left = max(time_limit - (time.perf_counter() - started), 0.2)
+        played = choose_move(position, "expert", time_limit=left, compiled=False)
         return BestMove(
             played.move,
             played.value or 0.0,
@@ -390,6 +395,27 @@ def hint(
     )
 
 
+def quick_proof(position: Position, time_limit: float = 2.0) -> BestMove | None:
+    """The proof of a small position by the pure-Python solver (``engine.ai.pysolve``), for
+    a caller that must not wait for the compiled search: None where the board holds too many
+    seeds or the proof takes more than its budget (about a second; ``time_limit`` is a safety
+    net for a slow machine)."""
+    from engine.ai import pysolve
+
+    started = time.perf_counter()
+    result = pysolve.quick(position, time_limit)
+    if result is None:
+        return None
+    return BestMove(
+        result.move,
+        result.value,
+        True,
+        result.depth,
+        result.nodes,
+        time.perf_counter() - started,
+    )
+
+
 _loaded = False  # whether this process has the compiled search in memory
 
 
@@ -419,6 +445,7 @@ __all__ = [
     "STRATEGIES",
     "choose_move",
     "hint",
+    "quick_proof",
     "solve",
     "warm_up",
 ]
