@@ -421,7 +421,7 @@ CACHED_TABLE_BOARDS = 1_000_000
 #       --runs 3 --nodes 1e5
 #   .venv/bin/python bench/small_solve.py kalah --seeds 10-16 --positions 5 --runs 3 --nodes 1e5
 # Where positions cannot repeat (kalah) the search won at every count measured, up to 16
-# (16 seeds: 0.06 s against 56 s for the table); where they can (oware, al-manqala: seeds
+# (16 seeds: 0.04 s against 34 s for the table); where they can (oware, al-manqala: seeds
 # chasing round the board make long lines), at 2 seeds and not at 3 (oware: 0.18 s against
 # 0.001 s). Above these counts a small board still tries the compiled search without a table
 # first, within TRY_WITHOUT_TABLE_NODES (``run_solve``).
