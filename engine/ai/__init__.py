@@ -22,7 +22,8 @@ finished.
 The search runs in a kernel that numba compiles once per machine. Until it is compiled, a
 caller that must not wait passes ``compiled=False``: the search levels then play through the
 pure-Python search (``engine.ai.pysearch``) within the same limits, which reaches a few plies
-less, and say so (``AIMove.reduced``):
+less, and say so (``AIMove.reduced``); and a small ending is proved exactly by the
+plain-Python solver (``engine.ai.pysolve``) rather than wait for the compiler:
 
 >>> choose_move(pos, "medium", compiled=False).reduced
 True
