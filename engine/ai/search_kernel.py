@@ -109,13 +109,13 @@ def make_workspace(size: int, tt_bits: int) -> tuple[Int64s, Int64s, Int64s, Int
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def tt_pack(value, depth, kind, work, move):
     """value (32 bits) | depth (16) | log2 of the nodes spent (6) | bound kind (2) | move+1 (8)"""
     return ((value + (1 << 30)) << 32) | (depth << 16) | (work << 10) | (kind << 8) | (move + 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def position_hash(Z, board, size, mover, mirror):
     """Zobrist hash of the board and the mover; with ``mirror``, of the board as the mover
     sees it (North's boards rotated by half a turn, no mover bit)."""
@@ -132,7 +132,7 @@ def position_hash(Z, board, size, mover, mirror):
     return h
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def mirrored_move(move, n, mirror, mover):
     """A move as kept in the table: with ``mirror``, North's moves as their rotation (an
     involution, so the same call turns a kept move back)."""
@@ -142,13 +142,13 @@ def mirrored_move(move, n, mirror, mover):
     return ((pit - n if pit >= n else pit + n) << 1) | (move & 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def margin(R, board, mover):
     n2 = 2 * R[PITS]
     return board[n2 + mover] - board[n2 + 1 - mover]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def evaluate(R, board, mover):
     """Seeds captured (stores, or captures where there are none) dominate; seeds in one's own
     row count a quarter as much, as material that will mostly come home."""
@@ -158,7 +158,7 @@ def evaluate(R, board, mover):
     return SCALE * margin(R, board, mover) + own - other
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def cycle_value(R, board, mover):
     """A repeated position, settled by the ruleset's cycle policy (draw, split, owners)."""
     policy = R[CYCLE]
@@ -175,7 +175,7 @@ def cycle_value(R, board, mover):
 NO_VALUE = INF + 1  # table_value: the table bounds this board's value but does not fix it
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def table_value(R, counts, endgame, stats, board, following, mover):
     """The exact value for ``mover`` of a board in the endgame table, ``following`` to move,
     or NO_VALUE. A table of bounds fixes the value where its bounds meet, and everywhere
@@ -205,7 +205,7 @@ def table_value(R, counts, endgame, stats, board, following, mover):
     return value if following == mover else -value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _known(R, counts, endgame, stats, child, following, over, mover):
     """The value for ``mover`` of a child that needs no search: the game is over, or the
     endgame table holds it (read, not searched, but counted as a node). -INF otherwise."""
@@ -219,7 +219,7 @@ def _known(R, counts, endgame, stats, child, following, over, mover):
     return -INF
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def guess_gain(R, NXT, board, mover, move, exact):
     """A quick ordering score without sowing (laps ignored): a replay first, nearest the store
     first; then a capture by its size; in an ``exact`` search also the seeds a move sows into
@@ -311,7 +311,7 @@ def _etc(
     return -INF
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _count_node(stats, ply):
     """Count a node and the deepest ply reached; True once the node budget is spent or the
     search is told to stop."""
@@ -323,7 +323,7 @@ def _count_node(stats, ply):
     return stats[ABORTED] != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _leaf(R, NXT, PRV, kids, per_ply, stats, board, mover, ply):
     """What ``negamax`` does at the horizon of a depth-limited search, without the call:
     leaves are most of the tree, and a recursive call with many arrays is slow."""
@@ -345,7 +345,7 @@ def _leaf(R, NXT, PRV, kids, per_ply, stats, board, mover, ply):
     return evaluate(R, board, mover)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _stuck_value(R, kids, board, mover):
     """The value of a board whose player to move has no move: settled in a scratch copy.
     (The scratch view is made here, off the common path: each view costs reference-count
@@ -357,6 +357,10 @@ def _stuck_value(R, kids, board, mover):
     return SCALE * margin(R, scratch, mover)
 
 
+# Inlined into negamax by numba (inline="always"), as _budgeted is: both call negamax, and a
+# separately compiled function that recurses into negamax leaves an unresolved symbol. Every
+# other helper is compiled once and inlined by LLVM (forceinline=True): numba-level inlining
+# of all of them made negamax one function that type inference took 30 s over.
 @njit(cache=True, inline="always")
 def _child(
     R,
@@ -415,7 +419,7 @@ def _child(
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _bring_best(moves, order, j, count):
     """Swap the best-scored of moves[j:count] into place j."""
     pick = j
@@ -427,14 +431,14 @@ def _bring_best(moves, order, j, count):
         order[j], order[pick] = order[pick], order[j]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _credit(stats, mover, move, amount):
     """History: a cutoff ``move`` made, for ordering it elsewhere."""
     slot = HISTORY + 32 * mover + move
     stats[slot] = min(stats[slot] + amount, HISTORY_CAP)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _prefetch_entry(R, Z, tt, stats, child, following, salt):
     """Start loading the table bucket of the child about to be searched, so that the miss
     overlaps the work the child does before it reads the table (see negamax)."""
@@ -788,7 +792,7 @@ def negamax(
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _store(tt, stats, h, base, best, best_move, alpha, beta, offset, depth, exact, nodes_before):
     """Keep a node's result in the table and return its value. The table is in buckets of
     two: slot ``base`` keeps the entry that cost the most nodes to find, ``base + 1`` the
