@@ -104,7 +104,7 @@ def _move_statement(columns: tuple[str, ...]) -> str:
     the channel and payload of the notification."""
     return numbered(
         f"WITH changed AS ({queries.change_game(columns)} RETURNING id) "
-        "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
+        f"INSERT INTO moves ({queries.MOVE_COLUMNS}) "
         "SELECT id, ?, ?, ?, ?, ?, ? FROM changed RETURNING pg_notify(?, ?)"
     )
 

@@ -87,10 +87,8 @@ def game_values(game: NewGame) -> tuple[Any, ...]:
     return tuple(_plain(game[column]) for column in NEW_GAME_COLUMNS)  # type: ignore[literal-required]
 
 
-INSERT_MOVE = (
-    "INSERT INTO moves (game_id, ply, move, player_id, played_at, board, mover) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)"
-)
+MOVE_COLUMNS = "game_id, ply, move, player_id, played_at, board, mover"  # move_values' order
+INSERT_MOVE = f"INSERT INTO moves ({MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
 
 
 def move_values(game_id: int, ply: int, move: NewMove) -> tuple[Any, ...]:

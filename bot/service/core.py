@@ -11,8 +11,9 @@ primary key is (game, ply). A move is acknowledged (the method returns) only aft
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -50,23 +51,30 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
+@contextlib.contextmanager
+def _refusal_leaving() -> Iterator[None]:
+    """Around a verb: count each refusal that leaves the service, by its kind, once, where it
+    reaches the surface (an error made and handled inside the service is not a refusal); a
+    database out of reach leaves as ``Unavailable``."""
+    try:
+        yield
+    except ServiceError as err:
+        metrics.ERRORS.labels(kind=type(err).__name__).inc()
+        raise
+    except StorageUnavailable:
+        metrics.ERRORS.labels(kind=Unavailable.__name__).inc()
+        raise Unavailable(
+            "the game database cannot be reached just now; nothing was lost: try again in a moment"
+        ) from None
+
+
 def refusals_counted(verb: Callable[P, Awaitable[T]]) -> Callable[P, Coroutine[Any, Any, T]]:
-    """Count each refusal that leaves the service, by its kind, once: where it reaches the
-    surface (an error made and handled inside the service is not a refusal)."""
+    """A verb whose refusals are counted as they leave the service (``_refusal_leaving``)."""
 
     @functools.wraps(verb)
     async def counted(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
+        with _refusal_leaving():
             return await verb(*args, **kwargs)
-        except ServiceError as err:
-            metrics.ERRORS.labels(kind=type(err).__name__).inc()
-            raise
-        except StorageUnavailable:
-            metrics.ERRORS.labels(kind=Unavailable.__name__).inc()
-            raise Unavailable(
-                "the game database cannot be reached just now; nothing was lost: "
-                "try again in a moment"
-            ) from None
 
     return counted
 
@@ -316,11 +324,8 @@ class GameService:
 
     def email_player(self, text: str) -> Player:
         """The email player at an address. See ``Players.email_player``."""
-        try:
+        with _refusal_leaving():
             return self.players.email_player(text)
-        except ServiceError as err:
-            metrics.ERRORS.labels(kind=type(err).__name__).inc()
-            raise
 
     def set_mail_address(self, address: str | None) -> None:
         """The bot's own address, once a mail surface is attached: nobody may challenge it."""

@@ -37,11 +37,12 @@ class Deadlines:
         ``reminder_after``, forfeit those silent for ``forfeit_after``. Runs by itself every
         ``tick_every`` seconds; tests call it after advancing a ManualClock."""
         now = self.clock()
-        if not self.games.told_of_changes:  # the database's notifications were lost: again
+        if self.games.notifications_lost:  # listen again (the server restarted)
             with contextlib.suppress(StorageError):
                 self.games.told_of_changes = await self.store.watch_games(
                     self.games.changed_elsewhere
                 )
+                self.games.notifications_lost = not self.games.told_of_changes
         for challenge in await self.store.due_challenges(now):
             await self.challenges.expire(challenge)  # closed once: the store's compare-and-set
         for game in await self.store.due_clocks(now):

@@ -78,6 +78,7 @@ class Games:
         # True while the database tells this process of every other process's change
         # (PostgreSQL): a cached game is then current without a read.
         self.told_of_changes = False
+        self.notifications_lost = False  # they were on, and the database stopped sending them
         self.live = LiveCache()
         self._locks: dict[int, _GameLock] = {}
         self._ratings_lock = asyncio.Lock()
@@ -87,6 +88,7 @@ class Games:
         will no longer say): forget what we hold."""
         if game_id is None:
             self.told_of_changes = False
+            self.notifications_lost = True
             self.live.clear()
         else:
             self.live.drop(game_id)
@@ -218,7 +220,7 @@ class Games:
             **NO_OFFER,
         }
         record = live.record
-        if not record.rated or record.south_id == record.north_id or winner is None:
+        if not record.rated or record.south_id == record.north_id:
             return Ending(changes)
         # Serialised so two games ending at once for one player both count.
         async with self._ratings_lock:
