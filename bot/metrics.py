@@ -8,6 +8,11 @@ a second service in one process never collide with the default one.
 - ``mancala_moves_total{surface}``: moves played, by the mover's surface (ai for the AI);
 - ``mancala_ai_think_seconds{level}``: how long the AI thought, per move;
 - ``mancala_mail_total{direction}``: mails in (read) and out (sent);
+- ``mancala_mail_refused_total{reason}``: mails not answered (or mailed challenges not sent)
+  on purpose: ``spf_fail``, ``dmarc_fail`` (a trusted Authentication-Results said the sender
+  is forged), ``address_limit``, ``play_limit``, ``daily_limit``, ``hourly_limit``,
+  ``stranger_challenges``, ``stranger_limit`` (``bot.mail.reply_limits``);
+- ``mancala_mail_limit_notices_total``: the one notice a day to an address at its limit;
 - ``mancala_errors_total{kind}``: refused requests and failures, by kind;
 - ``mancala_open_games``: games in progress (updated with each heartbeat).
 
@@ -40,6 +45,17 @@ AI_THINK = Histogram(
     registry=REGISTRY,
 )
 MAIL = Counter("mancala_mail", "Mails read (in) and sent (out)", ["direction"], registry=REGISTRY)
+MAIL_REFUSED = Counter(
+    "mancala_mail_refused",
+    "Mails not answered on purpose (forged sender, reply limits), by reason",
+    ["reason"],
+    registry=REGISTRY,
+)
+MAIL_LIMIT_NOTICES = Counter(
+    "mancala_mail_limit_notices",
+    "Notices sent to an address that reached its daily reply limit",
+    registry=REGISTRY,
+)
 ERRORS = Counter(
     "mancala_errors", "Refused requests and failures, by kind", ["kind"], registry=REGISTRY
 )

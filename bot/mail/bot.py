@@ -1,23 +1,30 @@
 """What the bot answers to one message: nothing (bounces, auto-replies), a correspondence
 game's answer, or a position-and-move game's answer.
 
+Before anything is read, mail a trusted ``Authentication-Results`` header calls forged (SPF
+or DMARC failed, ``bot.mail.authentication``) is dropped: logged and counted, never answered.
+
 Routing: a mail whose subject or address carries a game or challenge tag, or whose first
 word is a correspondence command (challenge, games, help...), goes to ``Correspondence``;
-everything else is read as a position-and-move mail.
+everything else is read as a position-and-move mail. Replies other than a player's game mail
+are limited (``bot.mail.reply_limits``), and checked before the work: a mail past its limit
+costs no AI search.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from email.message import EmailMessage
 from typing import TYPE_CHECKING
 
 from bot import metrics
 from bot.ai_runtime.pool import AIPool, default_level, known_levels
+from bot.mail.authentication import check_message
 from bot.mail.mail_settings import MailSettings
 from bot.mail.position_mail import (
     MailFormatError,
+    PositionMail,
     apply_sender_moves,
     parse_position_mail,
     played_move,
@@ -25,8 +32,10 @@ from bot.mail.position_mail import (
 )
 from bot.mail.reading import IncomingMail, read_mail
 from bot.mail.replies import build_reply
+from bot.mail.reply_limits import ReplyKind, ReplyLimiter, limited
 from bot.mail.transport import PermanentMailError, Relay
 from bot.service.addresses import is_own_address
+from engine import Position
 
 if TYPE_CHECKING:  # imported when games are on: it brings the game service
     from bot.mail.correspondence import Correspondence
@@ -47,8 +56,14 @@ class MailBot:
         relay: Relay | None = None,
         correspondence: Correspondence | None = None,
         levels: tuple[str, ...] | None = None,
+        limiter: ReplyLimiter | None = None,
     ) -> None:
         self.settings = settings
+        self.trust = settings.authserv_trust()
+        # shared with ``correspondence``: one budget per address, whichever part answers
+        self.limiter = limiter or (
+            correspondence.limiter if correspondence else ReplyLimiter(settings.limits)
+        )
         self.ai = ai  # the service's AIPool: one pool for every surface
         self.relay = relay
         self.correspondence = correspondence
@@ -80,22 +95,63 @@ class MailBot:
         if mail.automatic:
             log.info("not answering %s: %s", mail.from_address or "(no From)", mail.automatic)
             return []
+        failure = check_message(mail.message, self.trust)
+        if failure is not None:
+            log.warning(
+                "not answering %s: %s says %s=%s",
+                mail.from_address or "(no From)",
+                failure.authserv_id,
+                failure.method,
+                failure.result,
+            )
+            metrics.MAIL_REFUSED.labels(reason=failure.reason).inc()
+            return []
         if is_own_address(mail.from_address, self.settings.bot_address):
             log.info("not answering mail from my own address (a forwarding loop?)")
             return []
+        self.limiter.note_writer(mail.from_address)
         if mail.refusal:
-            return [build_reply(mail, f"Sorry, {mail.refusal}.", self.settings.bot_address)]
+            text = f"Sorry, {mail.refusal}."
+            return await self._limited(mail, ReplyKind.AUTOMATIC, self._reply(mail, text))
         if self.correspondence is not None and await self.correspondence.wants(mail):
             return await self.correspondence.handle(mail)
-        return [build_reply(mail, await self.position_game(mail), self.settings.bot_address)]
-
-    async def position_game(self, mail: IncomingMail) -> str:
-        """Play a position-and-move mail: the sender's moves, then the AI's; the reply text."""
-        try:
+        try:  # a mail that cannot be played is answered as an error; one that can, as play
             request = parse_position_mail(mail.text, self.levels, self.default_level)
             position, sender_moves = apply_sender_moves(request)
         except MailFormatError as err:
-            return err.explain(self.levels)
+            text = err.explain(self.levels)
+            return await self._limited(mail, ReplyKind.AUTOMATIC, self._reply(mail, text))
+
+        async def play() -> list[EmailMessage]:
+            text = await self.play_position(request, position, sender_moves)
+            return [self._build(mail, text)]
+
+        return await self._limited(mail, ReplyKind.PLAY, play)
+
+    def _build(self, mail: IncomingMail, text: str) -> EmailMessage:
+        return build_reply(mail, text, self.settings.bot_address)
+
+    def _reply(self, mail: IncomingMail, text: str) -> Callable[[], Awaitable[list[EmailMessage]]]:
+        async def reply() -> list[EmailMessage]:
+            return [self._build(mail, text)]
+
+        return reply
+
+    async def _limited(
+        self,
+        mail: IncomingMail,
+        kind: ReplyKind,
+        produce: Callable[[], Awaitable[list[EmailMessage]]],
+    ) -> list[EmailMessage]:
+        """``produce``'s replies to the mail's sender, within the limits."""
+        return await limited(
+            self.limiter, mail.sender, kind, produce, lambda text: self._build(mail, text)
+        )
+
+    async def play_position(
+        self, request: PositionMail, position: Position, sender_moves: list[str]
+    ) -> str:
+        """The reply text to a position mail whose own moves are played: the AI's moves."""
         bot_moves: list[str] = []
         while (
             not position.is_over()

@@ -5,6 +5,11 @@ The service decides everything; this module only translates. A mail acts for a p
 game or challenge only when it carries that seat's secret token (in the reply address or the
 subject): the From header alone never authorizes anything but starting a challenge or listing
 one's own games, whose answers go to the From address itself.
+
+Mail carrying a seat's token is game mail and never limited; every other answer (help, the
+games list, refusals, a new challenge) is an automatic reply, limited per address and in all
+(``bot.mail.reply_limits``). A challenge to an address that has never written to the bot is
+limited per sender per day.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from bot.mail.mail_commands import HELP, Command, CommandError, first_line, pars
 from bot.mail.mail_settings import MailSettings
 from bot.mail.reading import IncomingMail
 from bot.mail.replies import line_in_question
+from bot.mail.reply_limits import Refusal, ReplyKind, ReplyLimiter, count_refusal, limited
 from bot.mail.tokens import Tokens, find_tags, find_unverified_ids
 from bot.mail.transport import PermanentMailError, Relay, TransientMailError
 from bot.service import (
@@ -183,10 +189,13 @@ def attach_email(service: GameService, settings: MailSettings, relay: Relay) -> 
 class Correspondence:
     """Acts on correspondence mail through the service; returns the replies to send."""
 
-    def __init__(self, service: GameService, notifier: EmailNotifier) -> None:
+    def __init__(
+        self, service: GameService, notifier: EmailNotifier, limiter: ReplyLimiter | None = None
+    ) -> None:
         self.service = service
         self.mailer = notifier.mailer
         self.tokens = notifier.mailer.tokens
+        self.limiter = limiter or ReplyLimiter()
 
     async def wants(self, mail: IncomingMail) -> bool:
         """Is this mail about a stored game (rather than a position-and-move mail)? A bare
@@ -202,28 +211,44 @@ class Correspondence:
         return command is not None and command.verb in _OPEN_VERBS
 
     async def handle(self, mail: IncomingMail) -> list[EmailMessage]:
-        player = Player("email", mail.from_address)
-        try:
-            command = parse_command(mail.text)
-        except CommandError as err:  # the line in question, quoted, then what is accepted
-            return [
-                self.mailer.plain_reply(
-                    mail,
-                    mail.from_address,
-                    f"{line_in_question(first_line(mail.text))}\n\n{err}\n\n{HELP}",
-                )
-            ]
+        """The replies to a correspondence mail: game mail when it carries a seat's token
+        (never limited), else an automatic reply within the sender's limits."""
         tags = find_tags(mail.subject, mail.recipients)
+        command = _command_or_error(mail)
+        for kind, ident, token in tags:  # a seat's token: game mail, never limited
+            if kind == "game":
+                side = self._seat("game", ident, token, SIDES)
+                if side:
+                    if isinstance(command, CommandError):
+                        return [self._command_error(mail, command)]
+                    return await self._in_game(mail, command, ident, side)
+            else:
+                role = self._seat("challenge", ident, token, CHALLENGE_ROLES)
+                if role:
+                    if isinstance(command, CommandError):
+                        return [self._command_error(mail, command)]
+                    return await self._in_challenge(mail, command, ident, role)
+
+        async def answer() -> list[EmailMessage]:
+            return await self._untrusted(mail, tags)
+
+        return await limited(
+            self.limiter,
+            mail.from_address,
+            ReplyKind.AUTOMATIC,
+            answer,
+            lambda text: self.mailer.plain_reply(mail, mail.from_address, text),
+        )
+
+    async def _untrusted(
+        self, mail: IncomingMail, tags: list[tuple[str, int, str]]
+    ) -> list[EmailMessage]:
+        """The answer to a mail that acts for no seat: only its From address speaks."""
+        player = Player("email", mail.from_address)
+        command = _command_or_error(mail)
+        if isinstance(command, CommandError):
+            return [self._command_error(mail, command)]
         try:
-            for kind, ident, token in tags:
-                if kind == "game":
-                    side = self._seat("game", ident, token, SIDES)
-                    if side:
-                        return await self._in_game(mail, command, ident, side)
-                else:
-                    role = self._seat("challenge", ident, token, CHALLENGE_ROLES)
-                    if role:
-                        return await self._in_challenge(mail, command, ident, role)
             if command is not None and command.verb in _OPEN_VERBS:
                 return await self._open_command(mail, command, player)
             if (
@@ -249,6 +274,14 @@ class Correspondence:
                 mail, mail.from_address, _REFUSED.format(what=what) + "\n\n" + HELP
             )
         ]
+
+    def _command_error(self, mail: IncomingMail, err: CommandError) -> EmailMessage:
+        """The line in question, quoted, then what is wrong and what is accepted."""
+        return self.mailer.plain_reply(
+            mail,
+            mail.from_address,
+            f"{line_in_question(first_line(mail.text))}\n\n{err}\n\n{HELP}",
+        )
 
     def _seat(self, kind: str, ident: int, token: str, seats: Sequence[Seat]) -> Seat | None:
         """The seat among ``seats`` whose token ``token`` is, if any."""
@@ -379,14 +412,29 @@ class Correspondence:
         await self._remember_name(player, mail)
         assert command.opponent is not None and command.rules is not None  # as parsed
         opponent = self._opponent(command.opponent)
+        stranger = opponent.surface == "email" and not await self._has_written(opponent)
+        if stranger:
+            refusal = self.limiter.take_stranger_challenge(mail.from_address, opponent.id)
+            if refusal is not None:
+                count_refusal(refusal, mail.from_address)
+                return [
+                    self.mailer.plain_reply(
+                        mail, mail.from_address, self._stranger_refusal(refusal, opponent.id)
+                    )
+                ]
         channel = Channel("email", f"{mail.from_address}/{secrets.token_hex(8)}")
-        challenge = await self.service.challenge(
-            player,
-            opponent,
-            command.rules,
-            channel,
-            GameOptions(side=command.side) if command.side else None,
-        )
+        try:
+            challenge = await self.service.challenge(
+                player,
+                opponent,
+                command.rules,
+                channel,
+                GameOptions(side=command.side) if command.side else None,
+            )
+        except ServiceError:
+            if stranger:  # nothing was mailed to them
+                self.limiter.give_back_stranger_challenge(mail.from_address)
+            raise
         if challenge.game_id is not None:  # the AI accepts at once
             game = await self.service.get_game(challenge.game_id)
             return [
@@ -400,6 +448,33 @@ class Correspondence:
                 mail,
             )
         ]
+
+    async def _has_written(self, player: Player) -> bool:
+        """Whether the email ``player`` has ever written to the bot: since this process
+        started, or as a player of any game (accepting a challenge by mail is writing), or as
+        the challenger of an open challenge."""
+        if self.limiter.has_written(player.id):
+            return True
+        if await self.service.list_games(player, include_finished=True, limit=1):
+            return True
+        return any(c.challenger == player for c in await self.service.open_challenges(player))
+
+    def _stranger_refusal(self, refusal: Refusal, address: str) -> str:
+        hours = max(1, round(self.limiter.resets_in() / 3600))
+        if refusal is Refusal.STRANGER_CHALLENGES:
+            limit = self.limiter.limits.stranger_challenges
+            why = (
+                f"{address} has never written to me, and you have challenged {limit} "
+                f"such address{'es' if limit != 1 else ''} today, as many as I allow one "
+                f"sender in a day"
+            )
+        else:
+            why = f"{address} has never written to me and has had as much mail from me today as I send"
+        return (
+            f"I did not send your challenge: {why}. You can again after 00:00 UTC (in about "
+            f"{hours} hour{'s' if hours != 1 else ''}), or ask them to write to me first "
+            f"(a mail saying 'help' will do): then they can be challenged at once."
+        )
 
     def _opponent(self, text: str) -> Player:
         if text == "ai":
@@ -433,6 +508,14 @@ class Correspondence:
                 f"{await self.service.display_name(other)}"
             )
         return "\n".join(lines)
+
+
+def _command_or_error(mail: IncomingMail) -> Command | CommandError | None:
+    """The mail's command, None when its first line is none, or the error reading it."""
+    try:
+        return parse_command(mail.text)
+    except CommandError as err:
+        return err
 
 
 __all__ = ["Correspondence", "EmailNotifier", "attach_email"]

@@ -10,6 +10,16 @@ MANCALA_MAIL_SECRET         the secret behind game tokens (else kept in MANCALA_
                             default mail.secret in the data directory, created on first use)
 MANCALA_MAIL_MAX_BYTES      larger messages are refused (default 1048576)
 MANCALA_MAIL_LEVEL          the AI level when a mail names none (default: engine.ai's default)
+MANCALA_MAIL_TRUSTED_AUTHSERV
+                            authserv-ids whose Authentication-Results are believed, comma
+                            separated, beside the bot's own mail domain and its subdomains
+                            (default: none more; see bot.mail.authentication)
+MANCALA_MAIL_REPLIES_PER_ADDRESS   automatic replies to one address a day (default 10)
+MANCALA_MAIL_PLAYS_PER_ADDRESS     position-mail answers to one address a day (default 100)
+MANCALA_MAIL_REPLIES_PER_DAY       limited replies in all a day (default 500)
+MANCALA_MAIL_REPLIES_PER_HOUR      limited replies in all an hour (default 100)
+MANCALA_MAIL_STRANGER_CHALLENGES   challenges one sender may mail a day to addresses that never
+                                   wrote to the bot (default 3); see bot.mail.reply_limits
 MANCALA_DB                  the games database, shared with the other surfaces (bot.config)
 ==========================  ===============================================================
 
@@ -17,6 +27,10 @@ MANCALA_DB                  the games database, shared with the other surfaces (
 ...                                "MANCALA_MAIL_SECRET": "s3cret-value"})
 >>> s.listen, s.relay, s.bot_address, s.secret
 (('0.0.0.0', 2525), ('127.0.0.1', 25), 'Mancala <mancala@localhost>', b's3cret-value')
+>>> s = MailSettings.from_environ({"MANCALA_MAIL_TRUSTED_AUTHSERV": "mx1.isp.net, MX2.isp.net",
+...                                "MANCALA_MAIL_REPLIES_PER_ADDRESS": "5"})
+>>> s.trusted_authserv, s.limits.replies_per_address, s.limits.replies_per_day
+(('mx1.isp.net', 'mx2.isp.net'), 5, 500)
 """
 
 from __future__ import annotations
@@ -29,7 +43,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.config import data_dir, database_path
+from bot.mail.authentication import AuthservTrust
 from bot.mail.reading import DEFAULT_MAX_BYTES
+from bot.mail.reply_limits import ReplyLimits
 from engine.errors import excerpt
 
 
@@ -50,6 +66,12 @@ class MailSettings:
     max_bytes: int = DEFAULT_MAX_BYTES
     level: str | None = None
     database: str = "mancala.sqlite3"
+    trusted_authserv: tuple[str, ...] = ()  # beyond the bot's own mail domain
+    limits: ReplyLimits = ReplyLimits()
+
+    def authserv_trust(self) -> AuthservTrust:
+        """Whose Authentication-Results headers this bot believes."""
+        return AuthservTrust.for_address(self.bot_address, self.trusted_authserv)
 
     @classmethod
     def from_environ(cls, env: Mapping[str, str]) -> MailSettings:
@@ -80,6 +102,21 @@ class MailSettings:
             max_bytes=int(max_bytes),
             level=get("MANCALA_MAIL_LEVEL").lower() or None,
             database=str(database_path(env)),  # the other surfaces' database: a file or a URL
+            trusted_authserv=_authserv_ids(get("MANCALA_MAIL_TRUSTED_AUTHSERV")),
+            limits=ReplyLimits(
+                **{
+                    name: _count(
+                        f"MANCALA_MAIL_{name.upper()}", get(f"MANCALA_MAIL_{name.upper()}"), default
+                    )
+                    for name, default in (
+                        ("replies_per_address", ReplyLimits.replies_per_address),
+                        ("plays_per_address", ReplyLimits.plays_per_address),
+                        ("replies_per_day", ReplyLimits.replies_per_day),
+                        ("replies_per_hour", ReplyLimits.replies_per_hour),
+                        ("stranger_challenges", ReplyLimits.stranger_challenges),
+                    )
+                }
+            ),
         )
 
     def token_secret(self) -> bytes:
@@ -102,3 +139,28 @@ def _host_port(name: str, text: str, default: tuple[str, int]) -> tuple[str, int
     if not sep or not re.fullmatch(r"[0-9]{1,5}", port) or not 0 < int(port) < 65536:
         raise MailSettingsError(f"{name} is host:port (like 127.0.0.1:8025), not '{excerpt(text)}'")
     return host.strip("[]") or default[0], int(port)
+
+
+_AUTHSERV_ID = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,252})")
+
+
+def _authserv_ids(text: str) -> tuple[str, ...]:
+    ids = tuple(part.strip().rstrip(".").lower() for part in text.split(",") if part.strip())
+    for ident in ids:
+        if not _AUTHSERV_ID.fullmatch(ident):
+            raise MailSettingsError(
+                "MANCALA_MAIL_TRUSTED_AUTHSERV is a comma-separated list of authserv-ids, "
+                f"the names your mail server writes first in Authentication-Results (like "
+                f"mx.example.org), not '{excerpt(ident)}'"
+            )
+    return ids
+
+
+def _count(name: str, text: str, default: int) -> int:
+    if not text:
+        return default
+    if not re.fullmatch(r"[0-9]{1,9}", text):  # ASCII digits, bounded, before int()
+        raise MailSettingsError(
+            f"{name} is a whole number of mails (like {default}), not '{excerpt(text)}'"
+        )
+    return int(text)

@@ -16,6 +16,7 @@ from bot.health import heartbeat_forever, heartbeat_path, service_status
 from bot.mail.bot import MailBot
 from bot.mail.mail_settings import MailSettings, MailSettingsError
 from bot.mail.reading import MailTooLarge
+from bot.mail.reply_limits import ReplyLimiter
 from bot.mail.transport import Relay, TransientMailError, start_server
 from engine.errors import excerpt
 
@@ -51,9 +52,12 @@ async def open_surface(
     with_games: bool = True,
     service: GameService | None = None,
     ai_workers: int = 1,
+    limiter: ReplyLimiter | None = None,
 ) -> MailSurface:
     """The relay, the AI and (``with_games``) the game service on ``settings.database`` with
-    the email notifier attached; pass ``service`` to share one that is already open."""
+    the email notifier attached; pass ``service`` to share one that is already open.
+    ``limiter`` counts the automatic replies (default: ``settings.limits`` on the wall clock;
+    tests pass one on a ManualClock)."""
     from engine.ai import LEVELS
 
     if settings.level and settings.level not in LEVELS:
@@ -67,6 +71,7 @@ async def open_surface(
         password=settings.relay_password,
         tls=settings.relay_tls,
     )
+    limiter = limiter or ReplyLimiter(settings.limits)
     correspondence: Correspondence | None = None
     owned_service: GameService | None = None
     owned_ai: AIPool | None = None
@@ -80,11 +85,11 @@ async def open_surface(
                 settings.database, ai_workers=ai_workers
             )
         notifier = attach_email(service, settings, relay)
-        correspondence = Correspondence(service, notifier)
+        correspondence = Correspondence(service, notifier, limiter)
         ai = service.ai  # one pool for the games' AI turns and the position mails
     else:
         ai = owned_ai = AIPool(ai_workers)
-    bot = MailBot(settings, ai, relay, correspondence)
+    bot = MailBot(settings, ai, relay, correspondence, limiter=limiter)
     return MailSurface(bot, relay, owned_service, owned_ai)
 
 

@@ -1,0 +1,277 @@
+"""How many automatic replies the bot sends, so it can never be turned into a spam cannon.
+
+Like Mailman's limit on autoresponses per day: an address gets at most so many automatic
+replies a day, and the bot sends at most so many in all, a day and an hour. Replies fall in
+three kinds (``ReplyKind``):
+
+- ``GAME``: mail in a correspondence game or challenge from the seat's own player (it carries
+  the seat's secret token), and the service's news to players of their games. Never limited:
+  play always gets what it needs.
+- ``PLAY``: the answer to a position mail, the AI's move on the sender's board. Play too, but
+  anyone can send one, so it has a per-address budget of its own, large enough for several
+  games a day.
+- ``AUTOMATIC``: everything else: help, the games list, errors and refusals, a position mail
+  that could not be read, a new challenge's confirmation.
+
+``PLAY`` and ``AUTOMATIC`` replies count against the limits in all. When an address reaches
+its limit, it gets one short notice (that day: at most one) saying so and when it resets, then
+silence; when the bot's limit in all is reached, silence (a notice would be one more mail).
+Days and hours are UTC, counted from the epoch: everything resets at 00:00 UTC.
+
+A challenge to an address that has never written to the bot is limited per sender per day
+(``ReplyLimiter.take_stranger_challenge``), and counts against that address's own
+automatic-reply budget, so many senders together cannot flood one stranger either.
+
+The counts live in this process's memory: a restart resets them, and ``mancala mail --pipe``
+(one process per message) does not keep them at all; there the ``Authentication-Results``
+check (``bot.mail.authentication``) is what stops forged mail. The tables hold only addresses
+that got a limited reply today, so their size is bounded by the limits in all.
+
+>>> from bot.service import ManualClock
+>>> clock = ManualClock(0.0)
+>>> limiter = ReplyLimiter(ReplyLimits(replies_per_address=2), clock)
+>>> [limiter.admit("ann@example.org", ReplyKind.AUTOMATIC).allowed for _ in range(3)]
+[True, True, False]
+>>> limiter.admit("ann@example.org", ReplyKind.GAME).allowed
+True
+>>> clock.advance(86400); limiter.admit("ann@example.org", ReplyKind.AUTOMATIC).allowed
+True
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from enum import Enum
+
+from bot import metrics
+
+log = logging.getLogger(__name__)
+
+DAY = 86_400.0
+HOUR = 3_600.0
+MAX_WRITERS = 100_000  # addresses remembered as having written (the oldest forgotten first)
+
+
+class ReplyKind(Enum):
+    GAME = "game"  # a player's own game or challenge: never limited
+    PLAY = "play"  # a position mail's answer
+    AUTOMATIC = "automatic"  # help, errors, refusals, new challenges
+
+
+class Refusal(Enum):
+    """Why a mail got no reply (or a challenge was not sent): the refusal counter's label."""
+
+    ADDRESS_LIMIT = "address_limit"  # this address had its automatic replies today
+    PLAY_LIMIT = "play_limit"  # this address had its position-mail answers today
+    DAILY_LIMIT = "daily_limit"  # the bot sent its automatic replies in all today
+    HOURLY_LIMIT = "hourly_limit"  # ... this hour
+    STRANGER_CHALLENGES = "stranger_challenges"  # a sender's challenges to strangers today
+    STRANGER_LIMIT = "stranger_limit"  # the stranger had as many mails as allowed today
+
+
+@dataclass(frozen=True)
+class ReplyLimits:
+    """The limits, each a count (0: none at all). The defaults, and their settings:
+
+    ===================  =====  ======================================  ====================
+    field                value  what                                    setting
+    ===================  =====  ======================================  ====================
+    replies_per_address  10     automatic replies to one address a day  MANCALA_MAIL_REPLIES_PER_ADDRESS
+    plays_per_address    100    position-mail answers to one address    MANCALA_MAIL_PLAYS_PER_ADDRESS
+    replies_per_day      500    limited replies in all, a day           MANCALA_MAIL_REPLIES_PER_DAY
+    replies_per_hour     100    limited replies in all, an hour         MANCALA_MAIL_REPLIES_PER_HOUR
+    stranger_challenges  3      challenges by one sender a day to       MANCALA_MAIL_STRANGER_CHALLENGES
+                                addresses that never wrote to the bot
+    ===================  =====  ======================================  ====================
+
+    10 is Mailman's autoresponse limit. A game of wari by position mail takes 20 to 60 of the
+    sender's mails, so 100 answers are two or more games a day. The hour's limit keeps one
+    burst from spending the whole day's.
+    """
+
+    replies_per_address: int = 10
+    plays_per_address: int = 100
+    replies_per_day: int = 500
+    replies_per_hour: int = 100
+    stranger_challenges: int = 3
+
+
+@dataclass(frozen=True)
+class Admission:
+    """The answer to "may I reply?": ``allowed``, else why not and the notice to send
+    instead (None: silence)."""
+
+    allowed: bool
+    refusal: Refusal | None = None
+    notice: str | None = None
+
+
+@dataclass
+class _Counts:
+    """One address's counts in the current day."""
+
+    by_kind: dict[ReplyKind, int] = field(default_factory=dict)
+    noticed: bool = False
+    stranger_challenges: int = 0
+
+
+class ReplyLimiter:
+    """The counts of one process, read through ``clock`` (seconds since the epoch; tests pass
+    a ``ManualClock``). Every method is synchronous: under asyncio a check and its count are
+    one step, so two mails at once cannot both take the last reply."""
+
+    def __init__(
+        self, limits: ReplyLimits | None = None, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.limits = limits or ReplyLimits()
+        self.clock = clock
+        self._day = -1
+        self._hour = -1
+        self._today: dict[str, _Counts] = {}
+        self._sent_today = 0
+        self._sent_this_hour = 0
+        self._writers: dict[str, None] = {}  # insertion-ordered: the oldest first
+
+    # -- time ---------------------------------------------------------------------------------
+
+    def _roll(self) -> float:
+        now = self.clock()
+        day, hour = int(now // DAY), int(now // HOUR)
+        if day != self._day:
+            self._day, self._today, self._sent_today = day, {}, 0
+        if hour != self._hour:
+            self._hour, self._sent_this_hour = hour, 0
+        return now
+
+    def resets_in(self) -> float:
+        """Seconds until the day's counts reset (00:00 UTC)."""
+        now = self.clock()
+        return (int(now // DAY) + 1) * DAY - now
+
+    # -- replies ------------------------------------------------------------------------------
+
+    def admit(self, address: str, kind: ReplyKind, notice: bool = True) -> Admission:
+        """May the bot send a reply of ``kind`` to ``address`` now? When it may, the reply is
+        counted. When it may not, ``notice`` (the default) asks for the day's one notice to
+        the address, which counts in the limits in all too."""
+        if kind is ReplyKind.GAME:
+            return Admission(True)
+        self._roll()
+        address = address.lower()
+        counts = self._today.get(address)
+        used = counts.by_kind.get(kind, 0) if counts else 0
+        limit = (
+            self.limits.plays_per_address
+            if kind is ReplyKind.PLAY
+            else self.limits.replies_per_address
+        )
+        if used >= limit:
+            refusal = Refusal.PLAY_LIMIT if kind is ReplyKind.PLAY else Refusal.ADDRESS_LIMIT
+            text = None
+            if notice and counts is not None and not counts.noticed and self._global_room():
+                counts.noticed = True
+                self._count_one()
+                text = self._notice(kind, limit)
+            return Admission(False, refusal, text)
+        if self._sent_this_hour >= self.limits.replies_per_hour:
+            return Admission(False, Refusal.HOURLY_LIMIT)
+        if self._sent_today >= self.limits.replies_per_day:
+            return Admission(False, Refusal.DAILY_LIMIT)
+        if counts is None:
+            counts = self._today[address] = _Counts()
+        counts.by_kind[kind] = used + 1
+        self._count_one()
+        return Admission(True)
+
+    def _global_room(self) -> bool:
+        return (
+            self._sent_this_hour < self.limits.replies_per_hour
+            and self._sent_today < self.limits.replies_per_day
+        )
+
+    def _count_one(self) -> None:
+        self._sent_today += 1
+        self._sent_this_hour += 1
+
+    def _notice(self, kind: ReplyKind, limit: int) -> str:
+        what = "answers to position mails" if kind is ReplyKind.PLAY else "automatic replies"
+        hours = max(1, round(self.resets_in() / HOUR))
+        return (
+            f"I have sent this address {limit} {what} today, as many as I send to one "
+            f"address in a day, so I will not answer more such mail from it until 00:00 UTC "
+            f"(in about {hours} hour{'s' if hours != 1 else ''}). This is the only notice. "
+            f"Moves in your correspondence games (replies to a game's mail) are still answered."
+        )
+
+    # -- challenges to addresses that never wrote ------------------------------------------
+
+    def note_writer(self, address: str) -> None:
+        """``address`` wrote to the bot (a mail it would answer)."""
+        address = address.lower()
+        if not address:
+            return
+        self._writers.pop(address, None)
+        self._writers[address] = None
+        if len(self._writers) > MAX_WRITERS:
+            del self._writers[next(iter(self._writers))]
+
+    def has_written(self, address: str) -> bool:
+        """Whether ``address`` wrote to the bot since this process started."""
+        return address.lower() in self._writers
+
+    def take_stranger_challenge(self, sender: str, stranger: str) -> Refusal | None:
+        """Count a challenge from ``sender`` to ``stranger`` (an address that never wrote to
+        the bot), or say why it may not be sent: the sender's challenges to strangers today,
+        or the stranger's automatic mail today. ``give_back_stranger_challenge`` undoes it
+        when the challenge is not made after all."""
+        self._roll()
+        sender = sender.lower()
+        counts = self._today.get(sender)
+        if counts is not None and counts.stranger_challenges >= self.limits.stranger_challenges:
+            return Refusal.STRANGER_CHALLENGES
+        if self.limits.stranger_challenges <= 0:
+            return Refusal.STRANGER_CHALLENGES
+        admission = self.admit(stranger, ReplyKind.AUTOMATIC, notice=False)
+        if not admission.allowed:
+            return Refusal.STRANGER_LIMIT
+        counts = self._today.setdefault(sender, _Counts())
+        counts.stranger_challenges += 1
+        return None
+
+    def give_back_stranger_challenge(self, sender: str) -> None:
+        """Undo the sender's count of ``take_stranger_challenge`` (the service refused it)."""
+        counts = self._today.get(sender.lower())
+        if counts is not None and counts.stranger_challenges > 0:
+            counts.stranger_challenges -= 1
+
+
+def count_refusal(refusal: Refusal, address: str, notice: bool = False) -> None:
+    """Log and count a refusal (and the notice sent for it, if any)."""
+    metrics.MAIL_REFUSED.labels(reason=refusal.value).inc()
+    if notice:
+        metrics.MAIL_LIMIT_NOTICES.inc()
+        log.info("%s: limit reached, notice sent (%s)", address, refusal.value)
+    else:
+        log.info("not answering %s: %s", address, refusal.value)
+
+
+async def limited(
+    limiter: ReplyLimiter,
+    to: str,
+    kind: ReplyKind,
+    produce: Callable[[], Awaitable[list[EmailMessage]]],
+    notice_mail: Callable[[str], EmailMessage],
+) -> list[EmailMessage]:
+    """The replies ``produce`` makes, if ``limiter`` admits a reply of ``kind`` to ``to``;
+    else the notice (built by ``notice_mail`` from its text) or nothing. ``produce`` runs
+    only when admitted, so a refused mail costs no AI search and changes no game."""
+    admission = limiter.admit(to, kind)
+    if admission.allowed:
+        return await produce()
+    assert admission.refusal is not None
+    count_refusal(admission.refusal, to, notice=admission.notice is not None)
+    return [notice_mail(admission.notice)] if admission.notice else []
