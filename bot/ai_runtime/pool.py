@@ -6,6 +6,10 @@ Levels are whatever ``engine.ai.LEVELS`` lists when asked, so new levels need no
 Every surface shares this one pool: the games' AI turns and hints, and the mail surface's
 position-and-move mails, which have no stored game.
 
+Every request names its owner (the player it is for), and ``bot.ai_runtime.fair_queue`` hands
+the workers out in turn between owners, so one player's flood of searches never keeps
+another player's reply waiting behind it.
+
 Nobody waits for the compiler: while the compiled search is not in the cache (``kernel``, by
 default ``bot.ai_runtime.kernel_cache``), the search levels play through the pure-Python search and one
 background process compiles; the moves and hints say so (``reduced``).
@@ -15,11 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from bot.ai_runtime.fair_queue import Backlog, FairQueue, Priority
 from engine import Position
 
 if TYPE_CHECKING:  # engine.ai is imported where a search runs: in the worker
@@ -89,8 +95,12 @@ def _hint(position: Position, time_limit: float, compiled: bool) -> BestMove:
     )
 
 
+DEFAULT_WORKERS = 2  # with two, one player's searches never hold every worker
+TYPICAL_SECONDS = 1.0  # what a search is assumed to take before any has been timed
+
+
 class AIPool:
-    """``await pool.choose(position, level, seed)``, ``await pool.hint(...)``.
+    """``await pool.choose(position, level, seed, owner=player)``, ``await pool.hint(...)``.
 
     ``workers=0`` searches in the calling process: for ``mancala mail --pipe``, which answers
     one message and exits, where starting a worker would cost more than it saves. The
@@ -100,7 +110,7 @@ class AIPool:
 
     def __init__(
         self,
-        workers: int = 1,
+        workers: int = DEFAULT_WORKERS,
         time_limit: float | None = None,
         kernel: Kernel | None = None,
         tables: Tables | None = None,
@@ -118,6 +128,8 @@ class AIPool:
         self.kernel = kernel  # is_ready(), start_background(): see bot.ai_runtime.kernel_cache
         self.tables = tables  # prepare(rules): see bot.ai_runtime.table_cache
         self._pool: ProcessPoolExecutor | None = None
+        self.queue = FairQueue(self.workers or 1)
+        self._typical = TYPICAL_SECONDS  # a moving average of how long a request took
 
     def compiled(self, position: Position | None = None) -> bool:
         """Whether searches may use the compiled kernel now; if not, start compiling it. Once
@@ -135,28 +147,64 @@ class AIPool:
             return "ready"
         return "compiling" if self.kernel.is_compiling() else "cold"
 
-    async def choose(self, position: Position, level: str, seed: int) -> AIMove:
-        """The AI's AIMove for ``position``, computed in a worker process."""
+    async def choose(
+        self, position: Position, level: str, seed: int, *, owner: Hashable = None
+    ) -> AIMove:
+        """The AI's AIMove for ``position``, computed in a worker process in ``owner``'s
+        turn (the player the AI plays against)."""
         from engine.ai import STRATEGIES
 
         if level in STRATEGIES:
             return _choose(position, level, None, seed, False)
-        return await self._run(
-            _choose, position, level, self.time_limit, seed, self.compiled(position)
+        return await self.run(
+            owner,
+            Priority.LIVE,
+            _choose,
+            position,
+            level,
+            self.time_limit,
+            seed,
+            self.compiled(position),
         )
 
-    async def hint(self, position: Position, time_limit: float) -> BestMove:
+    async def hint(
+        self, position: Position, time_limit: float, *, owner: Hashable = None
+    ) -> BestMove:
         """engine.ai's BestMove for ``position`` within about ``time_limit`` seconds (capped by the
-        pool's own time limit), computed in a worker process."""
+        pool's own time limit), computed in a worker process in ``owner``'s turn."""
         if self.time_limit is not None:
             time_limit = min(time_limit, self.time_limit)
-        return await self._run(_hint, position, time_limit, self.compiled(position))
+        return await self.run(
+            owner, Priority.LIVE, _hint, position, time_limit, self.compiled(position)
+        )
+
+    def backlog(self, owner: Hashable) -> Backlog:
+        """``owner``'s requests waiting for a worker and running now."""
+        return self.queue.backlog(owner)
+
+    def expected_wait(self, owner: Hashable) -> tuple[int, float]:
+        """What a new live request of ``owner`` would wait for: how many requests come
+        before it, and about how many seconds it takes to come back (theirs and its own, at
+        the recent typical time of one)."""
+        ahead, searches = self.queue.ahead_of(owner)
+        return ahead, (searches + 1) * self._typical
+
+    async def run(
+        self, owner: Hashable, priority: Priority, function: Callable[..., T], *args: object
+    ) -> T:
+        """``function(*args)`` in a worker process, once it is ``owner``'s turn."""
+        if self.workers == 0:
+            return function(*args)
+        async with self.queue.turn(owner, priority):
+            started = time.monotonic()
+            result = await self._run(function, *args)
+            if priority is Priority.LIVE:
+                self._typical = 0.8 * self._typical + 0.2 * (time.monotonic() - started)
+            return result
 
     async def _run(self, function: Callable[..., T], *args: object) -> T:
         """``function(*args)`` in a worker process. A worker that died (killed, out of memory)
         is replaced once before giving up."""
-        if self.workers == 0:
-            return function(*args)
         loop = asyncio.get_running_loop()
         retried = False
         while True:

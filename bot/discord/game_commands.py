@@ -61,7 +61,14 @@ class GameCommands:
             )
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
-        await self.boards.show(interaction, game, from_board=from_board, turn=True)
+        await self.boards.show(
+            interaction, game, self._ai_late(game), from_board=from_board, turn=True
+        )
+
+    def _ai_late(self, game: GameView) -> str:
+        """The service's note when the AI's reply will come after Discord's deadline."""
+        late = self.service.ai_reply_after(game)
+        return "" if late is None else f"*{late}*"
 
     async def typed_move(self, message: discord.Message) -> None:
         """A player typed a pit letter in their game's channel (needs Message Content)."""
@@ -83,7 +90,7 @@ class GameCommands:
             return
         if message.guild is not None:
             self.servers.note(message.channel.id, message.guild.id)
-        text, extras = await self.boards.message(game, turn=True, actor=me)
+        text, extras = await self.boards.message(game, self._ai_late(game), turn=True, actor=me)
         sent = await message.channel.send(text, **extras)
         await self.boards.replace(game, message.channel.id, sent)
 

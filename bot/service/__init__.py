@@ -27,7 +27,10 @@ How a surface uses the service::
 Against the AI, challenge ``Player.ai(level)`` (any level in ``engine.ai.LEVELS``): the game
 starts at once, and the AI's replies arrive as ``MoveMade`` events (``await service.idle()``
 waits for them, for tests and the terminal). ``await service.hint(game.id, alice)`` asks the
-strongest AI for the player to move (in games against the AI or unrated ones).
+strongest AI for the player to move (in games against the AI or unrated ones). The AI serves
+players in turn, and caps what one player may ask of it (``bot.service.ai_limits``): past a
+cap the request is refused with ``TooMuchAIWork``; ``service.ai_reply_after(game)`` says when
+a reply will come late, for the surface to show.
 
 One service per process is the intended shape; several processes on one database (``mancala
 bot`` and ``mancala mail``) are safe: a move is compare-and-set on its ply in SQL, and a cached
@@ -40,6 +43,7 @@ Moves are pit letters in the engine's notation: South's pits uppercase, North's 
 A surface that shows North the board turned round converts with ``engine.from_perspective``.
 """
 
+from bot.service.ai_limits import AIBusy, AILimits
 from bot.service.clock import ManualClock, SystemClock
 from bot.service.core import GameService
 from bot.service.errors import (
@@ -58,6 +62,7 @@ from bot.service.errors import (
     ServiceClosed,
     ServiceError,
     StaleMove,
+    TooMuchAIWork,
     Unavailable,
 )
 from bot.service.events import (
@@ -92,6 +97,8 @@ from bot.service.types import (
 )
 
 __all__ = [
+    "AIBusy",
+    "AILimits",
     "OFFER_ASKS",
     "OFFER_NOUNS",
     "BadRequest",
@@ -137,5 +144,6 @@ __all__ = [
     "StaleMove",
     "SurfaceDefaults",
     "SystemClock",
+    "TooMuchAIWork",
     "Unavailable",
 ]

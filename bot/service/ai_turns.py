@@ -16,6 +16,7 @@ from typing import Any
 from bot import metrics
 from bot.ai_runtime.pool import AIPool
 from bot.service import errors
+from bot.service.ai_limits import AIFairness, owner_of
 from bot.service.announcer import Announcer
 from bot.service.games import Games
 from bot.service.play import Play
@@ -39,6 +40,7 @@ class AITurns:
     announcer: Announcer
     play: Play
     pool: AIPool
+    fairness: AIFairness
     store: Storage  # its leases: one process of several on a database plays an AI's turn
     clock: Callable[[], float]
     _thinking: set[int] = field(default_factory=set, init=False)  # games with an AI turn task
@@ -58,7 +60,8 @@ class AITurns:
         there, so a refusal is still the first answer).
 
         Raises NotFound, NotAllowed (not a player here, or a rated game between people),
-        GameFinished, NotYourTurn, NoHint (the AI failed)."""
+        GameFinished, NotYourTurn, TooMuchAIWork (``by`` has as many requests waiting for
+        the AI as allowed), NoHint (the AI failed)."""
         self.tasks.check_open()
         view = await self.games.get(game_id)
         if view.side_of(by) is None:
@@ -72,10 +75,11 @@ class AITurns:
                 "no hints in a rated game between people: a hint would "
                 "decide it; they are for games against the AI or unrated"
             )
+        self.fairness.check_waiting(by)
         if thinking is not None:
             await thinking()
         try:
-            found = await self.pool.hint(view.position, HINT_SECONDS)
+            found = await self.pool.hint(view.position, HINT_SECONDS, owner=by)
         except asyncio.CancelledError:
             raise
         except Exception as err:  # the AI's own failure, not the player's mistake
@@ -116,7 +120,9 @@ class AITurns:
                 if ai is None or not ai.is_ai:
                     return
                 ply = seen.ply
-                choice = await self.pool.choose(seen.position, ai.id, seed=game_id * 1000 + ply)
+                choice = await self.pool.choose(
+                    seen.position, ai.id, seed=game_id * 1000 + ply, owner=owner_of(seen)
+                )
                 metrics.AI_THINK.labels(level=ai.id).observe(choice.seconds)
                 try:
                     async with self.games.locked(game_id):

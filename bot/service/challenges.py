@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.service import errors
+from bot.service.ai_limits import AIFairness
 from bot.service.announcer import Announcer
 from bot.service.clock import turn_clock
 from bot.service.events import ChallengeAnswered, ChallengeReceived
@@ -35,6 +36,7 @@ class Challenges:
     players: Players
     games: Games
     announcer: Announcer
+    fairness: AIFairness
 
     def _resolve_options(
         self, options: GameOptions | None, players: tuple[Player, ...]
@@ -102,7 +104,8 @@ class Challenges:
         unset clock times are filled the same way, see ``bot.service.surface_defaults``).
 
         Raises BadRules (bad ruleset), BadRequest (unknown AI level, bad option, challenging
-        yourself), ChannelBusy (the channel already has an active game)."""
+        yourself), ChannelBusy (the channel already has an active game), TooMuchAIWork (as
+        many games against the AI in progress as one player may have)."""
         self.tasks.check_open()
         self.players.check(challenger)
         self.players.check(opponent)
@@ -115,6 +118,8 @@ class Challenges:
             raise errors.BadRequest("the AI does not send challenges")
         options = self._resolve_options(options, (challenger, opponent))
         await self._check_channel_free(channel)
+        if opponent.is_ai:
+            await self.fairness.check_new_game(challenger)
         now = self.clock()
         new: NewChallenge = {
             "challenger_id": await self.players.pid(challenger),
@@ -282,11 +287,14 @@ class Challenges:
     ) -> GameView:
         """Start a game at once, without a challenge: for the terminal (a human against the AI,
         or two humans at one keyboard, where ``south == north``). Raises BadRules, BadRequest,
-        ChannelBusy."""
+        ChannelBusy, TooMuchAIWork."""
         self.tasks.check_open()
         ruleset = parse_rules(rules)
         options = self._resolve_options(options, (south, north))
         await self._check_channel_free(channel)
+        for person, other in ((south, north), (north, south)):
+            if other.is_ai and not person.is_ai:
+                await self.fairness.check_new_game(person)
         new_game = await self._new_game(
             str(ruleset),
             await self.players.pid(south),

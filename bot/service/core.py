@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from bot import metrics
-from bot.ai_runtime.pool import AIPool
+from bot.ai_runtime.pool import DEFAULT_WORKERS, AIPool
+from bot.service.ai_limits import AIBusy, AIFairness, AILimits
 from bot.service.ai_turns import AITurns
 from bot.service.announcer import Announcer
 from bot.service.challenges import Challenges
@@ -90,6 +91,7 @@ class GameService:
     - ``challenges``: challenge, accept, decline, cancel, expiry, start_game
     - ``play``: move, resign, offers (draw, agreed end, undo) and their answers
     - ``ai_turns``: the AI's moves, and hints (the worker pool is ``ai``)
+    - ``fairness`` (``AIFairness``): what one player may ask of the AI (``ai_limits``)
     - ``deadlines``: tick (reminders, forfeits, expiries)
     - ``looking``: games, boards, a game's record, ratings, leaderboards
     - ``pings``: whom to ping when it is their move, and how
@@ -101,7 +103,12 @@ class GameService:
     """
 
     def __init__(
-        self, store: Storage, clock: Callable[[], float], ai: AIPool, cache_ttl: float = 1.0
+        self,
+        store: Storage,
+        clock: Callable[[], float],
+        ai: AIPool,
+        cache_ttl: float = 1.0,
+        limits: AILimits | None = None,
     ):
         """Use ``await GameService.open(path)``; this only wires the parts together."""
         self._store = store
@@ -112,7 +119,11 @@ class GameService:
             store=store, clock=clock, extra_surfaces=lambda: self.announcer.notifiers
         )
         self.games = Games(store=store, clock=clock, players=self.players, cache_ttl=cache_ttl)
+        self.fairness = AIFairness(
+            limits=limits or AILimits(), pool=ai, store=store, players=self.players
+        )
         tasks, players, games, announcer = self.tasks, self.players, self.games, self.announcer
+        fairness = self.fairness
         self.challenges = Challenges(
             store=store,
             clock=clock,
@@ -120,9 +131,15 @@ class GameService:
             players=players,
             games=games,
             announcer=announcer,
+            fairness=fairness,
         )
         self.play = Play(
-            clock=clock, tasks=tasks, players=players, games=games, announcer=announcer
+            clock=clock,
+            tasks=tasks,
+            players=players,
+            games=games,
+            announcer=announcer,
+            fairness=fairness,
         )
         self.ai_turns = AITurns(
             store=store,
@@ -133,6 +150,7 @@ class GameService:
             announcer=announcer,
             play=self.play,
             pool=ai,
+            fairness=fairness,
         )
         self.announcer.ai_turn = self.ai_turns.schedule
         self.deadlines = Deadlines(
@@ -368,15 +386,17 @@ class GameService:
         path: str | Path,
         *,
         clock: Callable[[], float] | None = None,
-        ai_workers: int = 1,
+        ai_workers: int = DEFAULT_WORKERS,
         ai_time_limit: float | None = None,
         tick_every: float | None = 60.0,
         cache_ttl: float = 1.0,
+        limits: AILimits | None = None,
     ) -> GameService:
         """A ready service on the database at ``path``: a SQLite file, or a ``postgresql://``
         URL (created, or migrated to the current schema, keeping all data). ``clock`` returns
         seconds (default: wall clock; tests pass a ``ManualClock``). ``ai_workers`` worker
-        processes run AI searches (started on first use). ``tick_every`` seconds a background
+        processes run AI searches (started on first use), in turn between players, within
+        ``limits`` (``bot.service.ai_limits``). ``tick_every`` seconds a background
         task runs ``tick()`` (reminders, forfeits, expiries); None turns it off (tests call
         ``tick()`` themselves). Pending AI turns of unfinished games resume at once. For
         other processes on the same database, a game cached in memory is checked against it
@@ -384,7 +404,9 @@ class GameService:
         each change (LISTEN/NOTIFY), it is instead forgotten when told, a moment after the
         other process's commit."""
         store = await open_storage(path)
-        service = cls(store, clock or SystemClock(), AIPool(ai_workers, ai_time_limit), cache_ttl)
+        service = cls(
+            store, clock or SystemClock(), AIPool(ai_workers, ai_time_limit), cache_ttl, limits
+        )
         # Where the database says when other processes change a game (PostgreSQL), a cached
         # game is forgotten at once, and used without a read until then; elsewhere it is
         # checked against the database after cache_ttl seconds.
@@ -422,6 +444,12 @@ class GameService:
         """The AI's compiled search: "ready", or "compiling" / "cold" while the search levels
         play through the quicker-to-start pure-Python search (a few plies shallower)."""
         return self.ai.status()
+
+    def ai_reply_after(self, game: GameView) -> AIBusy | None:
+        """If the AI is to move in ``game`` and its reply will come later than a surface's
+        deadline (``AILimits.busy_after``), about when; ``str()`` of it is the note to show
+        beside the player's move. See ``bot.service.ai_limits``."""
+        return self.fairness.reply_after(game)
 
     async def idle(self) -> None:
         """Wait until no AI turn and no notification is in flight (for tests and the

@@ -73,6 +73,12 @@ class NoHint(ServiceError):
     """The AI could not suggest a move here (it failed, or cannot play this position)."""
 
 
+class TooMuchAIWork(ServiceError):
+    """The player is past a cap on the AI's work for them (``bot.service.ai_limits``): too many
+    games against the AI at once, or too many requests waiting for it. Nothing was done;
+    the request can be made again once the AI has caught up."""
+
+
 class Unavailable(ServiceError):
     """The game database cannot be reached just now (it may be restarting); nothing was
     acknowledged, so the request can simply be made again."""

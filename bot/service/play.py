@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bot import metrics
 from bot.service import errors
+from bot.service.ai_limits import AIFairness
 from bot.service.announcer import Announcer
 from bot.service.clock import turn_clock
 from bot.service.events import GameOver, OfferAnswered, OfferMade
@@ -56,6 +57,7 @@ class Play:
     players: Players
     games: Games
     announcer: Announcer
+    fairness: AIFairness
 
     async def move(
         self, game_id: int, by: Player, move: str, expected_ply: int | str | None = None
@@ -66,7 +68,9 @@ class Play:
         game after the move (if the AI is to reply, its move arrives as a MoveMade event).
 
         Raises NotFound, NotAllowed (not a player here), GameFinished, NotYourTurn,
-        StaleMove / DuplicateMove (ply mismatch), IllegalMove (the engine's reason)."""
+        StaleMove / DuplicateMove (ply mismatch), IllegalMove (the engine's reason),
+        TooMuchAIWork (the AI would reply, and ``by`` has as many requests waiting for it
+        as allowed: the move is not played)."""
         self.tasks.check_open()
         expected_ply = _as_ply(expected_ply)
         async with self.games.locked(game_id):
@@ -84,6 +88,8 @@ class Play:
                 raise errors.NotYourTurn(
                     f"it is not your turn: {mover.title()} ({name}) is to move"
                 )
+            if live.player(mover.other).is_ai:
+                self.fairness.check_waiting(by)
             view = await self.apply(live, by, move)
         self.announcer.after_change(view, actor=by, move=view.moves[-1] if view.moves else move)
         return view

@@ -1,0 +1,114 @@
+"""How much of the AI one player may use, so nobody's flood starves the others.
+
+The AI pool serves players in turn (``bot.ai_runtime.fair_queue``); on top of that a player
+has two caps, refused at once with a message that says what to do, so nothing is queued
+silently and nothing is lost (a refused move is not played; the player sends it again):
+
+- ``games_per_player`` games against the AI in progress at once (a new challenge to the
+  AI, a rematch or a terminal game past it is refused);
+- ``waiting_per_player`` AI requests waiting for a worker (the AI's turns in their games
+  and their hints): a move that would hand the AI one more turn, or a hint, past it is
+  refused.
+
+And when the AI's reply to a move will come later than ``busy_after`` seconds, ``reply_after``
+says so, with the expected wait, for the surface to show beside the move.
+
+>>> AILimits().games_per_player, AILimits().waiting_per_player
+(10, 5)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from bot.ai_runtime.pool import AIPool
+from bot.service import errors
+from bot.service.players import Players
+from bot.service.types import GameView, Player
+from storage import Storage
+
+ACTIVE_GAMES_READ = 1000  # a player's games in progress read to count those against the AI
+
+
+@dataclass(frozen=True, kw_only=True)
+class AILimits:
+    """The caps an operator may change (``MANCALA_AI_GAMES_PER_PLAYER``,
+    ``MANCALA_AI_WAITING_PER_PLAYER``; see ``bot.config.ai_limits``)."""
+
+    games_per_player: int = 10
+    waiting_per_player: int = 5
+    busy_after: float = 3.0  # seconds: Discord's interaction deadline
+
+
+@dataclass(frozen=True)
+class AIBusy:
+    """The AI's reply will come late: about ``seconds`` from now, behind ``ahead`` requests."""
+
+    seconds: float
+    ahead: int
+
+    def __str__(self) -> str:
+        wait = max(1, math.ceil(self.seconds))
+        return (
+            f"The AI is busy: {self.ahead} request{'s' * (self.ahead != 1)} before this one, "
+            f"so its reply comes in about {wait} s. Your move is saved."
+        )
+
+
+def owner_of(game: GameView) -> Player | None:
+    """Whose turn queue the AI's moves in ``game`` go to: the person it plays against (None
+    for the AI against itself)."""
+    people = [p for p in (game.south, game.north) if not p.is_ai]
+    return people[0] if people else None
+
+
+@dataclass(eq=False, kw_only=True)
+class AIFairness:
+    """The caps of ``limits``, checked against the pool's queue and the stored games."""
+
+    limits: AILimits
+    pool: AIPool
+    store: Storage
+    players: Players
+
+    def check_waiting(self, player: Player) -> None:
+        """``TooMuchAIWork`` when ``player`` has as many AI requests waiting as allowed."""
+        waiting = self.pool.backlog(player).waiting
+        cap = self.limits.waiting_per_player
+        if waiting >= cap:
+            raise errors.TooMuchAIWork(
+                f"you have {waiting} request{'s' * (waiting != 1)} waiting for the AI "
+                f"(at most {cap}); wait for its replies, then try again"
+            )
+
+    async def check_new_game(self, player: Player) -> None:
+        """``TooMuchAIWork`` when ``player`` already plays as many games against the AI as
+        allowed."""
+        cap = self.limits.games_per_player
+        records = await self.store.games_of(
+            await self.players.pid(player), include_finished=False, limit=ACTIVE_GAMES_READ
+        )
+        against_ai = 0
+        for record in records:
+            if not record.is_active:
+                continue
+            south = await self.players.player(record.south_id)
+            north = await self.players.player(record.north_id)
+            against_ai += south.is_ai or north.is_ai
+        if against_ai >= cap:
+            raise errors.TooMuchAIWork(
+                f"you have {against_ai} games against the AI in progress (at most {cap}); "
+                "finish or resign one first"
+            )
+
+    def reply_after(self, game: GameView) -> AIBusy | None:
+        """If the AI is to move in ``game`` and its reply will come later than
+        ``busy_after`` seconds, how late."""
+        mover = game.to_move
+        if game.is_over or mover is None or not mover.is_ai:
+            return None
+        ahead, seconds = self.pool.expected_wait(owner_of(game))
+        if seconds <= self.limits.busy_after:
+            return None
+        return AIBusy(seconds, ahead)
