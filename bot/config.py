@@ -19,8 +19,12 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import platformdirs
+
+from engine import excerpt
+from engine.inputs import whole_number
 
 APP = "mancala"
 DB_FILE = "mancala.sqlite3"
@@ -129,3 +133,52 @@ def _check_schema(path: Path) -> None:
             f"(schema {version}; this one knows up to {LATEST}); upgrade the "
             "program, or restore a backup made for this version"
         )
+
+
+AI_SETTINGS = {  # variable: (what it sets, lowest, highest)
+    "MANCALA_AI_WORKERS": ("AI worker processes", 1, 64),
+    "MANCALA_AI_GAMES_PER_PLAYER": ("games against the AI in progress per player", 1, 1000),
+    "MANCALA_AI_WAITING_PER_PLAYER": ("AI requests waiting per player", 1, 1000),
+}
+
+
+def ai_options(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The AI's share of ``GameService.open``'s keywords, from the environment: the workers
+    (``MANCALA_AI_WORKERS``) and one player's caps (``bot.service.ai_limits``). Unset
+    variables keep the defaults; a bad one is a ConfigError naming what is accepted.
+
+    >>> options = ai_options({"MANCALA_AI_WORKERS": "3", "MANCALA_AI_GAMES_PER_PLAYER": "4"})
+    >>> options["ai_workers"], options["limits"].games_per_player
+    (3, 4)
+    >>> ai_options({"MANCALA_AI_WORKERS": "lots"})
+    Traceback (most recent call last):
+    ...
+    bot.config.ConfigError: MANCALA_AI_WORKERS is 'lots'; give a whole number of AI worker processes from 1 to 64
+    """
+    from bot.service.ai_limits import AILimits
+
+    environ = os.environ if environ is None else environ
+    values: dict[str, int] = {}
+    for name, (meaning, low, high) in AI_SETTINGS.items():
+        text = environ.get(name, "").strip()
+        if not text:
+            continue
+        try:
+            values[name] = whole_number(text, name, low, high)
+        except ValueError:
+            raise ConfigError(
+                f"{name} is '{excerpt(text)}'; give a whole number of {meaning} "
+                f"from {low} to {high}"
+            ) from None
+    defaults = AILimits()
+    options: dict[str, Any] = {
+        "limits": AILimits(
+            games_per_player=values.get("MANCALA_AI_GAMES_PER_PLAYER", defaults.games_per_player),
+            waiting_per_player=values.get(
+                "MANCALA_AI_WAITING_PER_PLAYER", defaults.waiting_per_player
+            ),
+        )
+    }
+    if "MANCALA_AI_WORKERS" in values:
+        options["ai_workers"] = values["MANCALA_AI_WORKERS"]
+    return options

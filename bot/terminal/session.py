@@ -251,7 +251,10 @@ async def play(
     ai_time_limit: float | None = None,
 ) -> int:
     """Play in the terminal on the database at ``db_path`` (created on first use)."""
-    service = await GameService.open(db_path, tick_every=None, ai_time_limit=ai_time_limit)
+    # One player at one keyboard: one worker is all the fair queue would give them anyway.
+    service = await GameService.open(
+        db_path, tick_every=None, ai_time_limit=ai_time_limit, ai_workers=1
+    )
     try:
         session = TerminalGame(service, stdin or sys.stdin, stdout or sys.stdout)
         try:
