@@ -280,15 +280,16 @@ async def test_challenges_to_strangers_are_limited_per_sender_per_day(table, clo
 
 
 async def test_many_senders_cannot_flood_one_stranger(table):
-    """Each sender is within their own limit; the stranger's own budget (6) stops the rest."""
+    """Each sender is within their own limit; the stranger's own limit (3) stops the rest."""
     surface, service, mailbox = table
     before = refused("stranger_limit")
     for i in range(8):
         sender = Player_(table, f"s{i}@example.org")
         await sender.send("challenge victim@example.net", reply_to_last=False)
-    assert len([m for m in mailbox.messages if m["To"] == "victim@example.net"]) == 6
-    assert refused("stranger_limit") == before + 2
-    assert "has had as much mail from me today" in Player_(table, "s7@example.org").text()
+    assert len([m for m in mailbox.messages if m["To"] == "victim@example.net"]) == 3
+    assert refused("stranger_limit") == before + 5
+    text = Player_(table, "s7@example.org").text()
+    assert "victim@example.net has never written to me and has had 3 challenges" in text
 
 
 async def test_a_player_with_finished_games_is_no_stranger_after_a_restart(table):
@@ -402,3 +403,14 @@ async def test_a_forged_flood_over_smtp_gets_no_reply(tmp_path):
         stop.set()
         await task
         await mailbox.stop()
+
+
+async def test_a_challenge_the_service_refuses_does_not_count(table):
+    surface, service, mailbox = table
+    ann = Player_(table, "ann@example.org")
+    for i in range(3):  # no such rules: refused by the service, nothing mailed to the stranger
+        await ann.send(f"challenge stranger{i}@example.net nosuchgame", reply_to_last=False)
+        assert "I did not send your challenge" not in ann.text()
+    for i in range(3):
+        await ann.send(f"challenge stranger{i}@example.net wari", reply_to_last=False)
+        assert "Challenge sent to stranger" in ann.text()

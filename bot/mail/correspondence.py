@@ -433,7 +433,7 @@ class Correspondence:
             )
         except ServiceError:
             if stranger:  # nothing was mailed to them
-                self.limiter.give_back_stranger_challenge(mail.from_address)
+                self.limiter.give_back_stranger_challenge(mail.from_address, opponent.id)
             raise
         if challenge.game_id is not None:  # the AI accepts at once
             game = await self.service.get_game(challenge.game_id)
@@ -461,15 +461,21 @@ class Correspondence:
 
     def _stranger_refusal(self, refusal: Refusal, address: str) -> str:
         hours = max(1, round(self.limiter.resets_in() / 3600))
+        limit = self.limiter.limits.stranger_challenges
         if refusal is Refusal.STRANGER_CHALLENGES:
-            limit = self.limiter.limits.stranger_challenges
             why = (
                 f"{address} has never written to me, and you have challenged {limit} "
                 f"such address{'es' if limit != 1 else ''} today, as many as I allow one "
                 f"sender in a day"
             )
-        else:
-            why = f"{address} has never written to me and has had as much mail from me today as I send"
+        elif refusal is Refusal.STRANGER_LIMIT:
+            why = (
+                f"{address} has never written to me and has had {limit} "
+                f"challenge{'s' if limit != 1 else ''} from me today, as many as I send such "
+                f"an address in a day"
+            )
+        else:  # the limits in all
+            why = "I have sent as much automatic mail as I may for now"
         return (
             f"I did not send your challenge: {why}. You can again after 00:00 UTC (in about "
             f"{hours} hour{'s' if hours != 1 else ''}), or ask them to write to me first "

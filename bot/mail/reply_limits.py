@@ -19,8 +19,8 @@ silence; when the bot's limit in all is reached, silence (a notice would be one 
 Days and hours are UTC, counted from the epoch: everything resets at 00:00 UTC.
 
 A challenge to an address that has never written to the bot is limited per sender per day
-(``ReplyLimiter.take_stranger_challenge``), and counts against that address's own
-automatic-reply budget, so many senders together cannot flood one stranger either.
+(``ReplyLimiter.take_stranger_challenge``), and per stranger per day by the same number, so
+many senders together cannot flood one stranger either; it counts in the limits in all.
 
 The counts live in this process's memory: a restart resets them, and ``mancala mail --pipe``
 (one process per message) does not keep them at all; there the ``Authentication-Results``
@@ -70,7 +70,7 @@ class Refusal(Enum):
     DAILY_LIMIT = "daily_limit"  # the bot sent its automatic replies in all today
     HOURLY_LIMIT = "hourly_limit"  # ... this hour
     STRANGER_CHALLENGES = "stranger_challenges"  # a sender's challenges to strangers today
-    STRANGER_LIMIT = "stranger_limit"  # the stranger had as many mails as allowed today
+    STRANGER_LIMIT = "stranger_limit"  # the stranger had as many challenges as allowed today
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,8 @@ class ReplyLimits:
     replies_per_day      500    limited replies in all, a day           MANCALA_MAIL_REPLIES_PER_DAY
     replies_per_hour     100    limited replies in all, an hour         MANCALA_MAIL_REPLIES_PER_HOUR
     stranger_challenges  3      challenges by one sender a day to       MANCALA_MAIL_STRANGER_CHALLENGES
-                                addresses that never wrote to the bot
+                                addresses that never wrote to the bot,
+                                and to one such address a day
     ===================  =====  ======================================  ====================
 
     10 is Mailman's autoresponse limit. A game of wari by position mail takes 20 to 60 of the
@@ -116,7 +117,8 @@ class _Counts:
 
     by_kind: dict[ReplyKind, int] = field(default_factory=dict)
     noticed: bool = False
-    stranger_challenges: int = 0
+    stranger_challenges: int = 0  # challenges this address sent to strangers
+    challenged: int = 0  # challenges this address received while a stranger
 
 
 class ReplyLimiter:
@@ -226,27 +228,35 @@ class ReplyLimiter:
     def take_stranger_challenge(self, sender: str, stranger: str) -> Refusal | None:
         """Count a challenge from ``sender`` to ``stranger`` (an address that never wrote to
         the bot), or say why it may not be sent: the sender's challenges to strangers today,
-        or the stranger's automatic mail today. ``give_back_stranger_challenge`` undoes it
-        when the challenge is not made after all."""
+        the stranger's challenges received today (the same limit: many senders together
+        cannot flood one stranger), or the limits in all (the challenge is a mail).
+        ``give_back_stranger_challenge`` undoes it when the challenge is not made after all."""
         self._roll()
-        sender = sender.lower()
-        counts = self._today.get(sender)
-        if counts is not None and counts.stranger_challenges >= self.limits.stranger_challenges:
+        limit = self.limits.stranger_challenges
+        sender, stranger = sender.lower(), stranger.lower()
+        mine, theirs = self._today.get(sender), self._today.get(stranger)
+        if limit <= 0 or (mine is not None and mine.stranger_challenges >= limit):
             return Refusal.STRANGER_CHALLENGES
-        if self.limits.stranger_challenges <= 0:
-            return Refusal.STRANGER_CHALLENGES
-        admission = self.admit(stranger, ReplyKind.AUTOMATIC, notice=False)
-        if not admission.allowed:
+        if theirs is not None and theirs.challenged >= limit:
             return Refusal.STRANGER_LIMIT
-        counts = self._today.setdefault(sender, _Counts())
-        counts.stranger_challenges += 1
+        if self._sent_this_hour >= self.limits.replies_per_hour:
+            return Refusal.HOURLY_LIMIT
+        if self._sent_today >= self.limits.replies_per_day:
+            return Refusal.DAILY_LIMIT
+        self._count_one()
+        self._today.setdefault(sender, _Counts()).stranger_challenges += 1
+        self._today.setdefault(stranger, _Counts()).challenged += 1
         return None
 
-    def give_back_stranger_challenge(self, sender: str) -> None:
-        """Undo the sender's count of ``take_stranger_challenge`` (the service refused it)."""
-        counts = self._today.get(sender.lower())
-        if counts is not None and counts.stranger_challenges > 0:
-            counts.stranger_challenges -= 1
+    def give_back_stranger_challenge(self, sender: str, stranger: str) -> None:
+        """Undo ``take_stranger_challenge`` (the service refused the challenge)."""
+        mine, theirs = self._today.get(sender.lower()), self._today.get(stranger.lower())
+        if mine is not None and mine.stranger_challenges > 0:
+            mine.stranger_challenges -= 1
+        if theirs is not None and theirs.challenged > 0:
+            theirs.challenged -= 1
+        self._sent_today = max(0, self._sent_today - 1)
+        self._sent_this_hour = max(0, self._sent_this_hour - 1)
 
 
 def count_refusal(refusal: Refusal, address: str, notice: bool = False) -> None:
