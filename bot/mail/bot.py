@@ -35,6 +35,7 @@ from bot.mail.replies import build_reply
 from bot.mail.reply_limits import ReplyKind, ReplyLimiter, limited
 from bot.mail.transport import PermanentMailError, Relay
 from bot.service.addresses import is_own_address
+from bot.service.types import Player
 from engine import Position
 
 if TYPE_CHECKING:  # imported when games are on: it brings the game service
@@ -123,7 +124,9 @@ class MailBot:
             return await self._limited(mail, ReplyKind.AUTOMATIC, self._reply(mail, text))
 
         async def play() -> list[EmailMessage]:
-            text = await self.play_position(request, position, sender_moves)
+            text = await self.play_position(
+                request, position, sender_moves, owner=Player("email", mail.from_address)
+            )
             return [self._build(mail, text)]
 
         return await self._limited(mail, ReplyKind.PLAY, play)
@@ -149,9 +152,14 @@ class MailBot:
         )
 
     async def play_position(
-        self, request: PositionMail, position: Position, sender_moves: list[str]
+        self,
+        request: PositionMail,
+        position: Position,
+        sender_moves: list[str],
+        owner: Player | None = None,
     ) -> str:
-        """The reply text to a position mail whose own moves are played: the AI's moves."""
+        """The reply text to a position mail whose own moves are played: the AI's moves,
+        searched in ``owner``'s turn (the sender: the AI pool serves players in turn)."""
         bot_moves: list[str] = []
         while (
             not position.is_over()
@@ -159,7 +167,7 @@ class MailBot:
             and len(bot_moves) < _MAX_BOT_PLIES
         ):
             # seed 0: the same mail gets the same answer
-            choice = await self.ai.choose(position, request.level, seed=0)
+            choice = await self.ai.choose(position, request.level, seed=0, owner=owner)
             position = position.play(choice.move)
             bot_moves.append(played_move(position))
         return reply_text(request, position, sender_moves, bot_moves)

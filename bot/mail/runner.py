@@ -11,7 +11,8 @@ import signal
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.ai_runtime.pool import AIPool
+from bot.ai_runtime.pool import DEFAULT_WORKERS, AIPool
+from bot.config import ai_options
 from bot.health import heartbeat_forever, heartbeat_path, service_status
 from bot.mail.bot import MailBot
 from bot.mail.mail_settings import MailSettings, MailSettingsError
@@ -51,11 +52,13 @@ async def open_surface(
     *,
     with_games: bool = True,
     service: GameService | None = None,
-    ai_workers: int = 1,
+    ai_workers: int | None = None,
     limiter: ReplyLimiter | None = None,
 ) -> MailSurface:
     """The relay, the AI and (``with_games``) the game service on ``settings.database`` with
     the email notifier attached; pass ``service`` to share one that is already open.
+    ``ai_workers`` (default: ``MANCALA_AI_WORKERS``, else the pool's default) worker
+    processes search, within the AI caps of ``bot.config.ai_options``.
     ``limiter`` counts the automatic replies (default: ``settings.limits`` on the wall clock;
     tests pass one on a ManualClock)."""
     from engine.ai import LEVELS
@@ -72,6 +75,9 @@ async def open_surface(
         tls=settings.relay_tls,
     )
     limiter = limiter or ReplyLimiter(settings.limits)
+    ai = ai_options()
+    if ai_workers is not None:
+        ai["ai_workers"] = ai_workers
     correspondence: Correspondence | None = None
     owned_service: GameService | None = None
     owned_ai: AIPool | None = None
@@ -81,15 +87,13 @@ async def open_surface(
         if service is None:
             from bot.service import GameService
 
-            service = owned_service = await GameService.open(
-                settings.database, ai_workers=ai_workers
-            )
+            service = owned_service = await GameService.open(settings.database, **ai)
         notifier = attach_email(service, settings, relay)
         correspondence = Correspondence(service, notifier, limiter)
-        ai = service.ai  # one pool for the games' AI turns and the position mails
+        pool = service.ai  # one pool for the games' AI turns and the position mails
     else:
-        ai = owned_ai = AIPool(ai_workers)
-    bot = MailBot(settings, ai, relay, correspondence, limiter=limiter)
+        pool = owned_ai = AIPool(ai.get("ai_workers", DEFAULT_WORKERS))
+    bot = MailBot(settings, pool, relay, correspondence, limiter=limiter)
     return MailSurface(bot, relay, owned_service, owned_ai)
 
 
