@@ -292,6 +292,30 @@ async def test_many_senders_cannot_flood_one_stranger(table):
     assert "victim@example.net has never written to me and has had 3 challenges" in text
 
 
+async def test_a_discord_player_cannot_make_the_bot_mail_strangers_either(table):
+    """A challenge from Discord to an email address is mailed by the same notifier, within
+    the same limit on strangers: the fourth is refused by the service, and nothing mailed."""
+    surface, service, mailbox = table
+    from bot.service import Channel, NotAllowed, Player
+
+    dan = Player("discord", "4242")
+    for i in range(3):
+        await service.challenge(
+            dan, service.email_player(f"far{i}@example.net"), "kalah", Channel("discord", f"c{i}")
+        )
+    await service.idle()
+    with pytest.raises(NotAllowed, match="never written to me") as refused_:
+        await service.challenge(
+            dan, service.email_player("far3@example.net"), "kalah", Channel("discord", "c3")
+        )
+    assert len(str(refused_.value)) <= 2000  # shown as it is on Discord
+    await service.idle()
+    mailed = {m["To"] for m in mailbox.messages}
+    assert {f"far{i}@example.net" for i in range(3)} <= mailed
+    assert "far3@example.net" not in mailed
+    assert len(await service.open_challenges(dan)) == 3  # the refused one was not made
+
+
 async def test_a_player_with_finished_games_is_no_stranger_after_a_restart(table):
     surface, service, mailbox = table
     ann, bob = Player_(table, "ann@example.org"), Player_(table, "bob@example.org")

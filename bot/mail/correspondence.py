@@ -18,7 +18,7 @@ import asyncio
 import logging
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from email.message import EmailMessage
 from typing import TypeVar
 
@@ -70,12 +70,64 @@ _REFUSED = (
 )
 
 
-class EmailNotifier(Notifier):
-    """Sends the service's events to email players, each in their game's thread."""
+def _stranger_refusal(limiter: ReplyLimiter, refusal: Refusal, address: str) -> str:
+    """Why a challenge to ``address``, which never wrote to the bot, was not sent."""
+    hours = max(1, round(limiter.resets_in() / 3600))
+    limit = limiter.limits.stranger_challenges
+    if refusal is Refusal.STRANGER_CHALLENGES:
+        why = (
+            f"{address} has never written to me, and you have challenged {limit} "
+            f"such address{'es' if limit != 1 else ''} today, as many as I allow one "
+            f"sender in a day"
+        )
+    elif refusal is Refusal.STRANGER_LIMIT:
+        why = (
+            f"{address} has never written to me and has had {limit} "
+            f"challenge{'s' if limit != 1 else ''} from me today, as many as I send such "
+            f"an address in a day"
+        )
+    else:  # the limits in all
+        why = "I have sent as much automatic mail as I may for now"
+    return (
+        f"I did not send your challenge: {why}. You can again after 00:00 UTC (in about "
+        f"{hours} hour{'s' if hours != 1 else ''}), or ask them to write to me first "
+        f"(a mail saying 'help' will do): then they can be challenged at once."
+    )
 
-    def __init__(self, mailer: GameMailer, relay: Relay) -> None:
+
+class EmailNotifier(Notifier):
+    """Sends the service's events to email players, each in their game's thread.
+
+    It delivers a challenge to an address that never wrote to the bot only within
+    ``limiter``'s limits on challenges to strangers, whoever sends it (by mail or from
+    Discord): see ``refuses_challenge``."""
+
+    def __init__(
+        self,
+        mailer: GameMailer,
+        relay: Relay,
+        limiter: ReplyLimiter | None = None,
+        has_written: Callable[[Player], Awaitable[bool]] | None = None,
+    ) -> None:
         self.mailer = mailer
         self.relay = relay
+        self.limiter = limiter or ReplyLimiter()
+        self.has_written = has_written
+
+    async def refuses_challenge(self, challenger: Player, recipient: Player) -> str | None:
+        """Count a challenge to an address that never wrote to the bot, or say why it will
+        not be mailed (``ReplyLimiter.take_stranger_challenge``: per challenger, per stranger,
+        and the limits in all)."""
+        if self.limiter.has_written(recipient.id) or (
+            self.has_written is not None and await self.has_written(recipient)
+        ):
+            return None
+        sender = challenger.id if challenger.surface == "email" else str(challenger)
+        refusal = self.limiter.take_stranger_challenge(sender, recipient.id)
+        if refusal is None:
+            return None
+        count_refusal(refusal, sender)
+        return _stranger_refusal(self.limiter, refusal, recipient.id)
 
     retry_delays = (2.0, 10.0)  # seconds; a relay that blinks should not cost a player a move
 
@@ -176,11 +228,24 @@ class EmailNotifier(Notifier):
         )
 
 
-def attach_email(service: GameService, settings: MailSettings, relay: Relay) -> EmailNotifier:
+def attach_email(
+    service: GameService, settings: MailSettings, relay: Relay, limiter: ReplyLimiter | None = None
+) -> EmailNotifier:
     """Register the email notifier on ``service``; any process running the service (the
-    Discord bot's too) calls this so email players hear about their games."""
+    Discord bot's too) calls this so email players hear about their games. ``limiter``
+    (default: ``settings.limits`` on the wall clock) bounds the challenges mailed to
+    strangers."""
     mailer = GameMailer(Tokens(settings.token_secret()), settings.bot_address, service.display_name)
-    notifier = EmailNotifier(mailer, relay)
+
+    async def has_written(player: Player) -> bool:
+        """Whether the email ``player`` ever wrote to the bot, as the database knows: as a
+        player of any game (accepting a challenge by mail is writing), or as the challenger
+        of an open challenge. (Mail since this process started: the limiter knows.)"""
+        if await service.list_games(player, include_finished=True, limit=1):
+            return True
+        return any(c.challenger == player for c in await service.open_challenges(player))
+
+    notifier = EmailNotifier(mailer, relay, limiter or ReplyLimiter(settings.limits), has_written)
     service.add_notifier("email", notifier)
     service.set_mail_address(settings.bot_address)  # so nobody challenges the bot itself
     return notifier
@@ -412,29 +477,15 @@ class Correspondence:
         await self._remember_name(player, mail)
         assert command.opponent is not None and command.rules is not None  # as parsed
         opponent = self._opponent(command.opponent)
-        stranger = opponent.surface == "email" and not await self._has_written(opponent)
-        if stranger:
-            refusal = self.limiter.take_stranger_challenge(mail.from_address, opponent.id)
-            if refusal is not None:
-                count_refusal(refusal, mail.from_address)
-                return [
-                    self.mailer.plain_reply(
-                        mail, mail.from_address, self._stranger_refusal(refusal, opponent.id)
-                    )
-                ]
         channel = Channel("email", f"{mail.from_address}/{secrets.token_hex(8)}")
-        try:
-            challenge = await self.service.challenge(
-                player,
-                opponent,
-                command.rules,
-                channel,
-                GameOptions(side=command.side) if command.side else None,
-            )
-        except ServiceError:
-            if stranger:  # nothing was mailed to them
-                self.limiter.give_back_stranger_challenge(mail.from_address, opponent.id)
-            raise
+        # To an address that never wrote, the email notifier may refuse (NotAllowed)
+        challenge = await self.service.challenge(
+            player,
+            opponent,
+            command.rules,
+            channel,
+            GameOptions(side=command.side) if command.side else None,
+        )
         if challenge.game_id is not None:  # the AI accepts at once
             game = await self.service.get_game(challenge.game_id)
             return [
@@ -448,39 +499,6 @@ class Correspondence:
                 mail,
             )
         ]
-
-    async def _has_written(self, player: Player) -> bool:
-        """Whether the email ``player`` has ever written to the bot: since this process
-        started, or as a player of any game (accepting a challenge by mail is writing), or as
-        the challenger of an open challenge."""
-        if self.limiter.has_written(player.id):
-            return True
-        if await self.service.list_games(player, include_finished=True, limit=1):
-            return True
-        return any(c.challenger == player for c in await self.service.open_challenges(player))
-
-    def _stranger_refusal(self, refusal: Refusal, address: str) -> str:
-        hours = max(1, round(self.limiter.resets_in() / 3600))
-        limit = self.limiter.limits.stranger_challenges
-        if refusal is Refusal.STRANGER_CHALLENGES:
-            why = (
-                f"{address} has never written to me, and you have challenged {limit} "
-                f"such address{'es' if limit != 1 else ''} today, as many as I allow one "
-                f"sender in a day"
-            )
-        elif refusal is Refusal.STRANGER_LIMIT:
-            why = (
-                f"{address} has never written to me and has had {limit} "
-                f"challenge{'s' if limit != 1 else ''} from me today, as many as I send such "
-                f"an address in a day"
-            )
-        else:  # the limits in all
-            why = "I have sent as much automatic mail as I may for now"
-        return (
-            f"I did not send your challenge: {why}. You can again after 00:00 UTC (in about "
-            f"{hours} hour{'s' if hours != 1 else ''}), or ask them to write to me first "
-            f"(a mail saying 'help' will do): then they can be challenged at once."
-        )
 
     def _opponent(self, text: str) -> Player:
         if text == "ai":

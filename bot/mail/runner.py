@@ -88,7 +88,7 @@ async def open_surface(
             from bot.service import GameService
 
             service = owned_service = await GameService.open(settings.database, **ai)
-        notifier = attach_email(service, settings, relay)
+        notifier = attach_email(service, settings, relay, limiter)
         correspondence = Correspondence(service, notifier, limiter)
         pool = service.ai  # one pool for the games' AI turns and the position mails
     else:

@@ -42,6 +42,13 @@ class Announcer:
             if notifier is not None:
                 self._tasks.spawn(self._deliver(notifier, make(who)), name="notify")
 
+    async def refuses_challenge(self, challenger: Player, opponent: Player) -> str | None:
+        """The opponent's surface's reason not to deliver this challenge, if it has one."""
+        notifier = self.notifiers.get(opponent.surface)
+        if notifier is None or opponent.is_ai:
+            return None
+        return await notifier.refuses_challenge(challenger, opponent)
+
     def after_change(
         self,
         view: GameView,

@@ -105,7 +105,9 @@ class Challenges:
 
         Raises BadRules (bad ruleset), BadRequest (unknown AI level, bad option, challenging
         yourself), ChannelBusy (the channel already has an active game), TooMuchAIWork (as
-        many games against the AI in progress as one player may have)."""
+        many games against the AI in progress as one player may have), NotAllowed (the
+        opponent's surface will not deliver it: a mail address that never wrote to the bot
+        has had as many challenges as it may get)."""
         self.tasks.check_open()
         self.players.check(challenger)
         self.players.check(opponent)
@@ -120,6 +122,9 @@ class Challenges:
         await self._check_channel_free(channel)
         if opponent.is_ai:
             await self.fairness.check_new_game(challenger)
+        refusal = await self.announcer.refuses_challenge(challenger, opponent)
+        if refusal is not None:  # asked last: the surface counts what it agrees to deliver
+            raise errors.NotAllowed(refusal)
         now = self.clock()
         new: NewChallenge = {
             "challenger_id": await self.players.pid(challenger),

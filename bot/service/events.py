@@ -124,6 +124,13 @@ class Notifier:
         if handler is not None:
             await handler(event)
 
+    async def refuses_challenge(self, challenger: Player, recipient: Player) -> str | None:
+        """Why this surface will not deliver a challenge from ``challenger`` to ``recipient``
+        (one of its players), or None. Asked before the challenge is made; the mail surface
+        limits challenges to addresses that never wrote to the bot, so nobody can make it
+        mail strangers (``bot.mail.reply_limits``). Default: every challenge is delivered."""
+        return None
+
     async def on_challenge(self, event: ChallengeReceived) -> None: ...
 
     async def on_challenge_answered(self, event: ChallengeAnswered) -> None: ...
