@@ -25,9 +25,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import metrics
 from bot.discord.boards import Boards
 from bot.discord.challenge_commands import ChallengeCommands
 from bot.discord.command_group import MancalaGroup
+from bot.discord.cooldowns import Cooldowns, HasCooldowns, refusal
 from bot.discord.discord_settings import Settings
 from bot.discord.followups import AIFollowups
 from bot.discord.game_commands import GameCommands
@@ -84,11 +86,13 @@ class MancalaBot(discord.Client):
         self.challenges = ChallengeCommands(
             self, service, self.boards, self.servers, self.threads, mail_address
         )
+        self.cooldowns = Cooldowns()  # how often each user ran the costly commands
         self.tree: app_commands.CommandTree[MancalaBot] = app_commands.CommandTree(self)
         self.tree.error(self._command_failed)
         # commands and buttons reach the parts above through bot_of(interaction), typed as
         # Handlers: this line has mypy check that the bot has each handler they call, as called
         _handlers: Handlers = self
+        _cooldowns: HasCooldowns = self  # and that it keeps the cooldowns commands check
 
     async def setup_hook(self) -> None:
         self.tree.add_command(MancalaGroup())
@@ -114,9 +118,16 @@ class MancalaBot(discord.Client):
     async def _command_failed(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        log.exception(
-            "/%s failed", interaction.command and interaction.command.qualified_name, exc_info=error
-        )
+        """Every error of a command ends here (the tree's error handler): a cooldown's
+        refusal is told as such (``cooldowns.py``), anything else is our failure."""
+        command = interaction.command.qualified_name if interaction.command else "mancala"
+        if isinstance(error, app_commands.CommandOnCooldown):
+            metrics.ERRORS.labels(kind="CommandOnCooldown").inc()
+            log.info("/%s refused to user %s: on cooldown", command, interaction.user.id)
+            with contextlib.suppress(discord.HTTPException):
+                await answer_privately(interaction, refusal(error, command))
+            return
+        log.exception("/%s failed", command, exc_info=error)
         with contextlib.suppress(discord.HTTPException):
             await answer_privately(
                 interaction, "Something went wrong on my side; the game is unchanged. Try again."

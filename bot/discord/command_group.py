@@ -1,6 +1,7 @@
 """The one command group, ``/mancala``. Each command hands its options to a handler of the
 bot that received it (``bot_of(interaction)``): ``game_commands``, ``general_commands`` or
-``challenges``.
+``challenges``. The costly ones (``hint``, ``challenge``, ``board``) are limited per user by
+the named cooldowns of ``cooldowns.py``, which discord.py checks before the command runs.
 
 >>> group = MancalaGroup()
 >>> sorted(c.name for c in group.commands)[:4]
@@ -13,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.choices import level_choices, move_choices, ruleset_choices
+from bot.discord.cooldowns import cooldown
 from bot.discord.handlers import bot_of
 from bot.service.types import OfferKind
 
@@ -47,6 +49,7 @@ class MancalaGroup(app_commands.Group):
         thread="play in a new thread of this channel",
     )
     @app_commands.choices(first=FIRST_CHOICES)
+    @cooldown("challenge")
     async def challenge(
         self,
         interaction: discord.Interaction,
@@ -105,6 +108,7 @@ class MancalaGroup(app_commands.Group):
 
     @app_commands.command(description="Show this channel's game")
     @app_commands.describe(text="the text board too (or not), whatever this server's setting")
+    @cooldown("board")
     async def board(self, interaction: discord.Interaction, text: bool | None = None) -> None:
         await bot_of(interaction).game_commands.board(interaction, text)
 
@@ -216,5 +220,6 @@ class MancalaGroup(app_commands.Group):
         return ruleset_choices(current)
 
     @app_commands.command(description="A private hint for your move (against the AI or unrated)")
+    @cooldown("hint")
     async def hint(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).game_commands.hint(interaction)

@@ -1,0 +1,202 @@
+"""How often one Discord user may run the costly commands: the named cooldowns, in one table.
+
+Each cooldown allows ``rate`` uses per ``per`` seconds to one Discord user (by user id, so the
+same in every server and in DMs with the bot). The window opens at the first use and the uses
+come back all at once when it closes, as with discord.py's cooldowns. A use counts whether or
+not the service then grants it (a hint asked out of turn counts too); a refused one does not
+push the window back.
+
+==========  ====  ======  ==================================================================
+command     rate  per     why
+==========  ====  ======  ==================================================================
+hint        6     60 s    each is up to 2 s of an AI worker (``HINT_SECONDS``): one a move
+                          for a player who moves every 10 s, not a worker taken from the rest
+challenge   5     60 s    each posts a card pinging a member, mails an address, or starts a
+                          game against the AI: more than anyone sets up by hand, and no
+                          stream of pings or mails
+board       10    60 s    each draws the picture and posts it in the channel for all to see,
+                          taking the buttons off the last board: normal play posts boards by
+                          itself, ``/mancala board`` is for a board lost in the scrollback
+review      2     300 s   (for ``/mancala review``, to come) the AI over a whole game, many
+                          hints' worth of work
+puzzle      10    60 s    (for ``/mancala puzzle``, to come) a puzzle, each answer checked by
+                          the AI
+==========  ====  ======  ==================================================================
+
+Not limited: moves (by command, button or typed letter), accepting, declining and
+withdrawing challenges, resigning, offers, and the private answers that cost no more than a
+small read (``help``, ``rules``, ``games``, ``history``, ``leaderboard``, ``pings``,
+``settings``). A limit never stands in the way of playing a game.
+
+A refused command never reaches its callback, so nothing of the game is touched; the player
+is told privately what was limited and when it is allowed again (``message``), e.g. "You
+asked for 6 hints in the last minute, the most one player may; try again in 12 s." The bot's
+tree error handler (``MancalaBot._command_failed`` in ``client.py``) sends it and counts it
+in ``mancala_errors_total{kind="CommandOnCooldown"}``.
+
+To limit a command, name its cooldown under the command's decorator::
+
+    @app_commands.command(description="Review one of your games")
+    @cooldown("review")
+    async def review(self, interaction: discord.Interaction, game: int) -> None: ...
+
+A new kind of limit is a new row in ``COOLDOWNS`` (its ``did`` says what the player did, for
+the message), and a line in the table above.
+
+Why not ``app_commands.checks.cooldown`` as it is: its buckets live in the decorator, one set
+per process for every client, never reset. Here the buckets are the bot's (``Cooldowns``, made
+by ``MancalaBot``), so a second bot in the same process, or each test's, starts afresh. The
+rest is discord.py's: its ``app_commands.Cooldown`` buckets, its clock (the interaction's own
+time, ``interaction.created_at``, read from its snowflake id: tests set it by choosing the id,
+and never wait), its ``app_commands.check`` and its ``CommandOnCooldown`` error.
+
+>>> COOLDOWNS["hint"].message(11.2)
+'You asked for 6 hints in the last minute, the most one player may; try again in 12 s.'
+>>> COOLDOWNS["review"].message(250)
+'You asked for 2 reviews in the last 5 minutes, the most one player may; try again in 4 min 10 s.'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+import discord
+from discord import app_commands
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class NamedCooldown:
+    """``rate`` uses per ``per`` seconds, per user. ``did``: what a user at the limit did,
+    with ``{n}`` for the rate, as in "asked for {n} hints"."""
+
+    name: str
+    rate: int
+    per: float
+    did: str
+
+    def message(self, retry_after: float) -> str:
+        """What a user refused after ``rate`` uses is told: what was limited, and when it is
+        allowed again (rounded up, so it is never early)."""
+        did = self.did.format(n=self.rate)
+        return (
+            f"You {did} in the last {_window(self.per)}, the most one player may; "
+            f"try again in {_wait(retry_after)}."
+        )
+
+
+COOLDOWNS: Mapping[str, NamedCooldown] = {
+    c.name: c
+    for c in (
+        NamedCooldown("hint", 6, 60, "asked for {n} hints"),
+        NamedCooldown("challenge", 5, 60, "made {n} challenges"),
+        NamedCooldown("board", 10, 60, "asked for the board {n} times"),
+        NamedCooldown("review", 2, 300, "asked for {n} reviews"),
+        NamedCooldown("puzzle", 10, 60, "asked for {n} puzzles"),
+    )
+}
+
+
+class OnCooldown(app_commands.CommandOnCooldown):
+    """discord.py's refusal, knowing which named cooldown refused."""
+
+    def __init__(
+        self, named: NamedCooldown, bucket: app_commands.Cooldown, retry_after: float
+    ) -> None:
+        super().__init__(bucket, retry_after)
+        self.named = named
+
+
+class Cooldowns:
+    """One bot's buckets: a ``app_commands.Cooldown`` per cooldown name and user, dropped once
+    its window has closed (a fresh one is the same)."""
+
+    def __init__(self) -> None:
+        self._buckets: dict[tuple[str, int], app_commands.Cooldown] = {}
+
+    def spend(self, named: NamedCooldown, user_id: int, now: float) -> None:
+        """One use of ``named`` by ``user_id`` at ``now`` (seconds since the epoch); raises
+        ``OnCooldown`` when it is one too many."""
+        closed = [key for key, b in self._buckets.items() if b.get_tokens(now) == b.rate]
+        for key in closed:
+            del self._buckets[key]
+        bucket = self._buckets.setdefault(
+            (named.name, user_id), app_commands.Cooldown(named.rate, named.per)
+        )
+        retry_after = bucket.update_rate_limit(now)
+        if retry_after is not None:
+            raise OnCooldown(named, bucket, retry_after)
+
+    def __len__(self) -> int:
+        """How many users' buckets are held (windows still open)."""
+        return len(self._buckets)
+
+
+@runtime_checkable
+class HasCooldowns(Protocol):
+    """A client that keeps cooldowns (the ``MancalaBot``)."""
+
+    @property
+    def cooldowns(self) -> Cooldowns: ...
+
+
+class CooldownCheck:
+    """The check discord.py runs before a command limited by ``named``: one use by the
+    interaction's user at the interaction's time, refused with ``OnCooldown``."""
+
+    def __init__(self, named: NamedCooldown) -> None:
+        self.named = named
+
+    async def __call__(self, interaction: discord.Interaction) -> bool:
+        client = interaction.client
+        if not isinstance(client, HasCooldowns):
+            raise TypeError(f"a {type(client).__name__} keeps no cooldowns: only the MancalaBot")
+        client.cooldowns.spend(self.named, interaction.user.id, interaction.created_at.timestamp())
+        return True
+
+    def __repr__(self) -> str:
+        return f"<cooldown {self.named.name}: {self.named.rate} per {self.named.per:g} s>"
+
+
+def cooldown(name: str) -> Callable[[T], T]:
+    """The decorator that applies the cooldown ``name`` of ``COOLDOWNS`` to a command (a
+    name not in the table fails at import, not at the first use)."""
+    return app_commands.check(CooldownCheck(COOLDOWNS[name]))
+
+
+def cooldowns_of(command: app_commands.Command[Any, ..., Any]) -> list[NamedCooldown]:
+    """The named cooldowns ``command`` is limited by."""
+    return [check.named for check in command.checks if isinstance(check, CooldownCheck)]
+
+
+def refusal(error: app_commands.CommandOnCooldown, command: str) -> str:
+    """The private answer to a command refused by a cooldown: a named one's words, or (for
+    a cooldown set some other way) the command's name."""
+    if isinstance(error, OnCooldown):
+        return error.named.message(error.retry_after)
+    return (
+        f"You used /{command} {error.cooldown.rate} times in the last "
+        f"{_window(error.cooldown.per)}; try again in {_wait(error.retry_after)}."
+    )
+
+
+def _window(seconds: float) -> str:
+    """'minute', '5 minutes', 'hour', '30 seconds'."""
+    for unit, size in (("hour", 3600), ("minute", 60), ("second", 1)):
+        if seconds >= size and seconds % size == 0:
+            count = int(seconds // size)
+            return unit if count == 1 else f"{count} {unit}s"
+    return f"{seconds:g} seconds"
+
+
+def _wait(seconds: float) -> str:
+    """'12 s', '4 min 10 s', '2 min': whole seconds, rounded up, at least 1."""
+    whole = max(1, math.ceil(seconds))
+    minutes, rest = divmod(whole, 60)
+    if not minutes:
+        return f"{rest} s"
+    return f"{minutes} min {rest} s" if rest else f"{minutes} min"
