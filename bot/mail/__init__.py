@@ -6,6 +6,10 @@ The modules, in the order a message meets them:
   ``Relay`` that sends replies (aiosmtplib).
 - ``reading`` (with ``html_text``): parse real mail (policy.default), find the newest text,
   spot bounces and auto-replies.
+- ``authentication``: reads the operator's ``Authentication-Results`` header; mail that
+  failed SPF or DMARC (a forged sender) gets no reply.
+- ``reply_limits``: ``ReplyLimiter``, the limits on automatic replies per address and in
+  all, and on challenges mailed to addresses that never wrote (docs/limits.md).
 - ``bot``: ``MailBot`` decides what to answer to one message and routes it:
 - ``position_mail``: the position-and-move format (rules, a board from the sender's side, a
   move) and its error messages, played against the AI in the shared ``AIPool``;
