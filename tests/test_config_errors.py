@@ -72,3 +72,23 @@ def test_an_unreachable_or_malformed_postgresql_url_is_one_line(tmp_path, url):
     assert done.returncode == 1, done.stderr
     assert done.stderr.strip().startswith("mancala: cannot reach the PostgreSQL database")
     assert "Traceback" not in done.stderr and "s3cret-pw" not in done.stderr
+
+
+@pytest.mark.parametrize("args", [["bot"], ["mail"]])
+@pytest.mark.parametrize(
+    "name,value",
+    [("MANCALA_AI_WORKERS", "0"), ("MANCALA_AI_WAITING_PER_PLAYER", "many")],
+)
+def test_a_bad_ai_setting_is_one_line_and_status_78(tmp_path, args, name, value):
+    env = {
+        "MANCALA_DB": str(tmp_path / "games.sqlite3"),
+        "DISCORD_TOKEN": "t",
+        "MANCALA_MAIL_ADDRESS": "mancala@example.org",
+        "MANCALA_MAIL_RELAY": "127.0.0.1:1",
+        name: value,
+    }
+    done = mancala(*args, env_extra=env, cwd=tmp_path)
+    assert done.returncode == 78, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"mancala: {name} is '{value}'") and "whole number" in last
+    assert "Traceback" not in done.stderr

@@ -73,7 +73,7 @@ def run_bot(args: argparse.Namespace) -> int:
         )
         return NO_TOKEN_EXIT
     from bot import logs, metrics
-    from bot.config import ConfigError
+    from bot.config import ConfigError, ai_options
     from bot.discord.client import run
     from bot.discord.discord_settings import Settings
 
@@ -82,6 +82,7 @@ def run_bot(args: argparse.Namespace) -> int:
     except ValueError as err:  # discord_settings.DiscordSettingsError
         raise ConfigError(str(err)) from None
     check_database(settings.database)  # ConfigError: one clear line, EX_CONFIG
+    ai_options()  # ConfigError for a bad MANCALA_AI_* setting, before anything opens
     logs.setup()  # LOG_LEVEL; ConfigError when it is not a level
     metrics.serve()  # when METRICS_PORT is set
     mail_settings = None

@@ -54,7 +54,7 @@ def run_mail(args: argparse.Namespace) -> int:
     import asyncio
 
     from bot import logs, metrics
-    from bot.config import EX_CONFIG, check_database, load_env
+    from bot.config import EX_CONFIG, ai_options, check_database, load_env
     from bot.mail import runner
     from bot.mail.mail_settings import MailSettings, MailSettingsError
 
@@ -67,6 +67,7 @@ def run_mail(args: argparse.Namespace) -> int:
         return runner.EX_TEMPFAIL if args.pipe else EX_CONFIG
     if not args.no_games:
         check_database(settings.database)  # ConfigError: one line, EX_CONFIG
+    ai_options()  # ConfigError for a bad MANCALA_AI_* setting, before anything opens
     if args.pipe:
         raw = sys.stdin.buffer.read(settings.max_bytes + 1)
         while sys.stdin.buffer.read(1 << 16):  # drain an oversized message: the mail server

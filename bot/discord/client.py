@@ -26,6 +26,7 @@ import discord
 from discord import app_commands
 
 from bot import metrics
+from bot.config import ai_options
 from bot.discord.boards import Boards
 from bot.discord.challenge_commands import ChallengeCommands
 from bot.discord.command_group import MancalaGroup
@@ -145,7 +146,7 @@ async def serve(token: str, settings: Settings, mail_settings: MailSettings | No
 
     With ``mail_settings`` the same process also serves email on the same service, so games
     between Discord and email players are told both ways."""
-    service = await GameService.open(settings.database)
+    service = await GameService.open(settings.database, **ai_options())
     mail: RunningMail | None = None
     try:
         if mail_settings is not None:
