@@ -132,8 +132,17 @@ async def phase(name: str, path: Path, flood: int, others: int, moves: int) -> d
                 arrived = replies.expect(game_id)
                 await service.move(game_id, player, game.position.legal_moves()[0])
                 started = time.monotonic()
-                await arrived.wait()
+                await arrived.wait()  # the AI's first move of its reply
                 waits.append(time.monotonic() - started)
+                while True:  # and the rest of it (a sowing into its store moves again)
+                    game = await service.get_game(game_id)
+                    if game.is_over or game.to_move == player:
+                        break
+                    arrived = replies.expect(game_id)
+                    game = await service.get_game(game_id)
+                    if game.is_over or game.to_move == player:
+                        break
+                    await arrived.wait()
 
         began = time.monotonic()
         await asyncio.gather(*(play(p, g) for p, g in zip(players, their_games, strict=True)))
