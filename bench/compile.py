@@ -1,16 +1,26 @@
-"""Compile time of the AI's kernel: cold (empty numba cache), warm (cache hit) and per function.
+"""Compile time of the AI's kernel: cold (empty numba cache), warm (cache hit), per use and
+per function.
 
     .venv/bin/python bench/compile.py [--runs 3]
 
 Each run makes an empty NUMBA_CACHE_DIR under /tmp and starts two processes on it: the cold
-one compiles everything a user can trigger (``warm_up()``: the search and the solver; an
-endgame table build; the rules functions ``engine.ai.selfcheck`` calls), the warm one does
-the same from the cache (``warm_up()`` already builds a table of no seeds, so the endgame
-phase finds the build compiled; the rules functions are for tests and bench/kernel_diff.py).
-Prints one line per run, then a table of medians: seconds per phase,
-cold and warm, and seconds per compiled function (its own time, callees excluded, from
-numba's ``numba:compile`` events; a function compiled for several signatures counts them all),
-split into type inference (with numba's inlining) and lowering (with LLVM's optimization).
+one compiles, use by use, what ``warm_up()`` compiles (``mancala warm-up``, the bot's
+background compile), the warm one does the same from the cache. The uses, in this order:
+
+- ``play``: what a first AI move of the search levels needs (the search, no table), compiled
+  first, so its figure is a first move's whole cold compile;
+- ``solve``: what a solve adds to that (the exact search, the endgame table's build, which a
+  solve makes even of no seeds);
+- ``tables``: what the play tables of wari and oware add (engine.ai.retrograde's build and the
+  search reading a read-only table);
+- ``selfcheck``: the rules functions ``engine.ai.selfcheck`` calls, for tests and
+  bench/kernel_diff.py only (no user compiles them).
+
+``warm_up`` is then play + solve + tables: everything a user can trigger. Prints one line per
+run, then a table of medians: seconds per phase, cold and warm, and seconds per compiled
+function (its own time, callees excluded, from numba's ``numba:compile`` events; a function
+compiled for several signatures counts them all), split into type inference (with numba's
+inlining) and lowering (with LLVM's optimization and machine code).
 """
 
 from __future__ import annotations
@@ -29,7 +39,8 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path[0] = str(ROOT)  # bench/engine.py is not engine
 
-PHASES = ("import", "warm_up", "endgame", "selfcheck")
+PHASES = ("import", "play", "solve", "tables", "selfcheck")
+USES = ("play", "solve", "tables")  # what warm_up() compiles
 
 
 def child() -> None:
@@ -38,18 +49,24 @@ def child() -> None:
     import numpy as np
     from numba.core import event
 
-    from engine import Ruleset
-    from engine.ai import endgame, search
+    from engine import Position, Ruleset
+    from engine.ai import retrograde, search
     from engine.ai.encoding import encode
     from engine.ai.rules_kernel import legal_moves, play_settled
 
     times = {"import": time.perf_counter() - started}
-    code = encode(Ruleset.parse("kalah:pits=2,seeds=1"))
+    # The positions and tables search.warm_up() compiles with, use by use.
+    tiny = Position.initial(Ruleset.parse("kalah:pits=2,seeds=1"))
+    wari = Position.initial(Ruleset.parse("wari:pits=2,seeds=1"))
+    code = encode(tiny.rules)
     board = np.array([1, 1, 1, 1, 0, 0], np.int64)
     moves = np.zeros(32, np.int64)
     steps = {
-        "warm_up": search.warm_up,
-        "endgame": lambda: endgame.build(code, 2),
+        "play": lambda: search.iterate(tiny, 2, tt_bits=4),
+        "solve": lambda: search.solve(tiny, tt_bits=4),
+        "tables": lambda: search.iterate(
+            wari, 2, tt_bits=4, endgame=(2, retrograde.build(encode(wari.rules), 2))
+        ),
         "selfcheck": lambda: (
             legal_moves(code.rules, code.next_slot, code.prev_pit, board, 0, moves, board.copy()),
             play_settled(
@@ -73,6 +90,10 @@ def child() -> None:
             begin = time.perf_counter()
             step()
             times[name] = time.perf_counter() - begin
+        begin = time.perf_counter()
+        search.warm_up()  # all of it in the cache now: this checks that the uses cover it
+        times["warm_up, after the uses"] = time.perf_counter() - begin
+    times["warm_up"] = sum(times[use] for use in USES)
     events = sorted(compiles.buffer + passes.buffer, key=lambda pair: pair[0])
     print(json.dumps({"phases": times, "functions": _own_times(events)}))
 
@@ -168,9 +189,10 @@ def report(runs: list) -> None:
 
     print(f"\nmedians of {len(runs)} runs (seconds)\n")
     print(f"  {'phase':28} {'cold':>8} {'warm':>8}")
-    for phase in PHASES:
+    for phase in (*PHASES, "warm_up", "warm_up, after the uses"):
+        label = {"warm_up": "warm_up (play+solve+tables)"}.get(phase, phase)
         print(
-            f"  {phase:28} {med(r['cold']['phases'][phase] for r in runs):8.2f} "
+            f"  {label:28} {med(r['cold']['phases'][phase] for r in runs):8.2f} "
             f"{med(r['warm']['phases'][phase] for r in runs):8.2f}"
         )
     print(

@@ -167,7 +167,10 @@ def as_mover_sees_it(child, following, n, scratch):
     child[n2 + 1] = 0
 
 
-@njit(cache=True, forceinline=True)
+# _enter and _solve are inlined by numba (inline="always"): each has one caller, and a
+# function compiled on its own is optimized and made into machine code twice, once alone and
+# once more in its caller's module (a second of cold compiling each).
+@njit(cache=True, inline="always")
 def _enter(R, NXT, PRV, counts, values, boards, moves, frames, scratch, depth):
     """Start on boards[depth] (South to move, stores empty): mark it, list its moves.
     Returns its value if it has no move, else UNKNOWN."""
@@ -188,7 +191,7 @@ def _enter(R, NXT, PRV, counts, values, boards, moves, frames, scratch, depth):
     return scratch[n2] - scratch[n2 + 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _solve(R, NXT, PRV, counts, values, boards, moves, frames, scratch):
     """Fill in the value of boards[0] and of every board of its layer it depends on.
 

@@ -24,6 +24,8 @@ one is built, the endgame table (``engine.ai.endgame``): a board with at most
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -47,6 +49,39 @@ from engine.ai.encoding import (
 from engine.ai.endgame import index
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
 from engine.ai.unowned_views import prefetch, unowned
+
+
+def _memoize_recursive_typing() -> None:
+    """Make numba type negamax's recursion once per state instead of once per call site.
+
+    numba types a recursive call by copying the caller's type inference and running it again
+    over the whole function (``TypeInferer.return_types_from_partial``), at every recursive
+    call site and in every round of inference: negamax has six sites (``_child``, inlined
+    three times, calls negamax twice), and those re-runs were 5 of the 7 s that typing
+    negamax took, most of them on a state already typed. The result depends only on the
+    function and the types inferred so far, so it is kept per state: the same types, the
+    same machine code, half the typing. (Fewer call sites would type faster still, but each
+    shape tried made LLVM compile a search 30-50% slower: bench/search_set.py.) Left alone
+    where numba no longer has that method."""
+    from numba.core import typeinfer
+
+    inferer = typeinfer.TypeInferer
+    partial = getattr(inferer, "return_types_from_partial", None)
+    if partial is None or getattr(partial, "memoized", False):
+        return
+
+    def memoized(self: Any) -> Any:
+        state = tuple(var.type for _, var in sorted(self.typevars.items()))
+        known = self.__dict__.setdefault("_partial_return_types", {})
+        if state not in known:
+            known[state] = partial(self)
+        return known[state]
+
+    memoized.memoized = True  # type: ignore[attr-defined]
+    setattr(inferer, "return_types_from_partial", memoized)  # noqa: B010 (mypy: a method)
+
+
+_memoize_recursive_typing()
 
 SCALE = 4  # search units per seed of margin
 INF = 1 << 20
