@@ -50,6 +50,8 @@ from engine.ai.endgame import index
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
 from engine.ai.unowned_views import prefetch, unowned
 
+CHECKED_NUMBA = "0.68."  # the numba release _memoize_recursive_typing was checked against
+
 
 def _memoize_recursive_typing() -> None:
     """Make numba type negamax's recursion once per state instead of once per call site.
@@ -61,10 +63,14 @@ def _memoize_recursive_typing() -> None:
     negamax took, most of them on a state already typed. The result depends only on the
     function and the types inferred so far, so it is kept per state: the same types, the
     same machine code, half the typing. (Fewer call sites would type faster still, but each
-    shape tried made LLVM compile a search 30-50% slower: bench/search_set.py.) Left alone
-    where numba no longer has that method."""
+    shape tried made LLVM compile a search 30-50% slower: bench/search_set.py.) Only on the
+    numba release it was checked against (the same nodes and moves, tests/test_ai_*.py): a
+    later one may type recursion otherwise, and then compiles as numba does, slower."""
+    import numba
     from numba.core import typeinfer
 
+    if not numba.__version__.startswith(CHECKED_NUMBA):
+        return
     inferer = typeinfer.TypeInferer
     partial = getattr(inferer, "return_types_from_partial", None)
     if partial is None or getattr(partial, "memoized", False):
