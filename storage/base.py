@@ -18,9 +18,11 @@ from typing import Any
 from storage.records import (
     ChallengeRecord,
     ChallengeStatus,
+    Established,
     GameChanges,
     GameRecord,
     GameStatus,
+    HeadToHeadRecord,
     MoveRecord,
     NewChallenge,
     NewGame,
@@ -178,13 +180,23 @@ class Storage(ABC):
 
     # -- ratings
     @abstractmethod
-    async def rating(self, player_id: int, rules: str) -> RatingRecord | None: ...
+    async def rating(self, player_id: int, family: str) -> RatingRecord | None: ...
 
     @abstractmethod
     async def leaderboard(
-        self, rules: str, limit: int, server: tuple[str, str] | None = None
+        self,
+        family: str,
+        limit: int,
+        server: tuple[str, str] | None = None,
+        established: Established | None = None,
     ) -> list[RatingRecord]:
-        """Rating rows joined with the player's surface, external_id and display_name."""
+        """Rating rows of a family, best first, joined with the player's surface, external_id
+        and display_name: everyone's, or (``server``: surface, server id) those who play on
+        that server; with ``established``, only the ratings it lets through."""
+
+    @abstractmethod
+    async def head_to_head(self, first_id: int, second_id: int) -> list[HeadToHeadRecord]:
+        """The finished games between two players, per ruleset, counted for the first."""
 
     # -- other processes' changes
     async def watch_games(self, callback: Callable[[int | None], None]) -> bool:

@@ -6,10 +6,34 @@ backend runs the same list through ``storage.postgres.postgres_sql``, which spel
 ``INTEGER PRIMARY KEY``, ``REAL`` and ``WITHOUT ROWID`` its way: one schema for both.
 
 >>> [version for version, _ in MIGRATIONS]
-[1, 2, 3, 4]
+[1, 2, 3, 4, 5]
 """
 
 from __future__ import annotations
+
+# The families of rulesets rated together, as version 5 knew them (bot.service.ratings.FAMILIES
+# says the same today; tests/test_ratings.py checks it). Frozen: a later change of families
+# is a new migration.
+_FAMILIES_V5 = {
+    "kalah": "kalah",
+    "kalah-nosweep": "kalah",
+    "wari": "wari",
+    "oware": "oware",
+    "al-manqala": "al-manqala",
+    "mankala": "applet",
+    "manbula": "applet",
+}
+
+
+def _family(column: str) -> str:
+    """SQL for the family of the canonical ruleset string in ``column`` (its preset's name,
+    alone or before the ``:`` of its parameters)."""
+    cases = " ".join(
+        f"WHEN {column} = '{name}' OR {column} LIKE '{name}:%' THEN '{family}'"
+        for name, family in _FAMILIES_V5.items()
+    )
+    return f"CASE {cases} ELSE {column} END"
+
 
 MIGRATIONS: list[tuple[int, str]] = [
     (
@@ -167,6 +191,53 @@ CREATE TABLE server_players (
     player_id INTEGER NOT NULL REFERENCES players (id),
     PRIMARY KEY (surface, server_id, player_id)
 ) WITHOUT ROWID;
+""",
+    ),
+    # Glicko-2 per family of rulesets (bot.service.ratings, docs/ratings.md) in a table of its
+    # own; the Elo table ``ratings`` stays as it was, no longer written. Each player's Elo
+    # rows of one family become one row: the rating their games' average (weighted by games),
+    # the counts summed, the deviation from the games played, max(1400 / (4 + games), 50)
+    # (350 for none, 100 at 10 games: established), volatility 0.06, as of their last rated
+    # game of the family (else when the player was first seen).
+    (
+        5,
+        f"""
+CREATE TABLE glicko_ratings (
+    player_id  INTEGER NOT NULL REFERENCES players(id),
+    family     TEXT NOT NULL,                -- kalah, wari, oware, al-manqala, applet
+    rating     REAL NOT NULL,
+    deviation  REAL NOT NULL,                -- RD as of rated_at
+    volatility REAL NOT NULL,
+    rated_at   REAL NOT NULL,                -- when the rating was last set
+    games      INTEGER NOT NULL DEFAULT 0,
+    wins       INTEGER NOT NULL DEFAULT 0,
+    losses     INTEGER NOT NULL DEFAULT 0,
+    draws      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (player_id, family)
+);
+CREATE INDEX glicko_board ON glicko_ratings (family, rating);
+INSERT INTO glicko_ratings
+    (player_id, family, rating, deviation, volatility, rated_at, games, wins, losses, draws)
+SELECT f.player_id, f.family, f.rating,
+    CASE WHEN f.games < 24 THEN CAST(1400 AS REAL) / (4 + f.games) ELSE 50 END,
+    0.06,
+    COALESCE(
+        (SELECT max(g.ended_at) FROM games g
+         WHERE g.status = 'over' AND g.rated = 1
+           AND (g.south_id = f.player_id OR g.north_id = f.player_id)
+           AND {_family("g.rules")} = f.family),
+        (SELECT p.created_at FROM players p WHERE p.id = f.player_id)),
+    f.games, f.wins, f.losses, f.draws
+FROM (
+    SELECT e.player_id, e.family,
+        CASE WHEN sum(e.games) > 0
+            THEN sum(e.rating * e.games) / CAST(sum(e.games) AS REAL)
+            ELSE avg(e.rating) END AS rating,
+        sum(e.games) AS games, sum(e.wins) AS wins, sum(e.losses) AS losses,
+        sum(e.draws) AS draws
+    FROM (SELECT r.*, {_family("r.rules")} AS family FROM ratings r) e
+    GROUP BY e.player_id, e.family
+) f;
 """,
     ),
 ]

@@ -30,9 +30,11 @@ from storage.queries import numbered
 from storage.records import (
     ChallengeRecord,
     ChallengeStatus,
+    Established,
     GameChanges,
     GameRecord,
     GameStatus,
+    HeadToHeadRecord,
     MoveRecord,
     NewChallenge,
     NewGame,
@@ -459,15 +461,25 @@ class PostgresStorage(Storage):
 
     # -- ratings ------------------------------------------------------------------------------
 
-    async def rating(self, player_id: int, rules: str) -> RatingRecord | None:
-        row = await self._one(queries.RATING, player_id, rules)
+    async def rating(self, player_id: int, family: str) -> RatingRecord | None:
+        row = await self._one(queries.RATING, player_id, family)
         return RatingRecord.from_row(row) if row else None
 
     async def leaderboard(
-        self, rules: str, limit: int, server: tuple[str, str] | None = None
+        self,
+        family: str,
+        limit: int,
+        server: tuple[str, str] | None = None,
+        established: Established | None = None,
     ) -> list[RatingRecord]:
-        if server is None:
-            rows = await self._all(queries.LEADERBOARD, rules, limit)
-        else:
-            rows = await self._all(queries.SERVER_LEADERBOARD, rules, *server, limit)
+        rows = await self._all(
+            queries.leaderboard(server is not None, established is not None),
+            *queries.leaderboard_values(family, limit, server, established),
+        )
         return [RatingRecord.from_row(row) for row in rows]
+
+    async def head_to_head(self, first_id: int, second_id: int) -> list[HeadToHeadRecord]:
+        rows = await self._all(
+            queries.HEAD_TO_HEAD, *queries.head_to_head_values(first_id, second_id)
+        )
+        return [HeadToHeadRecord.from_row(row) for row in rows]

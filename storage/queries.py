@@ -19,6 +19,7 @@ from typing import Any
 
 from storage.records import (
     CHANGEABLE_COLUMNS,
+    Established,
     GameChanges,
     NewChallenge,
     NewGame,
@@ -27,7 +28,16 @@ from storage.records import (
 )
 
 # The tables of a games database, in the order a row's references are already there.
-TABLES = ("players", "games", "moves", "challenges", "ratings", "server_settings", "server_players")
+TABLES = (
+    "players",
+    "games",
+    "moves",
+    "challenges",
+    "ratings",
+    "server_settings",
+    "server_players",
+    "glicko_ratings",
+)
 
 
 def checked_table(name: str) -> str:
@@ -123,21 +133,81 @@ def games_of(include_finished: bool) -> str:
 
 # -- ratings ---------------------------------------------------------------------------------
 
+RATING_COLUMNS = (  # rating_values' order
+    "player_id, family, rating, deviation, volatility, rated_at, games, wins, losses, draws"
+)
 UPSERT_RATING = (
-    "INSERT INTO ratings (player_id, rules, rating, games, wins, losses, draws) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id, rules) DO UPDATE "
-    "SET rating = excluded.rating, games = excluded.games, wins = excluded.wins, "
-    "losses = excluded.losses, draws = excluded.draws"
+    f"INSERT INTO glicko_ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (player_id, family) DO UPDATE "
+    "SET rating = excluded.rating, deviation = excluded.deviation, "
+    "volatility = excluded.volatility, rated_at = excluded.rated_at, games = excluded.games, "
+    "wins = excluded.wins, losses = excluded.losses, draws = excluded.draws"
 )
 
 
 def rating_values(ratings: Iterable[RatingRecord]) -> list[tuple[Any, ...]]:
     return [
-        (r.player_id, r.rules, float(r.rating), r.games, r.wins, r.losses, r.draws) for r in ratings
+        (
+            r.player_id,
+            str(r.family),
+            float(r.rating),
+            float(r.deviation),
+            float(r.volatility),
+            float(r.rated_at),
+            r.games,
+            r.wins,
+            r.losses,
+            r.draws,
+        )
+        for r in ratings
     ]
 
 
-RATING = "SELECT * FROM ratings WHERE player_id = ? AND rules = ?"
+RATING = "SELECT * FROM glicko_ratings WHERE player_id = ? AND family = ?"
+
+# A leaderboard: the ratings of a family, best first; with ``established``, only those whose
+# deviation grown to now stays under the bound (storage.records.Established).
+_BOARD = (
+    "SELECT r.*, p.surface, p.external_id, p.display_name FROM glicko_ratings r "
+    "JOIN players p ON p.id = r.player_id "
+)
+_ESTABLISHED = (
+    "AND r.deviation * r.deviation + r.volatility * r.volatility * ? * (? - r.rated_at) < ? "
+)
+_BEST_FIRST = "ORDER BY r.rating DESC, r.games DESC, r.player_id LIMIT ?"
+
+
+def leaderboard(server: bool, established: bool) -> str:
+    """The leaderboard's query; parameters: family, [surface, server id], [growth, now,
+    bound²], limit (see ``leaderboard_values``)."""
+    join = "JOIN server_players s ON s.player_id = p.id " if server else ""
+    where = "WHERE r.family = ? " + ("AND s.surface = ? AND s.server_id = ? " if server else "")
+    return _BOARD + join + where + (_ESTABLISHED if established else "") + _BEST_FIRST
+
+
+def leaderboard_values(
+    family: str, limit: int, server: tuple[str, str] | None, established: Established | None
+) -> tuple[Any, ...]:
+    values: tuple[Any, ...] = (family, *(server or ()))
+    if established is not None:
+        bound = established.deviation_below
+        values += (established.growth, established.now, bound * bound)
+    return (*values, limit)
+
+
+HEAD_TO_HEAD = (  # parameters: the first player's id twice, then both pairs of ids
+    "SELECT rules, count(*) AS games, "
+    "sum(CASE WHEN (result_winner = 'south' AND south_id = ?) "
+    "OR (result_winner = 'north' AND north_id = ?) THEN 1 ELSE 0 END) AS wins, "
+    "sum(CASE WHEN result_winner = 'draw' THEN 1 ELSE 0 END) AS draws "
+    "FROM games WHERE status = 'over' "
+    "AND ((south_id = ? AND north_id = ?) OR (south_id = ? AND north_id = ?)) "
+    "GROUP BY rules ORDER BY rules"
+)
+
+
+def head_to_head_values(first: int, second: int) -> tuple[int, ...]:
+    return (first, first, first, second, second, first)
 
 
 # -- players and challenges ------------------------------------------------------------------
@@ -200,17 +270,6 @@ GAMES_AWAITING_AI = (
 DUE_CLOCKS = (  # parameters: now, now
     "SELECT * FROM games WHERE status = 'active' AND (forfeit_at <= ? "
     "OR (remind_at <= ? AND reminded_at IS NULL))"
-)
-LEADERBOARD = (  # parameters: rules, limit
-    "SELECT r.*, p.surface, p.external_id, p.display_name FROM ratings r "
-    "JOIN players p ON p.id = r.player_id WHERE r.rules = ? "
-    "ORDER BY r.rating DESC, r.games DESC LIMIT ?"
-)
-SERVER_LEADERBOARD = (  # parameters: rules, surface, server id, limit
-    "SELECT r.*, p.surface, p.external_id, p.display_name FROM ratings r "
-    "JOIN players p ON p.id = r.player_id JOIN server_players s ON s.player_id = p.id "
-    "WHERE r.rules = ? AND s.surface = ? AND s.server_id = ? "
-    "ORDER BY r.rating DESC, r.games DESC LIMIT ?"
 )
 CLAIM_REMINDER = (  # parameters: now, game id, ply
     "UPDATE games SET reminded_at = ? WHERE id = ? AND ply = ? "

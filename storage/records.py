@@ -249,13 +249,17 @@ class ChallengeRecord:
 
 @dataclass(frozen=True, slots=True)
 class RatingRecord:
-    """A row of ``ratings`` (what the service writes when a rated game ends); on a
-    leaderboard, with the player's ``surface``, ``external_id`` and ``display_name`` joined
-    in."""
+    """A row of ``glicko_ratings``: a player's Glicko-2 rating in a family of rulesets, as set
+    at ``rated_at`` (what the service writes when a rated game ends; it grows the deviation
+    for the time since when it reads one). On a leaderboard, with the player's ``surface``,
+    ``external_id`` and ``display_name`` joined in."""
 
     player_id: int
-    rules: str
+    family: str
     rating: float
+    deviation: float
+    volatility: float
+    rated_at: float
     games: int
     wins: int
     losses: int
@@ -267,3 +271,29 @@ class RatingRecord:
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> RatingRecord:
         return cls(**{field.name: row[field.name] for field in fields(cls) if field.name in row})
+
+
+@dataclass(frozen=True, slots=True)
+class Established:
+    """Which ratings a leaderboard shows: those whose deviation, grown to ``now`` by
+    ``volatility² × growth × seconds since rated_at`` (added to its square), is still under
+    ``deviation_below``."""
+
+    now: float
+    growth: float
+    deviation_below: float
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHeadRecord:
+    """The finished games between two players in one ruleset: how many, and how many the
+    first player won and drew."""
+
+    rules: str
+    games: int
+    wins: int
+    draws: int
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> HeadToHeadRecord:
+        return cls(row["rules"], int(row["games"]), int(row["wins"]), int(row["draws"]))

@@ -200,18 +200,22 @@ class MancalaGroup(app_commands.Group):
     async def _rules_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         return ruleset_choices(current)
 
-    @app_commands.command(description="The best-rated players of a ruleset on this server")
+    @app_commands.command(description="The best-rated players of a ruleset, or your record")
     @app_commands.describe(
-        ruleset="a preset (default: this server's)",
+        ruleset="a preset (default: this server's); its family is ranked",
         everywhere="everyone's ranking, not only this server's players",
+        opponent="your record against this member instead of the ranking",
     )
     async def leaderboard(
         self,
         interaction: discord.Interaction,
         ruleset: app_commands.Range[str, 1, 100] | None = None,
         everywhere: bool = False,
+        opponent: discord.User | None = None,
     ) -> None:
-        await bot_of(interaction).general_commands.leaderboard(interaction, ruleset, everywhere)
+        await bot_of(interaction).general_commands.leaderboard(
+            interaction, ruleset, everywhere, opponent
+        )
 
     @leaderboard.autocomplete("ruleset")
     async def _leaderboard_autocomplete(

@@ -67,10 +67,17 @@ class GeneralCommands:
         await interaction.response.send_message(PING_ANSWERS[mode], ephemeral=True)
 
     async def leaderboard(
-        self, interaction: discord.Interaction, ruleset: str | None, everywhere: bool = False
+        self,
+        interaction: discord.Interaction,
+        ruleset: str | None,
+        everywhere: bool = False,
+        opponent: discord.abc.User | None = None,
     ) -> None:
-        """This server's players (or, ``everywhere``, everyone's) best first."""
+        """This server's established players (or, ``everywhere``, everyone's) best first, and
+        the asker's own rating; with ``opponent``, the asker's record against them instead."""
         await self.servers.learn(interaction)
+        if opponent is not None:
+            return await self._record(interaction, opponent, ruleset)
         place = await self.servers.settings_for(interaction.channel_id)
         rules = ruleset or place.ruleset
         server = (
@@ -80,13 +87,49 @@ class GeneralCommands:
         )
         try:
             ratings = await self.service.leaderboard(rules, limit=10, server=server)
-            rules = str(Ruleset.parse(rules))
-        except (ServiceError, RulesetError) as err:
+            mine = await self.service.rating(player_of(interaction.user), rules)
+        except ServiceError as err:
             return await answer_privately(interaction, str(err))
         scope = "everywhere" if server is None else "this server"
+        text = (
+            fmt.leaderboard_text(mine.rules, ratings, scope)
+            if ratings
+            else f"No established ratings of the `{mine.rules}` family yet ({scope})."
+        )
+        you = (
+            f"You: {mine.shown} ({mine.wins}W {mine.losses}L {mine.draws}D)"
+            if mine.games
+            else "You have no rated game of this family yet."
+        )
+        note = " A rating with ? is provisional: it is ranked after about a dozen rated games."
         await interaction.response.send_message(
-            fmt.leaderboard_text(rules, ratings, scope),
+            fmt.fit(f"{text}\n{you}{note if mine.provisional else ''}"),
             allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _record(
+        self, interaction: discord.Interaction, opponent: discord.abc.User, ruleset: str | None
+    ) -> None:
+        """The asker's finished games against ``opponent``, per family of rulesets."""
+        if opponent.bot:
+            return await answer_privately(
+                interaction, "A record is between two people; pick a member, not a bot."
+            )
+        me, them = player_of(interaction.user), player_of(opponent)
+        try:
+            records = await self.service.head_to_head(me, them, ruleset)
+        except ServiceError as err:
+            return await answer_privately(interaction, str(err))
+        if not records:
+            text = f"No finished games between you and {fmt.who(them)} yet."
+        else:
+            lines = [f"**You against {fmt.who(them)}**"]
+            for r in records:
+                games = f"{r.games} game{'s' if r.games != 1 else ''}"
+                lines.append(f"`{r.family}`: {r.wins}W {r.losses}L {r.draws}D ({games})")
+            text = "\n".join(lines)
+        await interaction.response.send_message(
+            fmt.fit(text), allowed_mentions=discord.AllowedMentions.none()
         )
 
     async def server_settings(self, interaction: discord.Interaction, **given: Any) -> None:

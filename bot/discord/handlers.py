@@ -62,7 +62,11 @@ class GeneralHandlers(Protocol):
     async def set_pings(self, interaction: discord.Interaction, mode: str) -> None: ...
 
     async def leaderboard(
-        self, interaction: discord.Interaction, ruleset: str | None, everywhere: bool = False
+        self,
+        interaction: discord.Interaction,
+        ruleset: str | None,
+        everywhere: bool = False,
+        opponent: discord.abc.User | None = None,
     ) -> None: ...
 
     async def server_settings(self, interaction: discord.Interaction, **given: Any) -> None: ...

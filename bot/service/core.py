@@ -32,6 +32,7 @@ from bot.service.looking import Looking
 from bot.service.pings import Ping, Pings
 from bot.service.play import Play
 from bot.service.players import Players
+from bot.service.ratings import HeadToHead
 from bot.service.servers import Servers, ServerSettings
 from bot.service.tasks import Tasks
 from bot.service.types import (
@@ -160,7 +161,7 @@ class GameService:
             announcer=self.announcer,
             challenges=self.challenges,
         )
-        self.looking = Looking(store=store, players=self.players, games=self.games)
+        self.looking = Looking(store=store, players=self.players, games=self.games, clock=clock)
         self.pings = Pings(store=store, clock=clock, players=self.players)
         self.servers = Servers(store=store, clock=clock, players=self.players)
         self._ticker: asyncio.Task[None] | None = None
@@ -327,6 +328,13 @@ class GameService:
     ) -> list[Rating]:
         """The best-rated players of a ruleset. See ``Looking.leaderboard``."""
         return await self.looking.leaderboard(rules, limit, server)
+
+    @refusals_counted
+    async def head_to_head(
+        self, player: Player, opponent: Player, rules: str | None = None
+    ) -> list[HeadToHead]:
+        """One player's record against another per family. See ``Looking.head_to_head``."""
+        return await self.looking.head_to_head(player, opponent, rules)
 
     # -- players, pings and servers -------------------------------------------------------------
 

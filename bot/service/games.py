@@ -18,7 +18,7 @@ from operator import attrgetter
 from bot.service import errors
 from bot.service.live import LiveCache, LiveGame
 from bot.service.players import Players
-from bot.service.ratings import updated_ratings
+from bot.service.ratings import family_of, updated_ratings
 from bot.service.types import GameView, Player
 from engine import Outcome, Ruleset, RulesetError, Side, excerpt
 from storage import Storage
@@ -223,13 +223,15 @@ class Games:
         if not record.rated or record.south_id == record.north_id:
             return Ending(changes)
         # Serialised so two games ending at once for one player both count.
+        family = family_of(record.rules)
         async with self._ratings_lock:
             ratings = updated_ratings(
-                record.rules,
+                family,
                 record.south_id,
                 record.north_id,
                 winner,
-                await self._store.rating(record.south_id, record.rules),
-                await self._store.rating(record.north_id, record.rules),
+                await self._store.rating(record.south_id, family),
+                await self._store.rating(record.north_id, family),
+                now,
             )
         return Ending(changes, ratings)

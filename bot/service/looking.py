@@ -3,17 +3,18 @@ game's record, ratings and leaderboards. Nothing here changes anything."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.ai_runtime.pool import known_levels
-from bot.service import errors
-from bot.service.games import Games, parse_rules
+from bot.service import errors, ratings
+from bot.service.games import Games
 from bot.service.players import Players
-from bot.service.ratings import START
+from bot.service.ratings import Family, HeadToHead, family_of
 from bot.service.types import SIDES, Channel, GameView, Player, Rating
-from engine import Side
+from engine import RulesetError, Side
 from storage import Storage
-from storage.records import GameStatus
+from storage.records import GameStatus, RatingRecord
 
 
 @dataclass(eq=False, kw_only=True)
@@ -23,6 +24,7 @@ class Looking:
     store: Storage
     players: Players
     games: Games
+    clock: Callable[[], float]
 
     async def open_game_count(self) -> int:
         """How many games are in progress, on every surface."""
@@ -89,38 +91,73 @@ class Looking:
         return "\n".join(lines + [""] + body) + "\n"
 
     async def rating(self, player: Player, rules: str) -> Rating:
-        """The player's Elo rating in a ruleset (1500 before any rated game). Raises BadRules."""
-        rules = str(parse_rules(rules))
-        record = await self.store.rating(await self.players.pid(player), rules)
-        if record is None:
-            return Rating(player, rules, START)
+        """The player's rating in the family of ``rules`` (a ruleset or a family's name), as
+        of now: 1500, provisional, before any rated game. Raises BadRules."""
+        family = _family(rules)
+        record = await self.store.rating(await self.players.pid(player), family)
+        return self._rating(player, family, record)
+
+    def _rating(self, player: Player, family: Family, record: RatingRecord | None) -> Rating:
+        now = ratings.current(record, self.clock())
         return Rating(
-            player, rules, record.rating, record.games, record.wins, record.losses, record.draws
+            player,
+            family.value,
+            now.rating,
+            record.games if record else 0,
+            record.wins if record else 0,
+            record.losses if record else 0,
+            record.draws if record else 0,
+            record.display_name if record else None,
+            deviation=now.deviation,
+            volatility=now.volatility,
+            provisional=ratings.is_provisional(now.deviation),
         )
 
     async def leaderboard(
         self, rules: str, limit: int = 10, server: tuple[str, str] | None = None
     ) -> list[Rating]:
-        """The best-rated players of a ruleset, best first: everyone's, or (``server``, a
-        (surface, server id)) those who play on that server. Raises BadRules."""
-        rules = str(parse_rules(rules))
+        """The established ratings of the family of ``rules`` (a ruleset or a family's name),
+        best first: everyone's, or (``server``, a (surface, server id)) those who play on that
+        server. Provisional ratings are left out. Raises BadRules."""
+        family = _family(rules)
         limit = max(1, min(int(limit), 100))
+        records = await self.store.leaderboard(
+            family,
+            limit + len(known_levels()),
+            server,
+            ratings.established(self.clock()),
+        )
         # Ratings the AI got before its games went unrated are left out.
-        records = [
-            r
-            for r in await self.store.leaderboard(rules, limit + len(known_levels()), server)
+        return [
+            self._rating(Player(r.surface or "", r.external_id or ""), family, r)
+            for r in records
             if r.surface != "ai"
         ][:limit]
-        return [
-            Rating(
-                Player(r.surface or "", r.external_id or ""),
-                rules,
-                r.rating,
-                r.games,
-                r.wins,
-                r.losses,
-                r.draws,
-                r.display_name,
-            )
-            for r in records
-        ]
+
+    async def head_to_head(
+        self, player: Player, opponent: Player, rules: str | None = None
+    ) -> list[HeadToHead]:
+        """``player``'s finished games against ``opponent`` (rated or not), won, lost and
+        drawn per family, in the order of ``Family``; only the family of ``rules`` if given.
+        Raises BadRules, BadRequest (a player against themselves)."""
+        if player == opponent:
+            raise errors.BadRequest("a record is between two different players")
+        wanted = _family(rules) if rules is not None else None
+        first, second = await self.players.pid(player), await self.players.pid(opponent)
+        counts: dict[Family, list[int]] = {}
+        for row in await self.store.head_to_head(first, second):
+            family = family_of(row.rules)
+            if wanted is None or family is wanted:
+                total = counts.setdefault(family, [0, 0, 0])
+                total[0] += row.wins
+                total[1] += row.games - row.wins - row.draws
+                total[2] += row.draws
+        return [HeadToHead(family, *counts[family]) for family in Family if family in counts]
+
+
+def _family(rules: str) -> Family:
+    """The family of a ruleset or a family's name, or BadRules with the engine's message."""
+    try:
+        return family_of(rules)
+    except RulesetError as err:
+        raise errors.BadRules(str(err)) from None

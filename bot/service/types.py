@@ -292,7 +292,9 @@ class Hint:
 
 @dataclass(frozen=True)
 class Rating:
-    """A player's rating in one ruleset (Elo), with their record."""
+    """A player's Glicko-2 rating in one family of rulesets (``rules``: kalah, wari, oware,
+    al-manqala or applet; bot.service.ratings), as of now, with their record there.
+    ``provisional`` while the deviation is too wide to rank: ``shown`` ends in ``?`` then."""
 
     player: Player
     rules: str
@@ -302,3 +304,11 @@ class Rating:
     losses: int = 0
     draws: int = 0
     display_name: str | None = field(default=None, compare=False)
+    deviation: float = 350.0
+    volatility: float = 0.06
+    provisional: bool = True
+
+    @property
+    def shown(self) -> str:
+        """The rating rounded, with ``?`` while provisional: ``1516?``, ``1651``."""
+        return f"{self.rating:.0f}{'?' if self.provisional else ''}"
