@@ -12,6 +12,7 @@ from engine.game import Game
 from engine.notation import from_perspective, parse_position, render, to_perspective
 from engine.outcome import Outcome, Termination, result_lines
 from engine.position import Position
+from engine.review import MoveClass, PlayerSummary, PlyReview, Review, review_move
 from engine.ruleset import PARAMETERS, Ruleset
 from engine.side import SIDES, Side
 
@@ -19,9 +20,13 @@ __all__ = [
     "Game",
     "IllegalMove",
     "MancalaError",
+    "MoveClass",
     "Outcome",
     "PARAMETERS",
+    "PlayerSummary",
+    "PlyReview",
     "Position",
+    "Review",
     "PositionError",
     "Ruleset",
     "SIDES",
@@ -33,5 +38,6 @@ __all__ = [
     "parse_position",
     "render",
     "result_lines",
+    "review_move",
     "to_perspective",
 ]

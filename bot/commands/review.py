@@ -1,0 +1,244 @@
+"""``mancala review RULES --moves ...`` and ``mancala review --record FILE``: a game judged
+move by move by the solver (``engine.review``).
+
+Every move gets a line: the ply, who moved, the move, the mover's value before and after it
+(final seed margin with best play), the best move or moves, whether the values are proven or
+estimated (and how deep), and its class; then a summary per player. ``--json`` prints the
+review as ``engine.review.Review.to_json`` writes it.
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
+>>> args = parser.parse_args(["review", "kalah:pits=3,seeds=2", "--moves", "B A b"])
+>>> args.func(args)  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
+ruleset kalah:pits=3,seeds=2, 3 moves (values: the mover's final margin with best play)
+ ply  side   move  before  after  best  values  class
+   1  South  B         +4     +4  B     proven  best
+   2  South  A         +4     +0  C     proven  blunder
+   3  North  b         +0     +0  b c   proven  best
+South: ...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import io
+import time
+from typing import TYPE_CHECKING
+
+from bot.cli_args import SIDE_WORDS, Subparsers, node_count, seconds, text
+from bot.progress import waiting
+from engine import Side, to_perspective
+
+if TYPE_CHECKING:  # the engine's heavier parts load only when the command runs
+    from engine import Game
+    from engine.ai.encoding import Endgame
+    from engine.review import Review
+
+
+def register(subparsers: Subparsers) -> None:
+    review = subparsers.add_parser(
+        "review",
+        help="a game reviewed move by move by the solver",
+        description="Review a game move by move: each move's value for the mover before and "
+        "after it (the final seed margin with best play), the best moves, whether the values "
+        "are proven by the solver or estimated by a search, and a class (best, good, "
+        "inaccuracy, mistake, blunder); then each player's accuracy, mistakes and the "
+        "turning point.",
+    )
+    review.add_argument(
+        "rules",
+        nargs="?",
+        metavar="RULES",
+        type=text(),
+        help="a ruleset such as kalah or wari:captures=2-4 (with --moves)",
+    )
+    review.add_argument(
+        "--moves",
+        metavar="MOVES",
+        type=text(),
+        help="the game's moves from the start, space-separated (e.g. 'C F d')",
+    )
+    review.add_argument(
+        "--record",
+        metavar="FILE",
+        help="a game record as `/mancala history` exports it (- reads standard input)",
+    )
+    review.add_argument(
+        "--perspective",
+        choices=SIDE_WORDS,
+        default=Side.SOUTH.value,
+        help="whose side the moves are written from (default south)",
+    )
+    review.add_argument("--json", action="store_true", help="print the review as JSON")
+    review.add_argument(
+        "--nodes",
+        type=node_count,
+        metavar="N",
+        help="the solver's node budget for each move's proof (default 4e6)",
+    )
+    review.add_argument(
+        "--time",
+        type=seconds(0, 600),
+        metavar="SECONDS",
+        help="the time limit of each move's proof, a safety net (default 10)",
+    )
+    review.add_argument(
+        "--quiet", action="store_true", help="no progress on stderr while it reviews"
+    )
+    review.set_defaults(func=run_review)
+
+
+def _game(args: argparse.Namespace) -> Game | None:
+    """The game to review, or None after printing what was wrong."""
+    from bot.commands.referee import read_text
+    from engine import Game, MancalaError, from_perspective
+    from engine.review import game_from_record
+
+    if (args.record is None) == (args.moves is None):
+        print("error: give RULES --moves 'MOVES', or --record FILE")
+        return None
+    try:
+        if args.record is not None:
+            if args.rules:
+                print("error: a record names its rules: give --record FILE without RULES")
+                return None
+            return game_from_record(read_text(args.record))
+        if not args.rules:
+            print("error: --moves needs the RULES they were played by")
+            return None
+        moves = [from_perspective(move, args.perspective) for move in args.moves.split()]
+        return Game.from_moves(args.rules, moves)
+    except OSError as err:
+        print(f"error: cannot read the record: {err.strerror or err}")
+        return None
+    except MancalaError as err:
+        print(f"error: {err}")
+        return None
+
+
+def run_review(args: argparse.Namespace) -> int:
+    game = _game(args)
+    if game is None:
+        return 2
+    if not game.moves:
+        print("error: there is no move to review")
+        return 2
+    from bot.ai_runtime import kernel_cache
+    from bot.commands.ai import compile_first
+    from engine.ai.pysolve import QUICK_SEEDS
+    from engine.review import DEFAULT_BUDGET, review
+
+    budget = DEFAULT_BUDGET
+    if args.nodes:
+        budget = dataclasses.replace(budget, nodes=args.nodes)
+    if args.time:
+        budget = dataclasses.replace(budget, seconds=args.time)
+    # As `mancala solve`: while the compiled search is not ready, a small game (every board
+    # within the plain-Python solver's reach) is reviewed in plain Python at once; a bigger
+    # one waits for the compiler, saying so.
+    compiled = kernel_cache.is_ready() or sum(game.positions[0].pits) > QUICK_SEEDS
+    if compiled:
+        compile_first()
+    endgame = _stored_table(game) if compiled else None
+    total = len(game.moves)
+    stream = io.StringIO() if args.quiet else None  # --quiet: the progress goes nowhere
+    started = time.perf_counter()
+    with waiting(f"Reviewing {total} moves", stream) as wait:
+
+        def progress(done: int, total: int) -> None:
+            wait.update(f"{done} of {total} moves")
+
+        found = review(game, budget=budget, compiled=compiled, endgame=endgame, progress=progress)
+    if args.json:
+        print(found.to_json(indent=2))
+        return 0
+    print(render(found, args.perspective, time.perf_counter() - started))
+    return 0
+
+
+def _stored_table(game: Game) -> Endgame | None:
+    """The largest endgame table for the game's rules kept in the tables directory (never
+    one built now: a review does not wait minutes for a table), or None."""
+    from bot.config import tables_dir
+    from engine.ai.search import LARGEST_TABLE_SEEDS, largest_table_seeds
+    from storage.tables import largest_stored, stored_table
+
+    rules = game.rules
+    most = min(LARGEST_TABLE_SEEDS, largest_table_seeds(rules))
+    if most <= 0:
+        return None
+    try:
+        seeds = largest_stored(rules, tables_dir(), 1, most)
+        if seeds is None:
+            return None
+        found = stored_table(rules, seeds, tables_dir(), shared=True)
+    except OSError:
+        return None
+    return (seeds, found.table) if found.values is not None else None
+
+
+def render(found: Review, perspective: str, seconds: float | None = None) -> str:
+    """The review as a table for the terminal, then each player's summary."""
+    plies = found.plies
+    lines = [
+        f"ruleset {found.rules}, {len(plies)} moves (values: the mover's final margin with "
+        "best play)"
+    ]
+    rows = [("ply", "side", "move", "before", "after", "best", "values", "class")]
+    for p in plies:
+        rows.append(
+            (
+                str(p.ply),
+                p.side.title(),
+                to_perspective(p.move, perspective),
+                f"{p.value_before:+d}",
+                f"{p.value_after:+d}",
+                " ".join(to_perspective(m, perspective) for m in p.best),
+                "proven" if p.proven else f"depth {p.depth}",
+                p.move_class.value,
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    right = {0, 3, 4}  # numbers line up on the right
+    for row in rows:
+        cells = [
+            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
+            for i, cell in enumerate(row)
+        ]
+        lines.append(" " + "  ".join(cells).rstrip())
+    for side, summary in found.summaries.items():
+        if not summary.moves:
+            continue
+        accuracy = (
+            "no move with a choice"
+            if summary.accuracy is None
+            else f"accuracy {summary.accuracy:.0%} ({summary.kept} of {summary.choices} moves "
+            "with a choice kept the best value)"
+        )
+        counts = ", ".join(
+            f"{count} {kind.value}" for kind, count in summary.counts.items() if count
+        )
+        lines.append(f"{side.title()}: {accuracy}; {counts}")
+        for p in summary.mistakes:
+            better = " or ".join(to_perspective(m, perspective) for m in p.best)
+            lines.append(
+                f"  move {p.ply} {to_perspective(p.move, perspective)}: {p.move_class.value}, "
+                f"{p.loss} seeds of margin given away; better {better}"
+            )
+    if found.turning_point is not None:
+        p = plies[found.turning_point - 1]
+        lines.append(
+            f"turning point: move {p.ply}, {p.side.title()}'s "
+            f"{to_perspective(p.move, perspective)} ({p.value_before:+d} to {p.value_after:+d})"
+        )
+    proven = found.proven
+    reduced = any(p.reduced for p in plies)
+    tail = f"{proven} of {len(plies)} moves proven"
+    if seconds is not None:
+        tail += f" in {seconds:.1f} s"
+    if reduced:
+        tail += " (the plain-Python solver: no compiled search yet)"
+    lines.append(tail)
+    return "\n".join(lines)
