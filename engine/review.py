@@ -313,14 +313,20 @@ def review(
             ply=ply,
         )
         found.append(judged)
-        seeds = sum(position.pits)
-        if not judged.proven and seeds <= max(budget.prove_seeds, budget.try_seeds):
-            # A proof ran out of budget: the earlier plies hold as many seeds or more (seeds
-            # in the pits only ever go), so their proofs would too. They are estimated.
-            budget = replace(budget, prove_seeds=seeds - 1, try_seeds=seeds - 1)
+        budget = budget_before(budget, position, judged)
         if progress is not None:
             progress(done, total)
     return summarise(game.rules, list(reversed(found)))
+
+
+def budget_before(budget: Budget, position: Position, judged: PlyReview) -> Budget:
+    """The budget for the plies before ``judged`` (a review goes last ply first): where its
+    proof ran out of budget, the earlier plies hold as many seeds or more (seeds in the pits
+    only ever go), so their proofs would too, and they are estimated without trying."""
+    seeds = sum(position.pits)
+    if not judged.proven and seeds <= max(budget.prove_seeds, budget.try_seeds):
+        return replace(budget, prove_seeds=seeds - 1, try_seeds=seeds - 1)
+    return budget
 
 
 def summarise(rules: Ruleset, plies: Sequence[PlyReview]) -> Review:

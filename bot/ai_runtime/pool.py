@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # engine.ai is imported where a search runs: in the worker
     from engine import Ruleset
     from engine.ai import AIMove, BestMove
     from engine.ai.encoding import Endgame
+    from engine.review import Budget, PlyReview
 
 T = TypeVar("T")
 
@@ -97,6 +98,21 @@ def _hint(position: Position, time_limit: float, compiled: bool) -> BestMove:
 
 DEFAULT_WORKERS = 2  # with two, one player's searches never hold every worker
 TYPICAL_SECONDS = 1.0  # what a search is assumed to take before any has been timed
+
+
+def _review_move(
+    position: Position, move: str, ply: int, budget: Budget, compiled: bool
+) -> PlyReview:
+    from engine.review import review_move
+
+    return review_move(
+        position,
+        move,
+        budget=budget,
+        compiled=compiled,
+        endgame=_endgame(position, compiled),
+        ply=ply,
+    )
 
 
 class AIPool:
@@ -176,6 +192,22 @@ class AIPool:
             time_limit = min(time_limit, self.time_limit)
         return await self.run(
             owner, Priority.LIVE, _hint, position, time_limit, self.compiled(position)
+        )
+
+    async def review_move(
+        self, position: Position, move: str, ply: int, budget: Budget, *, owner: Hashable = None
+    ) -> PlyReview:
+        """``engine.review.review_move`` of one ply, in a worker process, as background work
+        in ``owner``'s turn (live turns and hints go first)."""
+        return await self.run(
+            owner,
+            Priority.BACKGROUND,
+            _review_move,
+            position,
+            move,
+            ply,
+            budget,
+            self.compiled(position),
         )
 
     def backlog(self, owner: Hashable) -> Backlog:

@@ -33,6 +33,7 @@ from bot.service.pings import Ping, Pings
 from bot.service.play import Play
 from bot.service.players import Players
 from bot.service.ratings import HeadToHead
+from bot.service.reviews import GameReview, ReviewProgress, Reviews
 from bot.service.servers import Servers, ServerSettings
 from bot.service.tasks import Tasks
 from bot.service.types import (
@@ -93,6 +94,7 @@ class GameService:
     - ``play``: move, resign, offers (draw, agreed end, undo) and their answers
     - ``ai_turns``: the AI's moves, and hints (the worker pool is ``ai``)
     - ``fairness`` (``AIFairness``): what one player may ask of the AI (``ai_limits``)
+    - ``reviews``: a finished game reviewed move by move by the solver
     - ``deadlines``: tick (reminders, forfeits, expiries)
     - ``looking``: games, boards, a game's record, ratings, leaderboards
     - ``pings``: whom to ping when it is their move, and how
@@ -162,6 +164,7 @@ class GameService:
             challenges=self.challenges,
         )
         self.looking = Looking(store=store, players=self.players, games=self.games, clock=clock)
+        self.reviews = Reviews(tasks=tasks, games=games, looking=self.looking, pool=ai)
         self.pings = Pings(store=store, clock=clock, players=self.players)
         self.servers = Servers(store=store, clock=clock, players=self.players)
         self._ticker: asyncio.Task[None] | None = None
@@ -277,6 +280,19 @@ class GameService:
     ) -> Hint:
         """The AI's best move for the player to move. See ``AITurns.hint``."""
         return await self.ai_turns.hint(game_id, by, thinking=thinking)
+
+    @refusals_counted
+    async def review(
+        self,
+        game_id: int | None,
+        by: Player,
+        *,
+        progress: ReviewProgress | None = None,
+        thinking: Callable[[], Awaitable[Any]] | None = None,
+    ) -> GameReview:
+        """The solver's move-by-move review of a finished game, with the game. See
+        ``Reviews.review``."""
+        return await self.reviews.review(game_id, by, progress, thinking)
 
     @refusals_counted
     async def tick(self) -> None:

@@ -73,6 +73,10 @@ class NoHint(ServiceError):
     """The AI could not suggest a move here (it failed, or cannot play this position)."""
 
 
+class NoReview(ServiceError):
+    """The AI could not review the game just now (it failed); asking again may work."""
+
+
 class TooMuchAIWork(ServiceError):
     """The player is past a cap on the AI's work for them (``bot.service.ai_limits``): too many
     games against the AI at once, or too many requests waiting for it. Nothing was done;
