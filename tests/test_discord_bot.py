@@ -27,6 +27,7 @@ from discord_fake import (
     slash,
     typed_message,
 )
+from test_ai_fairness import NeverCompiled
 from test_discord_limits import check_command_limits
 
 from bot.discord.boards import PostedBoard
@@ -731,3 +732,34 @@ async def test_the_leaderboard_with_an_opponent_shows_your_record_against_them(t
     assert nobody.content == f"No finished games between you and <@{BOB_ID}> yet."
     alone = await table.command(CAROL_ID, "leaderboard", opponent=discord.Object(CAROL_ID))
     assert alone.ephemeral and "two different players" in alone.content
+
+
+# -- the solver's review ---------------------------------------------------------------------
+
+
+async def test_a_final_board_offers_the_review_and_it_comes_with_its_graph(table, fake_discord):
+    table.client.service.ai.kernel = NeverCompiled()  # a small board: plain Python proves it
+    await table.game_between_alice_and_bob("kalah:seeds=1")
+    await table.command(ALICE_ID, "move", pit="A")
+    resigned = await table.command(BOB_ID, "resign")
+    assert [b["label"] for b in resigned.buttons()] == ["Rematch", "Review this game"]
+
+    deferred = await table.click(BOB_ID, resigned.message, "Review this game")
+    assert deferred.body["type"] == 5  # deferred: the review takes its time
+    done = await fake_discord.wait_for("PATCH", f"/webhooks/{APP_ID}/", timeout=60)
+    content = done.body["content"]
+    assert content.startswith("Game #1 (kalah:seeds=1), reviewed by the solver:")
+    assert "Move 1, South played A: blunder" in content and len(content) <= 2000
+    (name,) = done.files
+    assert name.endswith(".png") and done.files[name][:8] == b"\x89PNG\r\n\x1a\n"
+    (attachment,) = done.body["attachments"]
+    assert attachment["description"].startswith("Evaluation graph of 1 moves")
+
+    again = await table.command(ALICE_ID, "review", game=1)  # kept: answered at once
+    assert again.body["type"] == 4 and again.content == content
+
+
+async def test_a_game_in_progress_is_not_reviewed_and_says_why(table):
+    await table.game_between_alice_and_bob()
+    reply = await table.command(ALICE_ID, "review", game=1)
+    assert reply.ephemeral and "still going on" in reply.content

@@ -233,6 +233,7 @@ def test_the_costly_commands_and_only_they_are_limited():
         "hint": ["hint"],
         "challenge": ["challenge"],
         "board": ["board"],
+        "review": ["review"],
     }
     assert limited["move"] == [] and limited["accept"] == [] and limited["resign"] == []
 

@@ -227,3 +227,11 @@ class MancalaGroup(app_commands.Group):
     @cooldown("hint")
     async def hint(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).game_commands.hint(interaction)
+
+    @app_commands.command(description="The solver's move-by-move review of a finished game")
+    @app_commands.describe(game="The game's number (default: your latest finished game)")
+    @cooldown("review")
+    async def review(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await bot_of(interaction).game_commands.review(interaction, game)

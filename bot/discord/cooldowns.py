@@ -17,8 +17,9 @@ challenge   5     60 s    each posts a card pinging a member, mails an address, 
 board       10    60 s    each draws the picture and posts it in the channel for all to see,
                           taking the buttons off the last board: normal play posts boards by
                           itself, ``/mancala board`` is for a board lost in the scrollback
-review      2     300 s   (for ``/mancala review``, to come) the AI over a whole game, many
-                          hints' worth of work
+review      2     300 s   the solver over a whole game, many hints' worth of work (the
+                          Review button of a final board shares the service's limit: one
+                          review running per player, a review kept once done)
 puzzle      10    60 s    (for ``/mancala puzzle``, to come) a puzzle, each answer checked by
                           the AI
 ==========  ====  ======  ==================================================================

@@ -8,16 +8,20 @@ whose message is shown as it is.
 
 from __future__ import annotations
 
+import time
+
 import discord
 
 from bot.discord import formatting as fmt
 from bot.discord.boards import Boards
 from bot.discord.identities import channel_of, player_of
 from bot.discord.known_servers import KnownServers
-from bot.discord.pictures import record_file
+from bot.discord.pictures import record_file, review_graph
 from bot.discord.replies import answer_privately
+from bot.render.review_text import review_summary
 from bot.service import GameService, GameView, NotFound, ServiceError
 from bot.service.types import OfferKind
+from engine import SIDES
 
 
 class GameCommands:
@@ -167,6 +171,44 @@ class GameCommands:
         await interaction.followup.send(
             f"Hint: **{hint.move}** ({hint.summary()}).", ephemeral=True
         )
+
+    async def review(self, interaction: discord.Interaction, game_id: int | None) -> None:
+        """``/mancala review`` or a final board's button: the solver's review of a finished
+        game, posted in the channel with its evaluation graph. A refusal is private; once
+        allowed, the reply is deferred and says how far the review got every few seconds."""
+        started = [0.0, 0.0]  # when the review started, when progress was last shown
+
+        async def thinking() -> None:
+            await interaction.response.defer(thinking=True)
+            started[0] = started[1] = time.monotonic()
+
+        async def progress(done: int, total: int) -> None:
+            now = time.monotonic()
+            if done < total and now - started[1] >= (1.0 if started[1] == started[0] else 3.0):
+                started[1] = now
+                await interaction.edit_original_response(
+                    content=f"Reviewing: {done} of {total} moves done..."
+                )
+
+        try:
+            reviewed = await self.service.review(
+                game_id, player_of(interaction.user), progress=progress, thinking=thinking
+            )
+        except ServiceError as err:
+            return await answer_privately(interaction, str(err))
+        game, review = reviewed.game, reviewed.review
+        names = {side: await self.service.display_name(game.player(side)) for side in SIDES}
+        text = fmt.fit(
+            review_summary(review, names, title=f"Game #{game.id} ({game.rules})", moments=5)
+        )
+        graph = review_graph(review, game.id)
+        none = discord.AllowedMentions.none()
+        if interaction.response.is_done():
+            await interaction.edit_original_response(
+                content=text, attachments=[graph], allowed_mentions=none
+            )
+        else:  # kept from an earlier review: no wait, no deferral
+            await interaction.response.send_message(text, file=graph, allowed_mentions=none)
 
     async def history(self, interaction: discord.Interaction) -> None:
         """This channel's game's moves in the 003 notation, privately; as a file if long."""

@@ -1,5 +1,5 @@
 """What goes with a message besides text: the board's picture in an embed, a game's record
-as a file, a ruleset's card as an embed.
+as a file, a review's evaluation graph, a ruleset's card as an embed.
 
 >>> rules_embed(fmt.Card("wari", "About wari.", (("pits = 6", "pits a side"),))).fields[0].name
 'pits = 6'
@@ -13,8 +13,10 @@ import discord
 
 from bot.discord import formatting as fmt
 from bot.render.board_picture import describe_board, draw_board
+from bot.render.review_picture import describe_review, draw_review
 from bot.service import GameService, GameView
 from engine import SIDES
+from engine.review import Review
 
 BOARD_COLOUR = discord.Colour.from_rgb(122, 84, 52)  # the picture's wood, beside it
 
@@ -31,6 +33,15 @@ async def board_picture(service: GameService, game: GameView) -> tuple[discord.F
     )
     embed = discord.Embed(colour=BOARD_COLOUR).set_image(url="attachment://board.png")
     return picture, embed
+
+
+def review_graph(review: Review, game_id: int) -> discord.File:
+    """The review's evaluation graph as a PNG with its alt text."""
+    return discord.File(
+        io.BytesIO(draw_review(review)),
+        filename=f"review-{game_id}.png",
+        description=describe_review(review)[:1000],
+    )
 
 
 async def record_file(service: GameService, game_id: int) -> discord.File:

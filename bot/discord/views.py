@@ -213,7 +213,43 @@ class RematchButton(
         await bot_of(interaction).challenges.rematch(interaction, self.game_id)
 
 
-DYNAMIC_ITEMS = (PitButton, MoveSelect, ChallengeButton, OfferButton, RematchButton)
+class ReviewButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=rf"mancala:review:(?P<game>{_ID})",
+):
+    """On a final board: the solver's move-by-move review of the game."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label="Review this game",
+                custom_id=f"mancala:review:{game_id}",
+                style=discord.ButtonStyle.secondary,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> Self:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await bot_of(interaction).game_commands.review(interaction, self.game_id)
+
+
+DYNAMIC_ITEMS = (
+    PitButton,
+    MoveSelect,
+    ChallengeButton,
+    OfferButton,
+    RematchButton,
+    ReviewButton,
+)
 
 
 def challenge_view(challenge: Challenge) -> discord.ui.View | None:
@@ -231,13 +267,15 @@ def board_view(game: GameView) -> discord.ui.View | None:
     """Pit buttons for the player to move (only legal ones enabled), or menus when the moves
     outnumber the buttons; offer buttons below while an offer is pending. No pits while the
     AI or an email player is to move (they do not press buttons); None when nothing is left
-    to press. A final board offers a rematch to the players on Discord."""
+    to press. A final board offers a rematch to the players on Discord, and the solver's
+    review of the game (of a game with moves)."""
     if game.is_over:
-        if game.south == game.north or "discord" not in (game.south.surface, game.north.surface):
-            return None
         view = discord.ui.View(timeout=None)
-        view.add_item(RematchButton(game.id))
-        return view
+        if game.south != game.north and "discord" in (game.south.surface, game.north.surface):
+            view.add_item(RematchButton(game.id))
+        if game.moves:
+            view.add_item(ReviewButton(game.id))
+        return view if view.children else None
     mover = game.to_move
     if mover is None or mover.is_ai:
         return None  # nothing to press: the AI is thinking
