@@ -432,3 +432,29 @@ async def test_words_after_a_move_are_read_and_the_reply_says_so(table):
     assert (await service.get_game(1)).moves == ("C",)
     await bob.send("Move 2: d or maybe e")
     assert "which move?" in bob.text() and (await service.get_game(1)).moves == ("C",)
+
+
+async def test_review_by_mail_once_the_game_is_over(table):
+    from test_ai_fairness import NeverCompiled
+
+    surface, service, mailbox = table
+    service.ai.kernel = NeverCompiled()  # a small board: the plain-Python solver proves it
+    ann, bob = Player_(table, "ann@example.org"), Player_(table, "bob@example.org")
+    await ann.send("challenge bob@example.org kalah:seeds=1", reply_to_last=False)
+    await bob.send("accept")
+    await ann.send("review")
+    assert "Not done: game #1 is still going on" in ann.text()
+    await ann.send("A")
+    await bob.send("resign")
+    assert "Reply 'review' for the solver's review" in ann.text()
+    await ann.send("review")
+    text = ann.text()
+    assert "Game 1, reviewed by the solver: 1 of 1 moves proven." in text
+    assert "South (Ann): accuracy 0%" in text and "1 blunder" in text
+    assert "- Move 1, South played A: blunder, +2 -> 0 (proven). Better: F." in text
+    before = text.split("The board before it:")[1].split("The final board:")[0].splitlines()
+    assert [line.strip() for line in before[3:6]] == [  # the board A was played on
+        "0                   0",
+        "1  1  1  1  1  1",
+        "A  B  C  D  E  F",
+    ]

@@ -31,6 +31,7 @@ from bot.mail.replies import line_in_question
 from bot.mail.reply_limits import Refusal, ReplyKind, ReplyLimiter, count_refusal, limited
 from bot.mail.tokens import Tokens, find_tags, find_unverified_ids
 from bot.mail.transport import PermanentMailError, Relay, TransientMailError
+from bot.render.review_text import review_summary
 from bot.service import (
     ChallengeAnswered,
     ChallengeReceived,
@@ -49,7 +50,7 @@ from bot.service import (
     ServiceError,
 )
 from bot.service.types import OFFER_ASKS, OfferKind
-from engine import SIDES, Side, from_perspective, to_perspective
+from engine import SIDES, Side, from_perspective, render, to_perspective
 from engine.errors import excerpt
 
 log = logging.getLogger(__name__)
@@ -420,6 +421,19 @@ class Correspondence:
             return await service.decline_offer(game.id, player), "You declined the offer."
         if verb == "board":
             return game, "The board:"
+        if verb == "review":
+            reviewed = await service.review(game.id, player)
+            names = {s: await service.display_name(game.player(s)) for s in SIDES}
+            text = review_summary(
+                reviewed.review,
+                names,
+                title=f"Game {game.id}",
+                moments=5,
+                board_at=lambda ply: (
+                    "\nThe board before it:\n" + render(reviewed.positions[ply - 1], side) + "\n"
+                ),
+            )
+            return reviewed.game, text + "\n\nThe final board:"
         return game, f"'{verb}' does not apply to a game in progress.\n\n{HELP}"
 
     # -- mail that acts for a side of a challenge --------------------------------------------

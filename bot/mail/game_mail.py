@@ -100,7 +100,10 @@ class GameMailer:
             "",
         ]
         if game.is_over:
-            lines.append("The game is over. Send 'challenge ADDRESS' to start another.")
+            lines.append(
+                "The game is over. Reply 'review' for the solver's review of every move, "
+                "or send 'challenge ADDRESS' to start another."
+            )
         elif game.to_move == player:
             legal = ", ".join(to_perspective(m, side) for m in game.position.legal_moves())
             lines.append(

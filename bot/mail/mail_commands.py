@@ -29,6 +29,7 @@ VERBS = (
     "end",
     "undo",
     "board",
+    "review",
     "games",
     "help",
 )
@@ -77,6 +78,7 @@ HELP = f"""Playing by mail: the commands (the first line of your mail; one per m
     resign / draw / undo / end    resign, offer a draw, ask to take back your last move,
                         or offer to end the game (scored like a repetition)
     board               the current board
+    review              once the game is over: the solver's review of every move
     games               your games and open challenges
 Reply to the bot's latest mail about a game: its subject and reply address carry your
 secret token for that game, and mail without it is refused."""
