@@ -66,10 +66,8 @@ from __future__ import annotations
 import enum
 import json
 import re
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -558,13 +556,14 @@ def _prove(
 ) -> tuple[_Values | None, int, bool]:
     """The compiled solver's values for the moves of ``position`` (see ``_Values``), the
     nodes spent, and whether the clock stopped it; None where the budget ran out."""
+    from engine.ai.search import deadline
     from engine.ai.search_kernel import ABORTED, NODES, STOP, TRUNCATED
 
     searcher = _searcher(position.rules, endgame)
     stats = searcher.stats
     start = int(stats[NODES])
     values: _Values | None
-    with _deadline(stats, seconds):
+    with deadline(stats, seconds):
         try:
             values = _Prover(searcher, start + most).values(position, played)
         except _OutOfBudget:
@@ -660,23 +659,6 @@ class _Prover:
         if stats[ABORTED]:
             raise _OutOfBudget
         return found
-
-
-@contextmanager
-def _deadline(stats: Any, seconds: float) -> Iterator[None]:
-    """Stop the kernel ``seconds`` from now: it reads its stop flag at every node."""
-    from engine.ai.search_kernel import STOP
-
-    stats[STOP] = 0
-    timer = threading.Timer(seconds, stats.__setitem__, (STOP, 1))
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        timer.cancel()
-        timer.join()
-        stats[STOP] = 0
 
 
 def _estimate(position: Position, budget: Budget) -> tuple[_Values, int, int]:

@@ -396,7 +396,7 @@ class Searcher:
 
 
 @contextmanager
-def _deadline(stats: Int64s, seconds: float | None) -> Iterator[None]:
+def deadline(stats: Int64s, seconds: float | None) -> Iterator[None]:
     """Stop any search on ``stats`` that is still running ``seconds`` from now: a thread sets
     the kernel's STOP slot, which it reads at every node (it runs without the GIL)."""
     stats[STOP] = 0
@@ -449,7 +449,7 @@ def iterate(
     start_nodes = int(stats[NODES])
     # The clock started on entry: making a fresh table can take a tenth of a second.
     remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
-    with _deadline(stats, remaining):
+    with deadline(stats, remaining):
         best_move, best_value, reached = _deepen(
             position, searcher, max_depth, node_limit, time_limit, started, start_nodes, whole_time
         )
@@ -554,7 +554,7 @@ def solve(
     start_nodes = int(stats[NODES])
     stats[SEL_DEPTH] = 0
     remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
-    with _deadline(stats, remaining):
+    with deadline(stats, remaining):
         lower, upper, guess, best_move, complete = _mtdf(
             position, searcher, guess, node_limit, start_nodes, progress
         )
