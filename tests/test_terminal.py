@@ -1,9 +1,11 @@
 """Terminal play driven as a real process through pipes: a whole game against the AI, resume
 after end of input, and the bare ``mancala`` command playing when no Discord token is set."""
 
+import json
 import os
 import queue
 import re
+import shlex
 import subprocess
 import sys
 import threading
@@ -102,6 +104,19 @@ def test_a_full_game_against_the_ai(tmp_path):
     assert "The AI plays" in session.seen
     assert "Game over (" in session.seen and "`mancala play` starts a new game" in session.seen
     assert db.exists()
+    # the review it offers runs as printed
+    (line,) = [x for x in session.seen.splitlines() if x.strip().startswith("mancala review")]
+    words = shlex.split(line)
+    reviewed = subprocess.run(
+        [sys.executable, "-m", "bot.cli", *words[1:], "--json", "--quiet"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert reviewed.returncode == 0, reviewed.stderr
+    played = words[words.index("--moves") + 1].split()
+    assert [p["move"] for p in json.loads(reviewed.stdout)["plies"]] == played
 
 
 def test_end_of_input_keeps_the_game_and_the_next_run_resumes_it(tmp_path):

@@ -151,7 +151,7 @@ class TerminalGame:
         while True:
             game = await self.service.get_game(game.id)
             if game.is_over:
-                self.say("Game over. `mancala play` starts a new game.")
+                self.say(f"Game over. {review_offer(game)}`mancala play` starts a new game.")
                 return 0
             if game.to_move is not None and game.to_move.is_ai:
                 self.say(
@@ -231,6 +231,19 @@ class TerminalGame:
             pydoc.pager(text)
         else:
             self.say(text)
+
+
+def review_offer(game: GameView) -> str:
+    """The command that reviews ``game`` move by move, where its moves replay from the
+    ruleset's start (a game whose first mover was drawn otherwise has no such line)."""
+    from engine import Game
+
+    if not game.moves or Game.from_moves(game.rules, list(game.moves)).position != game.position:
+        return ""
+    moves = " ".join(game.moves)
+    return (
+        f'The solver\'s review of every move:\n    mancala review {game.rules} --moves "{moves}"\n'
+    )
 
 
 def _channel_names() -> Iterator[str]:
