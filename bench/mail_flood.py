@@ -40,6 +40,8 @@ from aiosmtpd.smtp import SMTP
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.mail import free_port, wait_for_port  # noqa: E402  (the mail bench's helpers)
+
 BOT = "mancala@bot.test"
 ONE = "victim@example.net"
 POSITION = """Rules: wari
@@ -96,25 +98,6 @@ class Sink:
         """Wait until nothing has arrived for ``seconds``."""
         while time.monotonic() - self.last_arrival < seconds:
             await asyncio.sleep(0.2)
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-async def wait_for_port(port: int) -> None:
-    for _ in range(600):
-        try:
-            _, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.close()
-            return
-        except OSError:
-            await asyncio.sleep(0.1)
-    raise RuntimeError(f"nothing listens on {port}")
 
 
 async def send(port: int, batch: list[tuple[str, bytes]]) -> None:
