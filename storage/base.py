@@ -27,8 +27,10 @@ from storage.records import (
     NewChallenge,
     NewGame,
     NewMove,
+    NewPuzzleAttempt,
     PingMode,
     PlayerRecord,
+    PuzzleStandingRecord,
     RatingRecord,
 )
 
@@ -197,6 +199,27 @@ class Storage(ABC):
     @abstractmethod
     async def head_to_head(self, first_id: int, second_id: int) -> list[HeadToHeadRecord]:
         """The finished games between two players, per ruleset, counted for the first."""
+
+    # -- puzzles
+    @abstractmethod
+    async def record_puzzle_attempt(self, attempt: NewPuzzleAttempt) -> bool:
+        """Store an answer to a puzzle: counted (True) if it is the player's first answer to
+        that puzzle, else practice (False); one counted answer per player and puzzle, however
+        many arrive at once."""
+
+    @abstractmethod
+    async def puzzles_seen(self, player_id: int) -> set[str]:
+        """The ids of the puzzles the player has answered."""
+
+    @abstractmethod
+    async def puzzle_standing(self, player_id: int) -> PuzzleStandingRecord | None:
+        """The player's counted answers summed up; None before their first."""
+
+    @abstractmethod
+    async def puzzle_board(self, server: str, limit: int) -> list[PuzzleStandingRecord]:
+        """The standings of everyone with a counted answer on ``server``, best first (most
+        solved, the longest streak, the current streak), joined with the player's surface,
+        external_id and display_name."""
 
     # -- other processes' changes
     async def watch_games(self, callback: Callable[[int | None], None]) -> bool:

@@ -5,8 +5,8 @@ one transaction with the bump of ``schema_version``. The SQL is SQLite's; the Po
 backend runs the same list through ``storage.postgres.postgres_sql``, which spells
 ``INTEGER PRIMARY KEY``, ``REAL`` and ``WITHOUT ROWID`` its way: one schema for both.
 
->>> [version for version, _ in MIGRATIONS]
-[1, 2, 3, 4, 5]
+>>> [version for version, _ in MIGRATIONS][:6]
+[1, 2, 3, 4, 5, 6]
 """
 
 from __future__ import annotations
@@ -238,6 +238,30 @@ FROM (
     FROM (SELECT r.*, {_family("r.rules")} AS family FROM ratings r) e
     GROUP BY e.player_id, e.family
 ) f;
+""",
+    ),
+    # Answers to puzzles (bot.service.puzzles): one row per answer. A player's first answer
+    # to a puzzle is ``counted`` (for streaks and the puzzle board), later ones are practice;
+    # the partial unique index keeps it to one counted answer per player and puzzle, however
+    # many arrive at once. ``server``: where it was answered (a Discord server's id, 'email',
+    # 'terminal'; NULL in a direct message), for that server's puzzle board.
+    (
+        6,
+        """
+CREATE TABLE puzzle_attempts (
+    id           INTEGER PRIMARY KEY,
+    player_id    INTEGER NOT NULL REFERENCES players(id),
+    puzzle_id    TEXT NOT NULL,              -- engine.puzzles' id, like kalah-0042
+    server       TEXT,
+    move         TEXT NOT NULL,              -- as the engine writes it (South's pits uppercase)
+    correct      INTEGER NOT NULL CHECK (correct IN (0, 1)),
+    counted      INTEGER NOT NULL CHECK (counted IN (0, 1)),
+    attempted_at REAL NOT NULL
+);
+CREATE UNIQUE INDEX puzzle_attempts_counted ON puzzle_attempts (player_id, puzzle_id)
+    WHERE counted = 1;
+CREATE INDEX puzzle_attempts_player ON puzzle_attempts (player_id, id);
+CREATE INDEX puzzle_attempts_server ON puzzle_attempts (server, player_id) WHERE counted = 1;
 """,
     ),
 ]

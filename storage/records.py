@@ -297,3 +297,42 @@ class HeadToHeadRecord:
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> HeadToHeadRecord:
         return cls(row["rules"], int(row["games"]), int(row["wins"]), int(row["draws"]))
+
+
+class NewPuzzleAttempt(TypedDict):
+    """An answer to a puzzle; storage decides whether it is ``counted`` (the player's first
+    answer to that puzzle) or practice."""
+
+    player_id: int
+    puzzle_id: str
+    server: str | None
+    move: str
+    correct: bool
+    attempted_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleStandingRecord:
+    """A player's counted puzzle answers summed up: how many (``answered``), how many right
+    (``solved``), the run of right ones since the last wrong one (``streak``) and the longest
+    such run (``best_streak``). On a puzzle board, with the player's ``surface``,
+    ``external_id`` and ``display_name`` joined in."""
+
+    player_id: int
+    answered: int
+    solved: int
+    streak: int
+    best_streak: int
+    surface: str | None = None
+    external_id: str | None = None
+    display_name: str | None = None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> PuzzleStandingRecord:
+        # PostgreSQL's sums are numeric (Decimal): every count is read back as an int
+        counts = ("player_id", "answered", "solved", "streak", "best_streak")
+        values: dict[str, Any] = {name: int(row[name] or 0) for name in counts}
+        for name in ("surface", "external_id", "display_name"):
+            if name in row:
+                values[name] = row[name]
+        return cls(**values)

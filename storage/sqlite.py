@@ -37,8 +37,10 @@ from storage.records import (
     NewChallenge,
     NewGame,
     NewMove,
+    NewPuzzleAttempt,
     PingMode,
     PlayerRecord,
+    PuzzleStandingRecord,
     RatingRecord,
 )
 
@@ -494,3 +496,26 @@ class SQLiteStorage(Storage):
             queries.HEAD_TO_HEAD, queries.head_to_head_values(first_id, second_id)
         )
         return [HeadToHeadRecord.from_row(row) for row in rows]
+
+    # -- puzzles --------------------------------------------------------------------------------
+
+    async def record_puzzle_attempt(self, attempt: NewPuzzleAttempt) -> bool:
+        values = queries.attempt_values(attempt)
+        async with self._transaction() as w:
+            cursor = await w.execute(queries.INSERT_COUNTED_ATTEMPT, values)
+            counted = cursor.rowcount == 1
+            if not counted:
+                await w.execute(queries.INSERT_PRACTICE_ATTEMPT, values)
+        return counted
+
+    async def puzzles_seen(self, player_id: int) -> set[str]:
+        rows = await self._all(queries.PUZZLES_SEEN, (player_id,))
+        return {str(row["puzzle_id"]) for row in rows}
+
+    async def puzzle_standing(self, player_id: int) -> PuzzleStandingRecord | None:
+        row = await self._one(queries.puzzle_standings(server=False), (player_id, 1))
+        return PuzzleStandingRecord.from_row(row) if row else None
+
+    async def puzzle_board(self, server: str, limit: int) -> list[PuzzleStandingRecord]:
+        rows = await self._all(queries.puzzle_standings(server=True), (server, limit))
+        return [PuzzleStandingRecord.from_row(row) for row in rows]

@@ -105,6 +105,10 @@ def database_at(version: int, path, reference) -> dict[str, list[str]]:
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(ids[who], *rest) for who, *rest in ELO],
         )
+    else:  # a bot at version 5 or later kept Glicko-2 ratings: those version 5 made of ELO
+        old.executemany(
+            f"INSERT INTO glicko_ratings VALUES ({', '.join('?' * 10)})", expected_glicko(old)
+        )
     old.commit()
     old.close()
     source.close()
