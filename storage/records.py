@@ -336,3 +336,157 @@ class PuzzleStandingRecord:
             if name in row:
                 values[name] = row[name]
         return cls(**values)
+
+
+# -- tournaments (bot.service.tournaments, docs/tournaments.md) ---------------------------------
+
+
+class TournamentFormat(StrEnum):
+    """How a tournament pairs its players: Swiss rounds, everyone against everyone (once, or
+    twice with the sides swapped), or an arena (whoever is free is paired at once, for a
+    fixed time)."""
+
+    SWISS = "swiss"
+    ROUND_ROBIN = "round-robin"
+    DOUBLE_ROUND_ROBIN = "double-round-robin"
+    ARENA = "arena"
+
+
+class TournamentStatus(StrEnum):
+    """A tournament is ``open`` to players until it starts, ``running`` until its last round
+    (or its time) is over, then ``finished``; or ``cancelled`` by an organiser."""
+
+    OPEN = "open"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class Pace(StrEnum):
+    """A tournament's time control: ``live`` (minutes per move) or ``correspondence`` (days
+    per move)."""
+
+    LIVE = "live"
+    CORRESPONDENCE = "correspondence"
+
+
+class PairingKind(StrEnum):
+    """A pairing of a round: a ``game`` played, a ``bye`` (an odd player out of a Swiss
+    round) or a ``forfeit`` (a game not played because a player withdrew)."""
+
+    GAME = "game"
+    BYE = "bye"
+    FORFEIT = "forfeit"
+
+
+class PairingResult(StrEnum):
+    """Who scored a pairing: ``south`` or ``north`` won, a ``draw``, or ``none`` (neither: both
+    had withdrawn)."""
+
+    SOUTH = "south"
+    NORTH = "north"
+    DRAW = "draw"
+    NONE = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """A row of ``tournaments`` (see ``storage.migrations``, version 7)."""
+
+    id: int
+    name: str
+    format: TournamentFormat
+    rules: str
+    status: TournamentStatus
+    rounds: int
+    current_round: int
+    announced_round: int
+    pace: Pace
+    move_seconds: float
+    arena_seconds: float | None
+    starts_at: float | None
+    place_surface: str | None
+    place_id: str | None
+    place_server: str | None
+    creator_id: int
+    created_at: float
+    started_at: float | None
+    ended_at: float | None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> TournamentRecord:
+        values = {field.name: row[field.name] for field in fields(cls)}
+        values["format"] = TournamentFormat(values["format"])
+        values["status"] = TournamentStatus(values["status"])
+        values["pace"] = Pace(values["pace"])
+        return cls(**values)
+
+
+class NewTournament(TypedDict):
+    """What a new tournament is created with; it starts ``open``, at round 0."""
+
+    name: str
+    format: TournamentFormat
+    rules: str
+    rounds: int
+    pace: Pace
+    move_seconds: float
+    arena_seconds: float | None
+    starts_at: float | None
+    place_surface: str | None
+    place_id: str | None
+    place_server: str | None
+    creator_id: int
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPlayerRecord:
+    """A row of ``tournament_players``: who joined, their rating when they joined (again at
+    the start), their seed (set at the start: a round robin's numbers) and whether they
+    withdrew."""
+
+    tournament_id: int
+    player_id: int
+    joined_at: float
+    rating: float
+    seed: int | None
+    withdrawn_at: float | None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> TournamentPlayerRecord:
+        return cls(**{field.name: row[field.name] for field in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentGameRecord:
+    """A row of ``tournament_games``: board ``board`` of round ``round``. ``north_id`` is None
+    for a bye; ``game_id`` is the game once created (None for a bye or a forfeit);
+    ``result`` is set once, when known (at once for a bye or a forfeit)."""
+
+    tournament_id: int
+    round: int
+    board: int
+    south_id: int
+    north_id: int | None
+    kind: PairingKind
+    game_id: int | None
+    result: PairingResult | None
+    recorded_at: float | None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> TournamentGameRecord:
+        values = {field.name: row[field.name] for field in fields(cls)}
+        values["kind"] = PairingKind(values["kind"])
+        values["result"] = PairingResult(values["result"]) if values["result"] else None
+        return cls(**values)
+
+
+class NewPairing(TypedDict):
+    """A pairing written when its round begins; a bye's or a forfeit's result with it."""
+
+    board: int
+    south_id: int
+    north_id: int | None
+    kind: PairingKind
+    result: PairingResult | None
