@@ -27,11 +27,17 @@ from storage.records import (
     NewChallenge,
     NewGame,
     NewMove,
+    NewPairing,
     NewPuzzleAttempt,
+    NewTournament,
     PingMode,
     PlayerRecord,
     PuzzleStandingRecord,
     RatingRecord,
+    TournamentGameRecord,
+    TournamentPlayerRecord,
+    TournamentRecord,
+    TournamentStatus,
 )
 
 
@@ -220,6 +226,98 @@ class Storage(ABC):
         """The standings of everyone with a counted answer on ``server``, best first (most
         solved, the longest streak, the current streak), joined with the player's surface,
         external_id and display_name."""
+
+    # -- tournaments (bot.service.tournaments): each change a compare-and-set, so that with any
+    # number of processes a tournament starts once, a round begins once, a pairing's game is
+    # made once and a result is recorded once
+    @abstractmethod
+    async def create_tournament(self, tournament: NewTournament) -> int: ...
+
+    @abstractmethod
+    async def tournament(self, tournament_id: int) -> TournamentRecord | None: ...
+
+    @abstractmethod
+    async def tournaments(
+        self, status: TournamentStatus | None, player_id: int | None, limit: int
+    ) -> list[TournamentRecord]:
+        """Tournaments, newest first: those in ``status``, those ``player_id`` joined."""
+
+    @abstractmethod
+    async def due_tournaments(self, now: float) -> list[TournamentRecord]:
+        """Running tournaments, and open ones whose start time has come."""
+
+    @abstractmethod
+    async def tournament_players(self, tournament_id: int) -> list[TournamentPlayerRecord]:
+        """Everyone who joined (withdrawn players too), in the order they joined."""
+
+    @abstractmethod
+    async def join_tournament(
+        self, tournament_id: int, player_id: int, rating: float, now: float, most: int
+    ) -> bool:
+        """Add a player while the tournament is open (an arena: also while it runs) and has
+        fewer than ``most`` players in; a player who withdrew from a running arena comes
+        back. False if they are in already, it is full, or it is past joining."""
+
+    @abstractmethod
+    async def withdraw_from_tournament(
+        self, tournament_id: int, player_id: int, now: float
+    ) -> bool:
+        """Before the start, the player leaves (their row goes); after it, they are marked
+        withdrawn. False if they were not in (or had withdrawn already)."""
+
+    @abstractmethod
+    async def start_tournament(
+        self,
+        tournament_id: int,
+        rounds: int,
+        now: float,
+        seeds: Sequence[tuple[int, int, float]],
+    ) -> bool:
+        """Open to running, with its number of rounds and each player's (player id, seed,
+        rating), in one transaction; False if it was not open (started or cancelled)."""
+
+    @abstractmethod
+    async def begin_round(
+        self, tournament_id: int, round_no: int, pairings: Sequence[NewPairing], now: float
+    ) -> bool:
+        """Move the running tournament's current round from ``round_no - 1`` to ``round_no``
+        and write the round's pairings, in one transaction; False (nothing written) if
+        another caller or process began it first."""
+
+    @abstractmethod
+    async def create_tournament_game(
+        self, tournament_id: int, round_no: int, board: int, game: NewGame
+    ) -> int | None:
+        """Create the game of a pairing and note its id on the pairing, in one transaction;
+        None (no game) if the pairing has its game already. ChannelTaken as ``create_game``."""
+
+    @abstractmethod
+    async def record_tournament_results(self, tournament_id: int, now: float) -> int:
+        """Copy the result of each finished game of the tournament to its pairing, if not yet
+        recorded; how many were recorded now."""
+
+    @abstractmethod
+    async def tournament_games(self, tournament_id: int) -> list[TournamentGameRecord]:
+        """Every pairing of the tournament, by round and board."""
+
+    @abstractmethod
+    async def tournament_of_game(self, game_id: int) -> int | None:
+        """The tournament a game belongs to, if any."""
+
+    @abstractmethod
+    async def claim_tournament_news(self, tournament_id: int, round_no: int) -> bool:
+        """True for the one caller that is to announce round ``round_no`` (once)."""
+
+    @abstractmethod
+    async def end_tournament(
+        self,
+        tournament_id: int,
+        status: TournamentStatus,
+        now: float,
+        ending: Sequence[TournamentStatus],
+    ) -> bool:
+        """Set the status (finished, cancelled) if the tournament is in one of ``ending``;
+        False if it was not (it ended already)."""
 
     # -- other processes' changes
     async def watch_games(self, callback: Callable[[int | None], None]) -> bool:

@@ -264,6 +264,66 @@ CREATE INDEX puzzle_attempts_player ON puzzle_attempts (player_id, id);
 CREATE INDEX puzzle_attempts_server ON puzzle_attempts (server, player_id) WHERE counted = 1;
 """,
     ),
+    # Tournaments (bot.service.tournaments, docs/tournaments.md). ``current_round`` is
+    # compared-and-set when a round begins, in the transaction that writes its pairings, so a
+    # round begins once whatever the processes; ``announced_round`` the same for its news.
+    # A pairing's game is created in the transaction that sets its ``game_id`` (once), and
+    # its ``result`` is copied from the finished game once (``result IS NULL`` in the
+    # update): the standings are computed from these rows, never counted up.
+    (
+        7,
+        """
+CREATE TABLE tournaments (
+    id              INTEGER PRIMARY KEY,
+    name            TEXT NOT NULL,
+    format          TEXT NOT NULL
+        CHECK (format IN ('swiss', 'round-robin', 'double-round-robin', 'arena')),
+    rules           TEXT NOT NULL,           -- canonical ruleset string
+    status          TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+    rounds          INTEGER NOT NULL,        -- a Swiss's as set, a round robin's at the start
+    current_round   INTEGER NOT NULL DEFAULT 0,  -- the round begun last (an arena's: its wave)
+    announced_round INTEGER NOT NULL DEFAULT 0,  -- the round whose news went out
+    pace            TEXT NOT NULL CHECK (pace IN ('live', 'correspondence')),
+    move_seconds    REAL NOT NULL,           -- each move's time: silence this long forfeits
+    arena_seconds   REAL,                    -- an arena's length
+    starts_at       REAL,                    -- NULL: when an organiser says
+    place_surface   TEXT,                    -- where news is posted (NULL: players' inboxes)
+    place_id        TEXT,
+    place_server    TEXT,                    -- the Discord server whose admins organise it
+    creator_id      INTEGER NOT NULL REFERENCES players(id),
+    created_at      REAL NOT NULL,
+    started_at      REAL,
+    ended_at        REAL
+);
+CREATE INDEX tournaments_status ON tournaments (status, starts_at);
+
+CREATE TABLE tournament_players (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    player_id     INTEGER NOT NULL REFERENCES players(id),
+    joined_at     REAL NOT NULL,
+    rating        REAL NOT NULL,             -- as they joined, then as the tournament started
+    seed          INTEGER,                   -- their number from the start (Berger's)
+    withdrawn_at  REAL,                      -- NULL while they play on
+    PRIMARY KEY (tournament_id, player_id)
+) WITHOUT ROWID;
+CREATE INDEX tournament_players_player ON tournament_players (player_id);
+
+CREATE TABLE tournament_games (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    round         INTEGER NOT NULL,
+    board         INTEGER NOT NULL,
+    south_id      INTEGER NOT NULL REFERENCES players(id),
+    north_id      INTEGER REFERENCES players(id),    -- NULL: south has a bye
+    kind          TEXT NOT NULL CHECK (kind IN ('game', 'bye', 'forfeit')),
+    game_id       INTEGER REFERENCES games(id),      -- NULL: a bye, a forfeit, or not yet made
+    result        TEXT CHECK (result IN ('south', 'north', 'draw', 'none')),
+    recorded_at   REAL,
+    PRIMARY KEY (tournament_id, round, board)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id)
+    WHERE game_id IS NOT NULL;
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -39,11 +39,17 @@ from storage.records import (
     NewChallenge,
     NewGame,
     NewMove,
+    NewPairing,
     NewPuzzleAttempt,
+    NewTournament,
     PingMode,
     PlayerRecord,
     PuzzleStandingRecord,
     RatingRecord,
+    TournamentGameRecord,
+    TournamentPlayerRecord,
+    TournamentRecord,
+    TournamentStatus,
 )
 
 MIGRATION_LOCK = 0x6D616E63  # pg_advisory_xact_lock key: 'manc'
@@ -111,6 +117,10 @@ def _move_statement(columns: tuple[str, ...]) -> str:
         f"INSERT INTO moves ({queries.MOVE_COLUMNS}) "
         "SELECT id, ?, ?, ?, ?, ?, ? FROM changed RETURNING pg_notify(?, ?)"
     )
+
+
+class _PairingTaken(Exception):
+    """A pairing had its game already: the transaction that made another is rolled back."""
 
 
 def _count(status: str) -> int:
@@ -506,3 +516,138 @@ class PostgresStorage(Storage):
     async def puzzle_board(self, server: str, limit: int) -> list[PuzzleStandingRecord]:
         rows = await self._all(queries.puzzle_standings(server=True), server, limit)
         return [PuzzleStandingRecord.from_row(row) for row in rows]
+
+    # -- tournaments ----------------------------------------------------------------------------
+
+    async def create_tournament(self, tournament: NewTournament) -> int:
+        return int(
+            await self._pool.fetchval(
+                numbered(queries.INSERT_TOURNAMENT + " RETURNING id"),
+                *queries.tournament_values(tournament),
+            )
+        )
+
+    async def tournament(self, tournament_id: int) -> TournamentRecord | None:
+        row = await self._one(queries.TOURNAMENT, tournament_id)
+        return TournamentRecord.from_row(row) if row else None
+
+    async def tournaments(
+        self, status: TournamentStatus | None, player_id: int | None, limit: int
+    ) -> list[TournamentRecord]:
+        values = (*([status.value] if status else []), *([player_id] if player_id else []), limit)
+        rows = await self._all(
+            queries.tournaments(status is not None, player_id is not None), *values
+        )
+        return [TournamentRecord.from_row(row) for row in rows]
+
+    async def due_tournaments(self, now: float) -> list[TournamentRecord]:
+        rows = await self._all(queries.DUE_TOURNAMENTS, now)
+        return [TournamentRecord.from_row(row) for row in rows]
+
+    async def tournament_players(self, tournament_id: int) -> list[TournamentPlayerRecord]:
+        rows = await self._all(queries.TOURNAMENT_PLAYERS, tournament_id)
+        return [TournamentPlayerRecord.from_row(row) for row in rows]
+
+    async def join_tournament(
+        self, tournament_id: int, player_id: int, rating: float, now: float, most: int
+    ) -> bool:
+        changed = await self._execute(
+            queries.JOIN_TOURNAMENT,
+            tournament_id,
+            player_id,
+            now,
+            rating,
+            tournament_id,
+            tournament_id,
+            most,
+        )
+        return changed == 1
+
+    async def withdraw_from_tournament(
+        self, tournament_id: int, player_id: int, now: float
+    ) -> bool:
+        async with self._pool.acquire() as conn, conn.transaction():
+            status = await conn.execute(
+                numbered(queries.LEAVE_OPEN_TOURNAMENT), tournament_id, player_id, tournament_id
+            )
+            if _count(status) != 1:
+                status = await conn.execute(
+                    numbered(queries.WITHDRAW), now, tournament_id, player_id
+                )
+        return _count(status) == 1
+
+    async def start_tournament(
+        self,
+        tournament_id: int,
+        rounds: int,
+        now: float,
+        seeds: Sequence[tuple[int, int, float]],
+    ) -> bool:
+        async with self._pool.acquire() as conn, conn.transaction():
+            status = await conn.execute(
+                numbered(queries.START_TOURNAMENT), rounds, now, tournament_id
+            )
+            if _count(status) != 1:
+                return False
+            await conn.executemany(
+                numbered(queries.SEED_PLAYER),
+                [(seed, rating, tournament_id, player) for player, seed, rating in seeds],
+            )
+        return True
+
+    async def begin_round(
+        self, tournament_id: int, round_no: int, pairings: Sequence[NewPairing], now: float
+    ) -> bool:
+        async with self._pool.acquire() as conn, conn.transaction():
+            status = await conn.execute(
+                numbered(queries.BEGIN_ROUND), round_no, tournament_id, round_no - 1
+            )
+            if _count(status) != 1:
+                return False
+            values = queries.pairing_values(tournament_id, round_no, pairings, now)
+            if values:
+                await conn.executemany(numbered(queries.INSERT_PAIRING), values)
+        return True
+
+    async def create_tournament_game(
+        self, tournament_id: int, round_no: int, board: int, game: NewGame
+    ) -> int | None:
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                game_id = await self._insert_game(conn, game)
+                status = await conn.execute(
+                    numbered(queries.SET_PAIRING_GAME), game_id, tournament_id, round_no, board
+                )
+                if _count(status) != 1:
+                    raise _PairingTaken  # rolls the game back
+                await self._announce(conn, game_id)
+        except _PairingTaken:
+            return None
+        return game_id
+
+    async def record_tournament_results(self, tournament_id: int, now: float) -> int:
+        return await self._execute(queries.RECORD_RESULTS, now, tournament_id)
+
+    async def tournament_games(self, tournament_id: int) -> list[TournamentGameRecord]:
+        rows = await self._all(queries.TOURNAMENT_GAMES, tournament_id)
+        return [TournamentGameRecord.from_row(row) for row in rows]
+
+    async def tournament_of_game(self, game_id: int) -> int | None:
+        value = await self._pool.fetchval(numbered(queries.TOURNAMENT_OF_GAME), game_id)
+        return None if value is None else int(value)
+
+    async def claim_tournament_news(self, tournament_id: int, round_no: int) -> bool:
+        changed = await self._execute(
+            queries.CLAIM_TOURNAMENT_NEWS, round_no, tournament_id, round_no
+        )
+        return changed == 1
+
+    async def end_tournament(
+        self,
+        tournament_id: int,
+        status: TournamentStatus,
+        now: float,
+        ending: Sequence[TournamentStatus],
+    ) -> bool:
+        values = queries.end_values(tournament_id, status, now, ending)
+        return await self._execute(queries.END_TOURNAMENT, *values) == 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import Enum
 from typing import Any
 
@@ -24,7 +24,9 @@ from storage.records import (
     NewChallenge,
     NewGame,
     NewMove,
+    NewPairing,
     NewPuzzleAttempt,
+    NewTournament,
     RatingRecord,
 )
 
@@ -39,6 +41,9 @@ TABLES = (
     "server_players",
     "glicko_ratings",
     "puzzle_attempts",
+    "tournaments",
+    "tournament_players",
+    "tournament_games",
 )
 
 
@@ -341,3 +346,124 @@ def puzzle_standings(server: bool) -> str:
         "JOIN players p ON p.id = s.player_id "
         "ORDER BY s.solved DESC, s.best_streak DESC, streak DESC, s.player_id LIMIT ?"
     )
+
+
+# -- tournaments (storage.migrations, version 7) ---------------------------------------------
+
+NEW_TOURNAMENT_COLUMNS = tuple(NewTournament.__annotations__)
+INSERT_TOURNAMENT = (
+    f"INSERT INTO tournaments ({', '.join(NEW_TOURNAMENT_COLUMNS)}, status) "
+    f"VALUES ({', '.join('?' * len(NEW_TOURNAMENT_COLUMNS))}, 'open')"
+)
+
+
+def tournament_values(tournament: NewTournament) -> tuple[Any, ...]:
+    return tuple(_plain(tournament[column]) for column in NEW_TOURNAMENT_COLUMNS)  # type: ignore[literal-required]
+
+
+TOURNAMENT = "SELECT * FROM tournaments WHERE id = ?"
+DUE_TOURNAMENTS = (  # parameters: now
+    "SELECT * FROM tournaments WHERE status = 'running' "
+    "OR (status = 'open' AND starts_at <= ?) ORDER BY id"
+)
+
+
+def tournaments(status: bool, player: bool) -> str:
+    """Tournaments, newest first (parameters: [status], [player id], limit)."""
+    join = "JOIN tournament_players p ON p.tournament_id = t.id " if player else ""
+    where = [*(["t.status = ?"] if status else []), *(["p.player_id = ?"] if player else [])]
+    condition = f"WHERE {' AND '.join(where)} " if where else ""
+    return f"SELECT t.* FROM tournaments t {join}{condition}ORDER BY t.id DESC LIMIT ?"
+
+
+TOURNAMENT_PLAYERS = (
+    "SELECT * FROM tournament_players WHERE tournament_id = ? ORDER BY joined_at, player_id"
+)
+# A player joins while the tournament is open (an arena: also while it runs), if it has room;
+# one who withdrew from a running arena comes back. Parameters: tournament, player, now,
+# rating, tournament, tournament, most players.
+JOIN_TOURNAMENT = (
+    "INSERT INTO tournament_players (tournament_id, player_id, joined_at, rating) "
+    "SELECT CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION), "
+    "CAST(? AS DOUBLE PRECISION) WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND "
+    "(status = 'open' OR (status = 'running' AND format = 'arena'))) "
+    "AND (SELECT count(*) FROM tournament_players "
+    "WHERE tournament_id = ? AND withdrawn_at IS NULL) < ? "
+    "ON CONFLICT (tournament_id, player_id) DO UPDATE SET withdrawn_at = NULL, "
+    "joined_at = excluded.joined_at, rating = excluded.rating "
+    "WHERE tournament_players.withdrawn_at IS NOT NULL"
+)
+LEAVE_OPEN_TOURNAMENT = (  # before the start a player just leaves: tournament, player, tournament
+    "DELETE FROM tournament_players WHERE tournament_id = ? AND player_id = ? "
+    "AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')"
+)
+WITHDRAW = (  # parameters: now, tournament, player
+    "UPDATE tournament_players SET withdrawn_at = ? "
+    "WHERE tournament_id = ? AND player_id = ? AND withdrawn_at IS NULL"
+)
+START_TOURNAMENT = (  # parameters: rounds, now, tournament
+    "UPDATE tournaments SET status = 'running', rounds = ?, started_at = ? "
+    "WHERE id = ? AND status = 'open'"
+)
+SEED_PLAYER = (  # parameters: seed, rating, tournament, player
+    "UPDATE tournament_players SET seed = ?, rating = ? WHERE tournament_id = ? AND player_id = ?"
+)
+# The compare-and-set that begins a round once (parameters: the round, the tournament, the
+# round before it); its pairings are written in the same transaction.
+BEGIN_ROUND = (
+    "UPDATE tournaments SET current_round = ? "
+    "WHERE id = ? AND current_round = ? AND status = 'running'"
+)
+INSERT_PAIRING = (  # parameters: pairing_values
+    "INSERT INTO tournament_games "
+    "(tournament_id, round, board, south_id, north_id, kind, result, recorded_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def pairing_values(
+    tournament_id: int, round_no: int, pairings: Iterable[NewPairing], now: float
+) -> list[tuple[Any, ...]]:
+    return [
+        (
+            tournament_id,
+            round_no,
+            p["board"],
+            p["south_id"],
+            p["north_id"],
+            _plain(p["kind"]),
+            _plain(p["result"]),
+            now if p["result"] is not None else None,
+        )
+        for p in pairings
+    ]
+
+
+SET_PAIRING_GAME = (  # parameters: game, tournament, round, board
+    "UPDATE tournament_games SET game_id = ? WHERE tournament_id = ? AND round = ? "
+    "AND board = ? AND kind = 'game' AND game_id IS NULL"
+)
+# Each finished game's result copied to its pairing, once (parameters: now, tournament).
+RECORD_RESULTS = (
+    "UPDATE tournament_games SET recorded_at = ?, result = "
+    "(SELECT g.result_winner FROM games g WHERE g.id = tournament_games.game_id) "
+    "WHERE tournament_id = ? AND result IS NULL AND game_id IN "
+    "(SELECT id FROM games WHERE status = 'over' AND result_winner IS NOT NULL)"
+)
+TOURNAMENT_GAMES = "SELECT * FROM tournament_games WHERE tournament_id = ? ORDER BY round, board"
+TOURNAMENT_OF_GAME = "SELECT tournament_id FROM tournament_games WHERE game_id = ?"
+CLAIM_TOURNAMENT_NEWS = (  # parameters: round, tournament, round
+    "UPDATE tournaments SET announced_round = ? WHERE id = ? AND announced_round < ?"
+)
+END_TOURNAMENT = (  # parameters: end_values
+    "UPDATE tournaments SET status = ?, ended_at = ? WHERE id = ? AND status IN (?, ?)"
+)
+
+
+def end_values(
+    tournament_id: int, status: Enum, now: float, ending: Sequence[Enum]
+) -> tuple[Any, ...]:
+    """The new status, now, the tournament, and the two statuses it may end from (one twice
+    when ``ending`` names one)."""
+    froms = [_plain(s) for s in ending[:2]] or [None]
+    return (_plain(status), now, tournament_id, froms[0], froms[-1])

@@ -37,11 +37,17 @@ from storage.records import (
     NewChallenge,
     NewGame,
     NewMove,
+    NewPairing,
     NewPuzzleAttempt,
+    NewTournament,
     PingMode,
     PlayerRecord,
     PuzzleStandingRecord,
     RatingRecord,
+    TournamentGameRecord,
+    TournamentPlayerRecord,
+    TournamentRecord,
+    TournamentStatus,
 )
 
 MAX_BATCH = 256  # moves per group commit
@@ -519,3 +525,132 @@ class SQLiteStorage(Storage):
     async def puzzle_board(self, server: str, limit: int) -> list[PuzzleStandingRecord]:
         rows = await self._all(queries.puzzle_standings(server=True), (server, limit))
         return [PuzzleStandingRecord.from_row(row) for row in rows]
+
+    # -- tournaments ----------------------------------------------------------------------------
+
+    async def create_tournament(self, tournament: NewTournament) -> int:
+        async with self._transaction() as w:
+            cursor = await w.execute(
+                queries.INSERT_TOURNAMENT, queries.tournament_values(tournament)
+            )
+        return _new_id(cursor)
+
+    async def tournament(self, tournament_id: int) -> TournamentRecord | None:
+        row = await self._one(queries.TOURNAMENT, (tournament_id,))
+        return TournamentRecord.from_row(row) if row else None
+
+    async def tournaments(
+        self, status: TournamentStatus | None, player_id: int | None, limit: int
+    ) -> list[TournamentRecord]:
+        values = (*([status.value] if status else []), *([player_id] if player_id else []), limit)
+        rows = await self._all(
+            queries.tournaments(status is not None, player_id is not None), values
+        )
+        return [TournamentRecord.from_row(row) for row in rows]
+
+    async def due_tournaments(self, now: float) -> list[TournamentRecord]:
+        rows = await self._all(queries.DUE_TOURNAMENTS, (now,))
+        return [TournamentRecord.from_row(row) for row in rows]
+
+    async def tournament_players(self, tournament_id: int) -> list[TournamentPlayerRecord]:
+        rows = await self._all(queries.TOURNAMENT_PLAYERS, (tournament_id,))
+        return [TournamentPlayerRecord.from_row(row) for row in rows]
+
+    async def join_tournament(
+        self, tournament_id: int, player_id: int, rating: float, now: float, most: int
+    ) -> bool:
+        async with self._transaction() as w:
+            cursor = await w.execute(
+                queries.JOIN_TOURNAMENT,
+                (tournament_id, player_id, now, rating, tournament_id, tournament_id, most),
+            )
+        return cursor.rowcount == 1
+
+    async def withdraw_from_tournament(
+        self, tournament_id: int, player_id: int, now: float
+    ) -> bool:
+        async with self._transaction() as w:
+            cursor = await w.execute(
+                queries.LEAVE_OPEN_TOURNAMENT, (tournament_id, player_id, tournament_id)
+            )
+            if cursor.rowcount != 1:
+                cursor = await w.execute(queries.WITHDRAW, (now, tournament_id, player_id))
+        return cursor.rowcount == 1
+
+    async def start_tournament(
+        self,
+        tournament_id: int,
+        rounds: int,
+        now: float,
+        seeds: Sequence[tuple[int, int, float]],
+    ) -> bool:
+        async with self._transaction() as w:
+            cursor = await w.execute(queries.START_TOURNAMENT, (rounds, now, tournament_id))
+            if cursor.rowcount != 1:
+                await w.rollback()
+                return False
+            await w.executemany(
+                queries.SEED_PLAYER,
+                [(seed, rating, tournament_id, player) for player, seed, rating in seeds],
+            )
+        return True
+
+    async def begin_round(
+        self, tournament_id: int, round_no: int, pairings: Sequence[NewPairing], now: float
+    ) -> bool:
+        async with self._transaction() as w:
+            cursor = await w.execute(queries.BEGIN_ROUND, (round_no, tournament_id, round_no - 1))
+            if cursor.rowcount != 1:
+                await w.rollback()
+                return False
+            await w.executemany(
+                queries.INSERT_PAIRING,
+                queries.pairing_values(tournament_id, round_no, pairings, now),
+            )
+        return True
+
+    async def create_tournament_game(
+        self, tournament_id: int, round_no: int, board: int, game: NewGame
+    ) -> int | None:
+        async with self._transaction() as w:
+            game_id = await self._insert_game(game)
+            cursor = await w.execute(
+                queries.SET_PAIRING_GAME, (game_id, tournament_id, round_no, board)
+            )
+            if cursor.rowcount != 1:
+                await w.rollback()
+                return None
+        return game_id
+
+    async def record_tournament_results(self, tournament_id: int, now: float) -> int:
+        async with self._transaction() as w:
+            cursor = await w.execute(queries.RECORD_RESULTS, (now, tournament_id))
+        return max(cursor.rowcount, 0)
+
+    async def tournament_games(self, tournament_id: int) -> list[TournamentGameRecord]:
+        rows = await self._all(queries.TOURNAMENT_GAMES, (tournament_id,))
+        return [TournamentGameRecord.from_row(row) for row in rows]
+
+    async def tournament_of_game(self, game_id: int) -> int | None:
+        row = await self._one(queries.TOURNAMENT_OF_GAME, (game_id,))
+        return int(row["tournament_id"]) if row else None
+
+    async def claim_tournament_news(self, tournament_id: int, round_no: int) -> bool:
+        async with self._transaction() as w:
+            cursor = await w.execute(
+                queries.CLAIM_TOURNAMENT_NEWS, (round_no, tournament_id, round_no)
+            )
+        return cursor.rowcount == 1
+
+    async def end_tournament(
+        self,
+        tournament_id: int,
+        status: TournamentStatus,
+        now: float,
+        ending: Sequence[TournamentStatus],
+    ) -> bool:
+        async with self._transaction() as w:
+            cursor = await w.execute(
+                queries.END_TOURNAMENT, queries.end_values(tournament_id, status, now, ending)
+            )
+        return cursor.rowcount == 1
