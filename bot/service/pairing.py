@@ -254,7 +254,10 @@ class _Swiss:
                 return None
             p, rest = remaining[0], remaining[1:]
             board = (total - len(remaining)) // 2 + 1
-            for q in self.candidates(p, rest):
+            candidates = list(self.candidates(p, rest))
+            if rematch:  # a rematch only where nobody new is left for p
+                candidates.sort(key=lambda q: q in self.met[p])
+            for q in candidates:
                 steps[0] -= 1
                 if steps[0] < 0:
                     raise _OutOfSteps
