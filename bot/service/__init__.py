@@ -63,8 +63,11 @@ from bot.service.errors import (
     ServiceClosed,
     ServiceError,
     StaleMove,
+    TooFewPlayers,
     TooMuchAIWork,
+    TournamentClosed,
     Unavailable,
+    UnknownPuzzle,
 )
 from bot.service.events import (
     ChallengeAnswered,
@@ -78,6 +81,8 @@ from bot.service.events import (
     OfferMade,
     Recorder,
     Reminder,
+    TournamentNews,
+    TournamentNewsKind,
 )
 from bot.service.surface_defaults import SURFACE_DEFAULTS, SurfaceDefaults
 from bot.service.types import (
@@ -146,6 +151,11 @@ __all__ = [
     "StaleMove",
     "SurfaceDefaults",
     "SystemClock",
+    "TooFewPlayers",
     "TooMuchAIWork",
+    "TournamentClosed",
+    "TournamentNews",
+    "TournamentNewsKind",
     "Unavailable",
+    "UnknownPuzzle",
 ]

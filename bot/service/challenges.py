@@ -315,6 +315,15 @@ class Challenges:
         self.announcer.after_change(view)
         return view
 
+    async def game_row(
+        self, rules: str, south: Player, north: Player, channel: Channel, options: GameOptions
+    ) -> NewGame:
+        """A new game's row, its options resolved as a challenge's are, for a part that
+        creates the game in a transaction of its own (a tournament's pairing)."""
+        options = self._resolve_options(options, (south, north))
+        south_id, north_id = await self.players.pid(south), await self.players.pid(north)
+        return await self._new_game(rules, south_id, north_id, channel, options)
+
     async def _new_game(
         self, rules: str, south_id: int, north_id: int, channel: Channel, options: GameOptions
     ) -> NewGame:

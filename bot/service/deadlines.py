@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 
 from bot.service import errors
 from bot.service.announcer import Announcer
@@ -31,6 +31,8 @@ class Deadlines:
     games: Games
     announcer: Announcer
     challenges: Challenges
+    # More work each tick does, after its own (tournaments moving on; wired by GameService).
+    also: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     async def tick(self) -> None:
         """Act on the clock now: expire old challenges, remind players who have not moved for
@@ -52,6 +54,8 @@ class Deadlines:
                 continue  # another process on the database moved or acted first
         for game in await self.store.games_awaiting_ai():
             self.announcer.ai_turn(game.id)  # one whose process died: its lease ran out
+        for work in self.also:
+            await work()
 
     async def _act_on_clock(self, game_id: int, now: float) -> None:
         """Forfeit or remind, once even with several processes on one database: the forfeit

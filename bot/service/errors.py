@@ -25,6 +25,10 @@ class NotFound(ServiceError):
     """No such game, challenge or player (or it is not visible to the asker)."""
 
 
+class UnknownPuzzle(NotFound):
+    """No puzzle has that id (``engine.puzzles``)."""
+
+
 class NotAllowed(ServiceError):
     """The player may not do this: not a player of this game, not the challenged player, ..."""
 
@@ -75,6 +79,16 @@ class NoHint(ServiceError):
 
 class NoReview(ServiceError):
     """The AI could not review the game just now (it failed); asking again may work."""
+
+
+class TournamentClosed(ServiceError):
+    """The tournament is past what was asked: joining after its start, starting it twice,
+    withdrawing once it is over (``bot.service.tournaments``)."""
+
+
+class TooFewPlayers(ServiceError):
+    """A tournament cannot start with the players it has (the message says how many it
+    needs)."""
 
 
 class TooMuchAIWork(ServiceError):

@@ -21,9 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.service.types import Challenge, GameView, Player
+
+if TYPE_CHECKING:  # bot.service.tournaments sends these events: no import at run time
+    from bot.service.tournaments import Pairing, Standing, TournamentView
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,33 @@ class Reminder(Event):
     forfeit_at: float | None
 
 
+class TournamentNewsKind(StrEnum):
+    """What happened in a tournament (``TournamentNews.kind``)."""
+
+    JOINED = "joined"  # ``player`` joined (told in the place)
+    WITHDRAWN = "withdrawn"  # ``player`` withdrew (told in the place)
+    ROUND_STARTED = "round started"  # ``round`` began: ``pairings``, ``standings`` before it
+    FINISHED = "finished"  # the final ``standings``
+    CANCELLED = "cancelled"  # an organiser cancelled it, or too few players came
+
+
+@dataclass(frozen=True)
+class TournamentNews(Event):
+    """News of a tournament the recipient plays in (``pairing`` is then theirs in the round,
+    None for a player resting), or, when ``in_place``, news to post in the tournament's
+    place (``tournament.place``, a Discord channel; the recipient is its creator, on the
+    place's surface). An arena's waves are told only to the players paired."""
+
+    tournament: TournamentView
+    kind: TournamentNewsKind
+    round: int = 0
+    pairing: Pairing | None = None
+    pairings: tuple[Pairing, ...] = ()
+    standings: tuple[Standing, ...] = ()
+    player: Player | None = None
+    in_place: bool = False
+
+
 E = TypeVar("E", bound="Event")
 
 
@@ -119,6 +150,7 @@ class Notifier:
             Forfeit: self.on_forfeit,
             GameOver: self.on_game_over,
             Reminder: self.on_reminder,
+            TournamentNews: self.on_tournament,
         }
         handler = handlers.get(type(event))
         if handler is not None:
@@ -147,6 +179,8 @@ class Notifier:
         await self.on_game_over(event)
 
     async def on_reminder(self, event: Reminder) -> None: ...
+
+    async def on_tournament(self, event: TournamentNews) -> None: ...
 
 
 class Recorder(Notifier):

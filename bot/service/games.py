@@ -82,6 +82,9 @@ class Games:
         self.live = LiveCache()
         self._locks: dict[int, _GameLock] = {}
         self._ratings_lock = asyncio.Lock()
+        # Told each game that ends, after its commit (a tournament's moves on; wired by
+        # GameService): called with the game's lock held, so it must only schedule work.
+        self.game_over: Callable[[int], None] = lambda game_id: None
 
     def changed_elsewhere(self, game_id: int | None) -> None:
         """Another process changed a game (None: any game may have changed, and the database
@@ -200,6 +203,8 @@ class Games:
             )
         live.record = live.record.changed(changes)
         live.snapshot = None
+        if changes.get("status") == GameStatus.OVER:
+            self.game_over(game_id)
 
     async def ending(self, live: LiveGame, outcome: Outcome) -> Ending:
         """The changes that end a game, and the rating rows to write with them."""

@@ -1,0 +1,944 @@
+"""Tournaments: Swiss, round robin (single and double) and arena, on any surface and across
+them (docs/tournaments.md says the rules for players; ``bot.service.pairing`` pairs and
+ranks, as pure functions).
+
+Everything is in the database, and every step is a compare-and-set there, so a tournament
+survives a restart at any moment and runs the same with any number of processes on one
+database:
+
+- a tournament starts once (``open`` to ``running``, with its seeds, in one transaction);
+- a round begins once: its pairings are written in the transaction that moves the
+  tournament's ``current_round`` from the round before (another process's attempt at the
+  same round writes nothing), and each pairing's game is created in the transaction that
+  notes its id on the pairing (once);
+- a finished game's result is copied to its pairing once (``result IS NULL``), and the
+  standings are computed from the pairings' results whenever asked, never counted up;
+- the round's news goes out once (``announced_round``, compared-and-set).
+
+``advance`` does whatever is due next, from the stored state alone: create a missing game,
+record results, begin the next round (or the arena's next wave), finish. A game that ends
+calls it (``Games.game_over``, wired by ``GameService``), and so does the clock's ``tick``,
+which resumes whatever a process stopped in the middle of.
+
+South moves first in every tournament game, so the pairings' balance of sides is a balance
+of who moves first. Games between two humans are rated as usual.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from bot.service import errors
+from bot.service.announcer import Announcer
+from bot.service.challenges import Challenges
+from bot.service.events import TournamentNews, TournamentNewsKind
+from bot.service.games import Games, known_id, parse_rules
+from bot.service.looking import Looking
+from bot.service.pairing import (
+    Entrant,
+    Line,
+    Match,
+    arena_pairs,
+    round_robin,
+    standings,
+    swiss_round,
+)
+from bot.service.play import Play
+from bot.service.players import Players
+from bot.service.tasks import Tasks
+from bot.service.types import Channel, GameOptions, Player
+from engine import excerpt
+from storage import ChannelTaken, Storage
+from storage.records import (
+    NewPairing,
+    NewTournament,
+    Pace,
+    PairingKind,
+    PairingResult,
+    TournamentFormat,
+    TournamentGameRecord,
+    TournamentPlayerRecord,
+    TournamentRecord,
+    TournamentStatus,
+)
+
+log = logging.getLogger(__name__)
+
+Format = TournamentFormat
+__all__ = [
+    "Format",
+    "Pace",
+    "Pairing",
+    "PairingKind",
+    "PairingResult",
+    "Standing",
+    "TimeControl",
+    "TournamentStatus",
+    "TournamentView",
+    "Tournaments",
+]
+
+MINUTE, DAY = 60.0, 86400.0
+LIVE_MINUTES = (1, 60)  # a live tournament's minutes per move
+CORRESPONDENCE_DAYS = (1, 14)  # a correspondence tournament's days per move
+ARENA_MINUTES = (10, 24 * 60)  # an arena's length
+MOST_SWISS_ROUNDS = 20
+MOST_PLAYERS = 256
+MOST_ROUND_ROBIN = 16  # players: a double round robin of 16 is 30 rounds already
+NAME_LENGTH = 64
+LATEST_START = 90 * DAY  # how far ahead a start may be set
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A tournament's time control: ``live``, minutes per move, or ``correspondence``, days
+    per move. Each move has that long: the player to move is reminded after a third of it
+    and forfeits the game when it runs out (``bot.service.deadlines``; the games keep no
+    clock for a whole game, so a live tournament's time is per move too).
+
+    >>> str(TimeControl.live(5)), str(TimeControl.correspondence(3))
+    ('5 minutes a move', '3 days a move')
+    >>> TimeControl.correspondence(15)
+    Traceback (most recent call last):
+    bot.service.errors.BadRequest: a correspondence tournament gives 1 to 14 days a move, not 15
+    """
+
+    pace: Pace
+    per_move: int  # minutes (live) or days (correspondence)
+
+    @classmethod
+    def live(cls, minutes: object) -> TimeControl:
+        return cls(
+            Pace.LIVE, _whole(minutes, LIVE_MINUTES, "a live tournament gives", "minutes a move")
+        )
+
+    @classmethod
+    def correspondence(cls, days: object) -> TimeControl:
+        return cls(
+            Pace.CORRESPONDENCE,
+            _whole(days, CORRESPONDENCE_DAYS, "a correspondence tournament gives", "days a move"),
+        )
+
+    @classmethod
+    def of(cls, pace: Pace, seconds: float) -> TimeControl:
+        unit = MINUTE if pace is Pace.LIVE else DAY
+        return cls(pace, round(seconds / unit))
+
+    @property
+    def seconds(self) -> float:
+        """Each move's time in seconds."""
+        return self.per_move * (MINUTE if self.pace is Pace.LIVE else DAY)
+
+    def __str__(self) -> str:
+        unit = "minute" if self.pace is Pace.LIVE else "day"
+        return f"{self.per_move} {unit}{'s' if self.per_move != 1 else ''} a move"
+
+
+def _whole(value: object, bounds: tuple[int, int], what: str, unit: str) -> int:
+    low, high = bounds
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or value != int(value)
+        or not low <= value <= high
+    ):
+        raise errors.BadRequest(f"{what} {low} to {high} {unit}, not {excerpt(value)}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Board ``board`` of round ``round``: ``south`` (who moves first) against ``north``, or a
+    bye when ``north`` is None; ``game_id`` once the game exists (None for a bye or a
+    forfeit); ``result`` once known."""
+
+    round: int
+    board: int
+    south: Player
+    north: Player | None
+    kind: PairingKind
+    game_id: int | None = None
+    result: PairingResult | None = None
+
+    def has(self, player: Player) -> bool:
+        return player in (self.south, self.north)
+
+    def opponent_of(self, player: Player) -> Player | None:
+        return self.north if player == self.south else self.south
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line in a tournament's standings (ranked as ``bot.service.pairing.standings``
+    says: points, Buchholz, Sonneborn-Berger, rating)."""
+
+    rank: int
+    player: Player
+    points: float
+    buchholz: float
+    sonneborn_berger: float
+    rating: float
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    """A tournament as stored. ``rounds``: a Swiss's as set, a round robin's from the start
+    (0 before), an arena's 0 (it runs ``arena_minutes``); ``current_round``: the round under
+    way (an arena's latest wave of pairings). ``place``: the Discord channel its news is
+    posted in (None: by mail, each player's inbox); ``server``: the Discord server whose
+    admins organise it. ``players``: those still in; ``withdrawn``: those who withdrew."""
+
+    id: int
+    name: str
+    format: Format
+    rules: str
+    status: TournamentStatus
+    rounds: int
+    current_round: int
+    time_control: TimeControl
+    creator: Player
+    place: Channel | None
+    server: str | None
+    players: tuple[Player, ...]
+    withdrawn: tuple[Player, ...]
+    created_at: float
+    starts_at: float | None = None
+    started_at: float | None = None
+    ended_at: float | None = None
+    arena_minutes: int | None = None
+
+    @property
+    def arena_ends_at(self) -> float | None:
+        """When an arena stops pairing (None before it starts, and for other formats)."""
+        if self.arena_minutes is None or self.started_at is None:
+            return None
+        return self.started_at + self.arena_minutes * MINUTE
+
+
+PlaceMaker = Callable[[TournamentView, Pairing], Awaitable[Channel | None]]
+"""A surface's maker of a place for one game of a tournament in its place (Discord: a thread
+of the tournament's channel), or None to leave the game without one."""
+
+
+def _entrant(record: TournamentPlayerRecord) -> Entrant:
+    return Entrant(record.player_id, record.rating)
+
+
+def _match(row: TournamentGameRecord) -> Match:
+    return Match(row.round, row.south_id, row.north_id, row.kind, row.result)
+
+
+@dataclass(eq=False, kw_only=True)
+class Tournaments:
+    """Creating, joining, withdrawing, starting and cancelling tournaments; their pairings,
+    standings and news; ``advance`` and ``tick`` move them on."""
+
+    store: Storage
+    clock: Callable[[], float]
+    tasks: Tasks
+    players: Players
+    games: Games
+    announcer: Announcer
+    challenges: Challenges
+    play: Play
+    looking: Looking
+    # by the surface of a tournament's place: where its games are played (a surface
+    # registers one; a game gets a place of its own, "tournament:<id>.<round>.<board>",
+    # where none is registered or it makes none)
+    place_makers: dict[str, PlaceMaker] = field(default_factory=dict, init=False)
+    _advancing: dict[int, asyncio.Lock] = field(default_factory=dict, init=False)
+
+    # -- the verbs ----------------------------------------------------------------------------
+
+    async def create(
+        self,
+        by: Player,
+        name: str,
+        format: Format | str,
+        rules: str,
+        time_control: TimeControl,
+        *,
+        rounds: int | None = None,
+        arena_minutes: int | None = None,
+        starts_at: float | None = None,
+        place: Channel | None = None,
+        server: str | None = None,
+        as_organiser: bool = False,
+    ) -> TournamentView:
+        """A new tournament, open for players to join, organised by ``by``.
+
+        ``format``: swiss (``rounds``, 1 to 20), round-robin, double-round-robin (rounds from
+        the players at the start), arena (``arena_minutes``, 10 to 1440, live, in a place).
+        ``starts_at``: a clock time to start at, or None for when an organiser says.
+        ``place``: the Discord channel (of ``server``) its news is posted in, on the
+        creator's own surface, where only the server's admins may create one: the surface
+        passes ``as_organiser`` when ``by`` may manage the server; None: its players' inboxes
+        (by mail, where the creator organises).
+
+        Raises BadRules, BadRequest (a bad name, format, number, time or place), NotAllowed
+        (a place without ``as_organiser``)."""
+        self.tasks.check_open()
+        self.players.check(by)
+        if by.is_ai:
+            raise errors.BadRequest("the AI does not organise tournaments")
+        ruleset = parse_rules(rules)
+        kind = self._format(format)
+        title = excerpt(str(name)[:1000], NAME_LENGTH).strip()
+        if not title:
+            raise errors.BadRequest("a tournament needs a name")
+        if not isinstance(time_control, TimeControl):
+            raise errors.BadRequest("a tournament needs a time control: minutes or days a move")
+        now = self.clock()
+        if kind is Format.SWISS:
+            rounds = _whole(rounds, (1, MOST_SWISS_ROUNDS), "a Swiss plays", "rounds")
+        elif rounds is not None:
+            raise errors.BadRequest(
+                "only a Swiss takes a number of rounds: a round robin has one per opponent, "
+                "an arena a length in minutes"
+            )
+        seconds = None
+        if kind is Format.ARENA:
+            arena_minutes = _whole(arena_minutes, ARENA_MINUTES, "an arena lasts", "minutes")
+            seconds = arena_minutes * MINUTE
+            if time_control.pace is not Pace.LIVE:
+                raise errors.BadRequest("an arena is played live: give it minutes a move")
+            if place is None:
+                raise errors.BadRequest("an arena is played in a Discord channel: give it one")
+        elif arena_minutes is not None:
+            raise errors.BadRequest("only an arena takes a length in minutes")
+        if starts_at is not None:
+            if not isinstance(starts_at, (int, float)) or isinstance(starts_at, bool):
+                raise errors.BadRequest("a start time is a clock time in seconds")
+            if not now < starts_at <= now + LATEST_START:
+                raise errors.BadRequest("a start time must be in the next 90 days")
+        if place is not None:
+            if not isinstance(place, Channel) or place.surface != by.surface:
+                raise errors.BadRequest("a tournament's place is a channel where you are")
+            if not server or not as_organiser:
+                raise errors.NotAllowed(
+                    "only the server's admins (Manage Server) can organise a tournament here"
+                )
+        new: NewTournament = {
+            "name": title,
+            "format": kind,
+            "rules": str(ruleset),
+            "rounds": rounds or 0,
+            "pace": time_control.pace,
+            "move_seconds": time_control.seconds,
+            "arena_seconds": seconds,
+            "starts_at": float(starts_at) if starts_at is not None else None,
+            "place_surface": place.surface if place else None,
+            "place_id": place.id if place else None,
+            "place_server": str(server) if place and server else None,
+            "creator_id": await self.players.pid(by),
+            "created_at": now,
+        }
+        return await self.view(await self.store.create_tournament(new))
+
+    async def join(self, tournament_id: int, by: Player) -> TournamentView:
+        """``by`` joins the open tournament (an arena: also while it runs). Raises NotFound,
+        BadRequest (the AI), TournamentClosed (started, over, or full), NotAllowed (in it
+        already)."""
+        self.tasks.check_open()
+        self.players.check(by)
+        if by.is_ai:
+            raise errors.BadRequest("the AI does not play in tournaments")
+        record = await self._record(tournament_id)
+        if not self._joinable(record):
+            raise errors.TournamentClosed(self._closed(record, "to join"))
+        pid = await self.players.pid(by)
+        rating = (await self.looking.rating(by, record.rules)).rating
+        if not await self.store.join_tournament(record.id, pid, rating, self.clock(), MOST_PLAYERS):
+            entry = next(
+                (p for p in await self.store.tournament_players(record.id) if p.player_id == pid),
+                None,
+            )
+            if entry is not None and entry.withdrawn_at is None:
+                raise errors.NotAllowed(f"you are in tournament #{record.id} already")
+            record = await self._record(tournament_id)
+            if not self._joinable(record):
+                raise errors.TournamentClosed(self._closed(record, "to join"))
+            raise errors.TournamentClosed(
+                f"tournament #{record.id} is full: {MOST_PLAYERS} players at most"
+            )
+        view = await self.view(record.id)
+        self._place_news(view, TournamentNewsKind.JOINED, player=by)
+        if record.status is TournamentStatus.RUNNING:  # an arena: pair them at once
+            self._advance_later(record.id)
+        return view
+
+    async def withdraw(self, tournament_id: int, by: Player) -> TournamentView:
+        """``by`` leaves the tournament: before the start simply; once it runs, for good (a
+        game of theirs going on is resigned; a round robin's later games are forfeits,
+        docs/tournaments.md). Raises NotFound, NotAllowed (not in it), TournamentClosed
+        (over)."""
+        self.tasks.check_open()
+        record = await self._record(tournament_id)
+        if record.status not in (TournamentStatus.OPEN, TournamentStatus.RUNNING):
+            raise errors.TournamentClosed(self._closed(record, "to withdraw from"))
+        pid = await self.players.pid(by)
+        if not await self.store.withdraw_from_tournament(record.id, pid, self.clock()):
+            raise errors.NotAllowed(f"you are not playing in tournament #{record.id}")
+        for row in await self.store.tournament_games(record.id):
+            if (
+                row.game_id is not None
+                and row.result is None
+                and pid in (row.south_id, row.north_id)
+            ):
+                with contextlib.suppress(errors.ServiceError):  # it ended meanwhile
+                    await self.play.resign(row.game_id, by)
+        view = await self.view(record.id)
+        self._place_news(view, TournamentNewsKind.WITHDRAWN, player=by)
+        self._advance_later(record.id)
+        return view
+
+    async def start(
+        self, tournament_id: int, by: Player, as_organiser: bool = False
+    ) -> TournamentView:
+        """An organiser starts the tournament now: its first round is paired at once. Raises
+        NotFound, NotAllowed (not an organiser), TournamentClosed (started already, over),
+        TooFewPlayers."""
+        self.tasks.check_open()
+        record = await self._record(tournament_id)
+        await self._check_organiser(record, by, as_organiser)
+        if record.status is not TournamentStatus.OPEN:
+            raise errors.TournamentClosed(self._closed(record, "to start"))
+        problem = self._cannot_start(record, await self._in(record.id))
+        if problem:
+            raise errors.TooFewPlayers(problem)
+        if not await self._start(record):
+            raise errors.TournamentClosed(f"tournament #{record.id} started meanwhile")
+        await self.advance(record.id)
+        return await self.view(record.id)
+
+    async def cancel(
+        self, tournament_id: int, by: Player, as_organiser: bool = False
+    ) -> TournamentView:
+        """An organiser calls the tournament off: no more rounds; games going on finish as
+        ordinary games. Raises NotFound, NotAllowed, TournamentClosed (over already)."""
+        self.tasks.check_open()
+        record = await self._record(tournament_id)
+        await self._check_organiser(record, by, as_organiser)
+        if not await self._end(record, TournamentStatus.CANCELLED):
+            raise errors.TournamentClosed(self._closed(await self._record(record.id), "to cancel"))
+        return await self.view(record.id)
+
+    async def view(self, tournament_id: int) -> TournamentView:
+        """A tournament by id. Raises NotFound."""
+        record = await self._record(tournament_id)
+        entries = await self.store.tournament_players(record.id)
+        players = [await self.players.player(p.player_id) for p in entries]
+        return TournamentView(
+            id=record.id,
+            name=record.name,
+            format=record.format,
+            rules=record.rules,
+            status=record.status,
+            rounds=record.rounds,
+            current_round=record.current_round,
+            time_control=TimeControl.of(record.pace, record.move_seconds),
+            creator=await self.players.player(record.creator_id),
+            place=(
+                Channel(record.place_surface, record.place_id)
+                if record.place_surface and record.place_id
+                else None
+            ),
+            server=record.place_server,
+            players=tuple(
+                p for p, e in zip(players, entries, strict=True) if e.withdrawn_at is None
+            ),
+            withdrawn=tuple(
+                p for p, e in zip(players, entries, strict=True) if e.withdrawn_at is not None
+            ),
+            created_at=record.created_at,
+            starts_at=record.starts_at,
+            started_at=record.started_at,
+            ended_at=record.ended_at,
+            arena_minutes=(
+                round(record.arena_seconds / MINUTE) if record.arena_seconds is not None else None
+            ),
+        )
+
+    async def list_tournaments(
+        self,
+        status: TournamentStatus | str | None = None,
+        player: Player | None = None,
+        limit: int = 20,
+    ) -> list[TournamentView]:
+        """Tournaments, newest first: those in ``status``, those ``player`` joined."""
+        if status is not None:
+            try:
+                status = TournamentStatus(str(status))
+            except ValueError:
+                words = ", ".join(TournamentStatus)
+                raise errors.BadRequest(
+                    f"a tournament is {words}; not '{excerpt(status)}'"
+                ) from None
+        pid = await self.players.pid(player) if player is not None else None
+        limit = max(1, min(int(limit), 100))
+        records = await self.store.tournaments(status, pid, limit)
+        return [await self.view(r.id) for r in records]
+
+    async def pairings(self, tournament_id: int, round_no: int | None = None) -> list[Pairing]:
+        """A round's pairings (None: the round under way; an arena's: every game so far), by
+        board. Raises NotFound."""
+        record = await self._record(tournament_id)
+        rows = await self.store.tournament_games(record.id)
+        if record.format is Format.ARENA and round_no is None:
+            chosen = rows
+        else:
+            wanted = record.current_round if round_no is None else round_no
+            chosen = [row for row in rows if row.round == wanted]
+        return [await self._pairing(row) for row in chosen]
+
+    async def standings(self, tournament_id: int) -> list[Standing]:
+        """The standings as of now, best first (games going on count when they end). Raises
+        NotFound."""
+        record = await self._record(tournament_id)
+        return await self._standings(
+            record,
+            await self.store.tournament_players(record.id),
+            await self.store.tournament_games(record.id),
+        )
+
+    # -- moving on ----------------------------------------------------------------------------
+
+    def game_over(self, game_id: int) -> None:
+        """A game ended (``Games`` calls this after its commit): if it is a tournament's, move
+        the tournament on, in the background."""
+        if not self.tasks.closed:
+            self.tasks.spawn(self._game_over(game_id), name="tournament")
+
+    async def _game_over(self, game_id: int) -> None:
+        try:
+            tournament_id = await self.store.tournament_of_game(game_id)
+            if tournament_id is not None:
+                await self.advance(tournament_id)
+        except errors.ServiceClosed:
+            pass  # the next process's tick moves it on
+        except Exception:  # the tick tries again
+            log.exception("moving on after game %s failed", game_id)
+
+    def _advance_later(self, tournament_id: int) -> None:
+        self.tasks.spawn(self._advance_logged(tournament_id), name="tournament")
+
+    async def _advance_logged(self, tournament_id: int) -> None:
+        try:
+            await self.advance(tournament_id)
+        except errors.ServiceClosed:
+            pass  # the next process's tick moves it on
+        except Exception:
+            log.exception("moving tournament %s on failed", tournament_id)
+
+    async def tick(self) -> None:
+        """Start the tournaments whose time has come, and move every running one on (the
+        clock calls this every minute: it resumes what a stopped process left halfway)."""
+        for record in await self.store.due_tournaments(self.clock()):
+            try:
+                await self.advance(record.id)
+            except errors.ServiceClosed:
+                return
+            except Exception:
+                log.exception("tournament %s: moving on failed", record.id)
+
+    async def advance(self, tournament_id: int) -> None:
+        """Do whatever is due next in the tournament, as often as something is: start it at
+        its time (or cancel it, short of players), create missing games, record results,
+        begin the next round or wave, announce, finish. Safe to call any time, from any
+        process, any number of times."""
+        lock = self._advancing.setdefault(tournament_id, asyncio.Lock())
+        async with lock:
+            for _ in range(MOST_SWISS_ROUNDS * 2 + 4):  # each pass begins a round or ends
+                self.tasks.check_open()
+                if not await self._step(await self._record(tournament_id)):
+                    break
+
+    async def _step(self, record: TournamentRecord) -> bool:
+        """One step of ``advance``; True if it changed something worth another look."""
+        now = self.clock()
+        if record.status is TournamentStatus.OPEN:
+            if record.starts_at is None or record.starts_at > now:
+                return False
+            entries = await self._in(record.id)
+            if self._cannot_start(record, entries):
+                await self._end(record, TournamentStatus.CANCELLED)
+                return False
+            return await self._start(record)
+        if record.status is not TournamentStatus.RUNNING:
+            return False
+        await self.store.record_tournament_results(record.id, now)
+        entries = await self.store.tournament_players(record.id)
+        rows = await self.store.tournament_games(record.id)
+        current = [row for row in rows if row.round == record.current_round]
+        missing = [r for r in current if r.kind is PairingKind.GAME and r.game_id is None]
+        if missing:
+            await self._make_games(record, missing)
+            rows = await self.store.tournament_games(record.id)
+            current = [row for row in rows if row.round == record.current_round]
+        if record.current_round and record.announced_round < record.current_round:
+            await self._announce_round(record, entries, rows, current)
+        if record.format is Format.ARENA:
+            return await self._arena_step(record, entries, rows, now)
+        if any(row.result is None for row in current):
+            return False  # the round goes on
+        active = [e for e in entries if e.withdrawn_at is None]
+        if record.current_round >= record.rounds or (
+            record.format is Format.SWISS and len(active) < 2
+        ):
+            await self._end(record, TournamentStatus.FINISHED)
+            return False
+        pairings = await self._next_round(record, entries, rows)
+        return await self.store.begin_round(record.id, record.current_round + 1, pairings, now)
+
+    async def _next_round(
+        self,
+        record: TournamentRecord,
+        entries: Sequence[TournamentPlayerRecord],
+        rows: Sequence[TournamentGameRecord],
+    ) -> list[NewPairing]:
+        """The pairings of the round after the current one, from the stored state alone (so
+        two processes compute the same)."""
+        round_no = record.current_round + 1
+        pairings: list[NewPairing] = []
+        if record.format is Format.SWISS:
+            active = [_entrant(e) for e in entries if e.withdrawn_at is None]
+            history = [_match(row) for row in rows]
+            # a large field's search may take a moment: off the event loop
+            paired = await asyncio.to_thread(swiss_round, active, history, round_no)
+            for board, m in enumerate(paired.matches, 1):
+                pairings.append(
+                    {
+                        "board": board,
+                        "south_id": m.south,
+                        "north_id": m.north,
+                        "kind": m.kind,
+                        "result": m.result,
+                    }
+                )
+            return pairings
+        seeded = sorted((e for e in entries if e.seed is not None), key=lambda e: e.seed or 0)
+        schedule = round_robin(
+            [e.player_id for e in seeded], double=record.format is Format.DOUBLE_ROUND_ROBIN
+        )
+        gone = {e.player_id for e in entries if e.withdrawn_at is not None}
+        for board, (south, north) in enumerate(schedule[round_no - 1], 1):
+            if south in gone or north in gone:  # not played: a forfeit for whoever is still in
+                result = (
+                    PairingResult.NONE
+                    if south in gone and north in gone
+                    else PairingResult.NORTH
+                    if south in gone
+                    else PairingResult.SOUTH
+                )
+                kind = PairingKind.FORFEIT
+            else:
+                kind, result = PairingKind.GAME, None
+            pairings.append(
+                {
+                    "board": board,
+                    "south_id": south,
+                    "north_id": north,
+                    "kind": kind,
+                    "result": result,
+                }
+            )
+        return pairings
+
+    async def _arena_step(
+        self,
+        record: TournamentRecord,
+        entries: Sequence[TournamentPlayerRecord],
+        rows: Sequence[TournamentGameRecord],
+        now: float,
+    ) -> bool:
+        """Pair whoever is free while the arena's time runs; after it, finish once the last
+        game is over."""
+        going = [row for row in rows if row.result is None]
+        ends = (record.started_at or now) + (record.arena_seconds or 0.0)
+        if now >= ends:
+            if not going:
+                await self._end(record, TournamentStatus.FINISHED)
+            return False
+        busy = {p for row in going for p in (row.south_id, row.north_id)}
+        active = [e for e in entries if e.withdrawn_at is None]
+        free = [_entrant(e) for e in active if e.player_id not in busy]
+        wave = record.current_round + 1
+        matches = arena_pairs(free, [_match(row) for row in rows], wave, alone=len(active) == 2)
+        if not matches:
+            return False
+        pairings: list[NewPairing] = [
+            {
+                "board": board,
+                "south_id": m.south,
+                "north_id": m.north,
+                "kind": PairingKind.GAME,
+                "result": None,
+            }
+            for board, m in enumerate(matches, 1)
+        ]
+        return await self.store.begin_round(record.id, wave, pairings, now)
+
+    async def _make_games(
+        self, record: TournamentRecord, rows: Sequence[TournamentGameRecord]
+    ) -> None:
+        """Create the games of pairings that have none yet, each once (the store notes the
+        game on its pairing in the same transaction, or makes none)."""
+        options = GameOptions(
+            side="south",
+            first="south",
+            forfeit_after=record.move_seconds,
+            expires_after=0,
+            rated=True,
+        )
+        gone = {
+            e.player_id
+            for e in await self.store.tournament_players(record.id)
+            if e.withdrawn_at is not None
+        }
+        maker = self.place_makers.get(record.place_surface or "")
+        view = await self.view(record.id) if maker is not None else None
+        for row in rows:
+            if row.north_id is None:
+                continue
+            south = await self.players.player(row.south_id)
+            north = await self.players.player(row.north_id)
+            channel = None
+            if maker is not None and view is not None:
+                try:
+                    channel = await maker(view, await self._pairing(row))
+                except Exception:  # the game is played without a place of its own
+                    log.exception("tournament %s: no place made for a game", record.id)
+            channel = channel or Channel("tournament", f"{record.id}.{row.round}.{row.board}")
+            new = await self.challenges.game_row(record.rules, south, north, channel, options)
+            try:
+                made = await self.store.create_tournament_game(record.id, row.round, row.board, new)
+            except ChannelTaken:
+                continue  # another process made this game a moment ago
+            for pid, player in ((row.south_id, south), (row.north_id, north)):
+                if made is not None and pid in gone:  # withdrew as the round began
+                    with contextlib.suppress(errors.ServiceError):
+                        await self.play.resign(made, player)
+
+    async def _announce_round(
+        self,
+        record: TournamentRecord,
+        entries: Sequence[TournamentPlayerRecord],
+        rows: Sequence[TournamentGameRecord],
+        current: Sequence[TournamentGameRecord],
+    ) -> None:
+        """Tell the round's players their pairing (and the place the whole round), once every
+        game of it exists, once across processes."""
+        round_no = record.current_round
+        if any(r.kind is PairingKind.GAME and r.game_id is None for r in current):
+            return  # a game is still to be made: the next pass announces
+        if not await self.store.claim_tournament_news(record.id, round_no):
+            return
+        view = await self.view(record.id)
+        pairings = tuple([await self._pairing(row) for row in current])
+        table = tuple(
+            await self._standings(record, entries, [r for r in rows if r.round < round_no])
+        )
+        arena = record.format is Format.ARENA
+        recipients = (
+            [p for pairing in pairings for p in (pairing.south, pairing.north) if p]
+            if arena
+            else list(view.players)
+        )
+
+        def news(who: Player) -> TournamentNews:
+            mine = next((p for p in pairings if p.has(who)), None)
+            return TournamentNews(
+                who, view, TournamentNewsKind.ROUND_STARTED, round_no, mine, pairings, table
+            )
+
+        self.announcer.notify(recipients, news)
+        if not arena or round_no == 1:
+            self._place_news(view, TournamentNewsKind.ROUND_STARTED, round_no, pairings, table)
+
+    # -- steps that change the status ---------------------------------------------------------
+
+    def _cannot_start(
+        self, record: TournamentRecord, entries: Sequence[TournamentPlayerRecord]
+    ) -> str | None:
+        """Why the tournament cannot start with these players, or None."""
+        count = len(entries)
+        if record.format is Format.SWISS and count < 2 * record.rounds:
+            return (
+                f"a Swiss of {record.rounds} round{'s' if record.rounds != 1 else ''} needs at "
+                f"least {2 * record.rounds} players (then nobody has to meet anyone twice); "
+                f"{count} joined"
+            )
+        if count < 2:
+            return f"a tournament needs at least 2 players; {count} joined"
+        if record.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN) and (
+            count > MOST_ROUND_ROBIN
+        ):
+            return f"a round robin takes {MOST_ROUND_ROBIN} players at most; {count} joined"
+        return None
+
+    async def _start(self, record: TournamentRecord) -> bool:
+        """Open to running, once: seeds by rating (refreshed now), then joining order."""
+        entries = await self._in(record.id)
+        rated = [
+            (
+                e,
+                (
+                    await self.looking.rating(await self.players.player(e.player_id), record.rules)
+                ).rating,
+            )
+            for e in entries
+        ]
+        rated.sort(key=lambda pair: (-pair[1], pair[0].joined_at, pair[0].player_id))
+        seeds = [(e.player_id, seed, rating) for seed, (e, rating) in enumerate(rated, 1)]
+        count = len(seeds)
+        if record.format is Format.SWISS:
+            rounds = record.rounds
+        elif record.format is Format.ARENA:
+            rounds = 0
+        else:
+            rounds = (count - 1 if count % 2 == 0 else count) * (
+                2 if record.format is Format.DOUBLE_ROUND_ROBIN else 1
+            )
+        return await self.store.start_tournament(record.id, rounds, self.clock(), seeds)
+
+    async def _end(self, record: TournamentRecord, status: TournamentStatus) -> bool:
+        """Finish or cancel, once; tell the players and the place."""
+        ending = (
+            [TournamentStatus.RUNNING]
+            if status is TournamentStatus.FINISHED
+            else [TournamentStatus.OPEN, TournamentStatus.RUNNING]
+        )
+        if not await self.store.end_tournament(record.id, status, self.clock(), ending):
+            return False
+        view = await self.view(record.id)
+        table = tuple(await self.standings(record.id))
+        kind = (
+            TournamentNewsKind.FINISHED
+            if status is TournamentStatus.FINISHED
+            else TournamentNewsKind.CANCELLED
+        )
+        self.announcer.notify(
+            [*view.players, *view.withdrawn],
+            lambda who: TournamentNews(who, view, kind, record.current_round, standings=table),
+        )
+        self._place_news(view, kind, record.current_round, standings=table)
+        return True
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _place_news(
+        self,
+        view: TournamentView,
+        kind: TournamentNewsKind,
+        round_no: int = 0,
+        pairings: tuple[Pairing, ...] = (),
+        standings: tuple[Standing, ...] = (),
+        player: Player | None = None,
+    ) -> None:
+        """News for the tournament's place, through its creator's (the place's) surface."""
+        if view.place is None:
+            return
+        self.announcer.notify(
+            [view.creator],
+            lambda who: TournamentNews(
+                who, view, kind, round_no, None, pairings, standings, player, in_place=True
+            ),
+        )
+
+    async def _record(self, tournament_id: int) -> TournamentRecord:
+        record = await self.store.tournament(known_id(tournament_id, "tournament"))
+        if record is None:
+            raise errors.NotFound(f"there is no tournament #{tournament_id}")
+        return record
+
+    async def _in(self, tournament_id: int) -> list[TournamentPlayerRecord]:
+        entries = await self.store.tournament_players(tournament_id)
+        return [e for e in entries if e.withdrawn_at is None]
+
+    @staticmethod
+    def _format(value: Format | str) -> Format:
+        try:
+            return Format(str(value).strip().lower())
+        except ValueError:
+            formats = ", ".join(Format)
+            raise errors.BadRequest(
+                f"a tournament is one of: {formats}; not '{excerpt(value)}'"
+            ) from None
+
+    @staticmethod
+    def _joinable(record: TournamentRecord) -> bool:
+        return record.status is TournamentStatus.OPEN or (
+            record.status is TournamentStatus.RUNNING and record.format is Format.ARENA
+        )
+
+    @staticmethod
+    def _closed(record: TournamentRecord, what: str) -> str:
+        state = {
+            TournamentStatus.OPEN: "has not started yet",
+            TournamentStatus.RUNNING: "has started",
+            TournamentStatus.FINISHED: "is over",
+            TournamentStatus.CANCELLED: "was cancelled",
+        }[record.status]
+        return f"tournament #{record.id} {state}: it is too late or too early {what} it"
+
+    async def _check_organiser(
+        self, record: TournamentRecord, by: Player, as_organiser: bool
+    ) -> None:
+        """The creator organises; so do the admins of the tournament's Discord server (the
+        surface says so with ``as_organiser``, having checked Manage Server there)."""
+        if await self.players.pid(by) == record.creator_id:
+            return
+        if as_organiser and record.place_server is not None and by.surface == record.place_surface:
+            return
+        raise errors.NotAllowed(
+            "only the tournament's organisers can do that: its creator, or the server's admins"
+        )
+
+    async def _pairing(self, row: TournamentGameRecord) -> Pairing:
+        return Pairing(
+            round=row.round,
+            board=row.board,
+            south=await self.players.player(row.south_id),
+            north=await self.players.player(row.north_id) if row.north_id is not None else None,
+            kind=row.kind,
+            game_id=row.game_id,
+            result=row.result,
+        )
+
+    async def _standings(
+        self,
+        record: TournamentRecord,
+        entries: Sequence[TournamentPlayerRecord],
+        rows: Sequence[TournamentGameRecord],
+    ) -> list[Standing]:
+        lines: list[Line] = standings(
+            [_entrant(e) for e in entries],
+            [_match(row) for row in rows],
+            arena=record.format is Format.ARENA,
+        )
+        gone = {e.player_id for e in entries if e.withdrawn_at is not None}
+        return [
+            Standing(
+                rank=line.rank,
+                player=await self.players.player(line.player),
+                points=line.points,
+                buchholz=line.buchholz,
+                sonneborn_berger=line.sonneborn_berger,
+                rating=line.rating,
+                games=line.games,
+                wins=line.wins,
+                draws=line.draws,
+                losses=line.losses,
+                withdrawn=line.player in gone,
+            )
+            for line in lines
+        ]
