@@ -120,7 +120,8 @@ class TournamentNews(Event):
     """News of a tournament the recipient plays in (``pairing`` is then theirs in the round,
     None for a player resting), or, when ``in_place``, news to post in the tournament's
     place (``tournament.place``, a Discord channel; the recipient is its creator, on the
-    place's surface). An arena's waves are told only to the players paired."""
+    place's surface). An arena's waves are told only to the players paired. ``game``: the
+    recipient's game of the round, as it starts."""
 
     tournament: TournamentView
     kind: TournamentNewsKind
@@ -130,6 +131,7 @@ class TournamentNews(Event):
     standings: tuple[Standing, ...] = ()
     player: Player | None = None
     in_place: bool = False
+    game: GameView | None = None
 
 
 E = TypeVar("E", bound="Event")

@@ -754,11 +754,15 @@ class Tournaments:
             else list(view.players)
         )
 
+        games = {
+            p.game_id: await self.games.get(p.game_id) for p in pairings if p.game_id is not None
+        }
+
         def news(who: Player) -> TournamentNews:
             mine = next((p for p in pairings if p.has(who)), None)
-            return TournamentNews(
-                who, view, TournamentNewsKind.ROUND_STARTED, round_no, mine, pairings, table
-            )
+            game = games.get(mine.game_id) if mine is not None and mine.game_id else None
+            kind = TournamentNewsKind.ROUND_STARTED
+            return TournamentNews(who, view, kind, round_no, mine, pairings, table, game=game)
 
         self.announcer.notify(recipients, news)
         if not arena or round_no == 1:
