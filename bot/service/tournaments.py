@@ -345,14 +345,20 @@ class Tournaments:
         return await self.view(await self.store.create_tournament(new))
 
     async def join(self, tournament_id: int, by: Player) -> TournamentView:
-        """``by`` joins the open tournament (an arena: also while it runs). Raises NotFound,
-        BadRequest (the AI), TournamentClosed (started, over, or full), NotAllowed (in it
-        already)."""
+        """``by`` joins the open tournament (an arena: also while it runs): a player by mail
+        any tournament, a player of another surface one placed on it (where its games are
+        played). Raises NotFound, BadRequest (the AI), TournamentClosed (started, over, or
+        full), NotAllowed (in it already, or not where it is played)."""
         self.tasks.check_open()
         self.players.check(by)
         if by.is_ai:
             raise errors.BadRequest("the AI does not play in tournaments")
         record = await self._record(tournament_id)
+        if by.surface != "email" and by.surface != record.place_surface:
+            raise errors.NotAllowed(
+                f"tournament #{record.id} is played by mail; join it with your email address, "
+                "or join one held in a channel where you play"
+            )
         if not self._joinable(record):
             raise errors.TournamentClosed(self._closed(record, "to join"))
         pid = await self.players.pid(by)
