@@ -32,6 +32,7 @@ from bot.service.looking import Looking
 from bot.service.pings import Ping, Pings
 from bot.service.play import Play
 from bot.service.players import Players
+from bot.service.puzzles import PuzzleResult, Puzzles, PuzzleStanding
 from bot.service.ratings import HeadToHead
 from bot.service.reviews import GameReview, ReviewProgress, Reviews
 from bot.service.servers import Servers, ServerSettings
@@ -47,6 +48,7 @@ from bot.service.types import (
     Rating,
 )
 from engine import Side
+from engine.puzzles import Grade, Puzzle
 from storage import Storage, StorageUnavailable, open_storage
 from storage.records import PingMode
 
@@ -95,6 +97,7 @@ class GameService:
     - ``ai_turns``: the AI's moves, and hints (the worker pool is ``ai``)
     - ``fairness`` (``AIFairness``): what one player may ask of the AI (``ai_limits``)
     - ``reviews``: a finished game reviewed move by move by the solver
+    - ``puzzles``: the daily puzzle and more, answers, streaks, a server's puzzle board
     - ``deadlines``: tick (reminders, forfeits, expiries)
     - ``looking``: games, boards, a game's record, ratings, leaderboards
     - ``pings``: whom to ping when it is their move, and how
@@ -167,6 +170,15 @@ class GameService:
         self.reviews = Reviews(tasks=tasks, games=games, looking=self.looking, pool=ai)
         self.pings = Pings(store=store, clock=clock, players=self.players)
         self.servers = Servers(store=store, clock=clock, players=self.players)
+        self.puzzles = Puzzles(
+            store=store,
+            clock=clock,
+            tasks=tasks,
+            players=players,
+            servers=self.servers,
+            pool=ai,
+            fairness=fairness,
+        )
         self._ticker: asyncio.Task[None] | None = None
 
     # -- challenges and starting games (bot.service.challenges) ---------------------------------
@@ -293,6 +305,51 @@ class GameService:
         """The solver's move-by-move review of a finished game, with the game. See
         ``Reviews.review``."""
         return await self.reviews.review(game_id, by, progress, thinking)
+
+    # -- puzzles (bot.service.puzzles) ----------------------------------------------------------
+
+    @refusals_counted
+    async def daily_puzzle(
+        self, server: tuple[str, str] | None = None, family: str | None = None
+    ) -> Puzzle:
+        """Today's puzzle (of a server's family). See ``Puzzles.daily``."""
+        return await self.puzzles.daily(server, family)
+
+    @refusals_counted
+    async def next_puzzle(
+        self, player: Player, family: str | None = None, grade: Grade | str | None = None
+    ) -> Puzzle:
+        """A puzzle the player has not answered yet. See ``Puzzles.next_puzzle``."""
+        return await self.puzzles.next_puzzle(player, family, grade)
+
+    def puzzle(self, puzzle_id: str) -> Puzzle:
+        """A puzzle by its id. Raises UnknownPuzzle."""
+        with _refusal_leaving():
+            return self.puzzles.puzzle(puzzle_id)
+
+    @refusals_counted
+    async def answer_puzzle(
+        self,
+        player: Player,
+        puzzle_id: str,
+        move: str,
+        server: str | None = None,
+        *,
+        thinking: Callable[[], Awaitable[Any]] | None = None,
+    ) -> PuzzleResult:
+        """Check a player's answer to a puzzle; the first one counts. See
+        ``Puzzles.answer``."""
+        return await self.puzzles.answer(player, puzzle_id, move, server, thinking)
+
+    @refusals_counted
+    async def puzzle_streak(self, player: Player) -> PuzzleStanding:
+        """A player's puzzle record and streak. See ``Puzzles.streak``."""
+        return await self.puzzles.streak(player)
+
+    @refusals_counted
+    async def puzzle_board(self, server: str, limit: int = 10) -> list[PuzzleStanding]:
+        """A server's puzzle board, best first. See ``Puzzles.board``."""
+        return await self.puzzles.board(server, limit)
 
     @refusals_counted
     async def tick(self) -> None:
