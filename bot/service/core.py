@@ -37,6 +37,15 @@ from bot.service.ratings import HeadToHead
 from bot.service.reviews import GameReview, ReviewProgress, Reviews
 from bot.service.servers import Servers, ServerSettings
 from bot.service.tasks import Tasks
+from bot.service.tournaments import (
+    Format,
+    Pairing,
+    Standing,
+    TimeControl,
+    Tournaments,
+    TournamentStatus,
+    TournamentView,
+)
 from bot.service.types import (
     Challenge,
     Channel,
@@ -98,7 +107,8 @@ class GameService:
     - ``fairness`` (``AIFairness``): what one player may ask of the AI (``ai_limits``)
     - ``reviews``: a finished game reviewed move by move by the solver
     - ``puzzles``: the daily puzzle and more, answers, streaks, a server's puzzle board
-    - ``deadlines``: tick (reminders, forfeits, expiries)
+    - ``tournaments``: Swiss, round robin and arena tournaments (``pairing`` pairs them)
+    - ``deadlines``: tick (reminders, forfeits, expiries, tournaments moving on)
     - ``looking``: games, boards, a game's record, ratings, leaderboards
     - ``pings``: whom to ping when it is their move, and how
     - ``servers``: a Discord server's settings and who plays there
@@ -168,6 +178,19 @@ class GameService:
         )
         self.looking = Looking(store=store, players=self.players, games=self.games, clock=clock)
         self.reviews = Reviews(tasks=tasks, games=games, looking=self.looking, pool=ai)
+        self.tournaments = Tournaments(
+            store=store,
+            clock=clock,
+            tasks=tasks,
+            players=players,
+            games=games,
+            announcer=announcer,
+            challenges=self.challenges,
+            play=self.play,
+            looking=self.looking,
+        )
+        games.game_over = self.tournaments.game_over
+        self.deadlines.also.append(self.tournaments.tick)
         self.pings = Pings(store=store, clock=clock, players=self.players)
         self.servers = Servers(store=store, clock=clock, players=self.players)
         self.puzzles = Puzzles(
@@ -355,6 +378,90 @@ class GameService:
     async def tick(self) -> None:
         """Act on the clock now: expiries, reminders, forfeits. See ``Deadlines.tick``."""
         await self.deadlines.tick()
+
+    # -- tournaments (bot.service.tournaments) --------------------------------------------------
+
+    @refusals_counted
+    async def create_tournament(
+        self,
+        by: Player,
+        name: str,
+        format: Format | str,
+        rules: str,
+        time_control: TimeControl,
+        *,
+        rounds: int | None = None,
+        arena_minutes: int | None = None,
+        starts_at: float | None = None,
+        place: Channel | None = None,
+        server: str | None = None,
+        as_organiser: bool = False,
+    ) -> TournamentView:
+        """A new tournament, open to join. See ``Tournaments.create``."""
+        return await self.tournaments.create(
+            by,
+            name,
+            format,
+            rules,
+            time_control,
+            rounds=rounds,
+            arena_minutes=arena_minutes,
+            starts_at=starts_at,
+            place=place,
+            server=server,
+            as_organiser=as_organiser,
+        )
+
+    @refusals_counted
+    async def join_tournament(self, tournament_id: int, by: Player) -> TournamentView:
+        """``by`` joins. See ``Tournaments.join``."""
+        return await self.tournaments.join(tournament_id, by)
+
+    @refusals_counted
+    async def withdraw_from_tournament(self, tournament_id: int, by: Player) -> TournamentView:
+        """``by`` leaves or withdraws. See ``Tournaments.withdraw``."""
+        return await self.tournaments.withdraw(tournament_id, by)
+
+    @refusals_counted
+    async def start_tournament(
+        self, tournament_id: int, by: Player, as_organiser: bool = False
+    ) -> TournamentView:
+        """An organiser starts it now. See ``Tournaments.start``."""
+        return await self.tournaments.start(tournament_id, by, as_organiser)
+
+    @refusals_counted
+    async def cancel_tournament(
+        self, tournament_id: int, by: Player, as_organiser: bool = False
+    ) -> TournamentView:
+        """An organiser calls it off. See ``Tournaments.cancel``."""
+        return await self.tournaments.cancel(tournament_id, by, as_organiser)
+
+    @refusals_counted
+    async def tournament(self, tournament_id: int) -> TournamentView:
+        """A tournament by id. Raises NotFound."""
+        return await self.tournaments.view(tournament_id)
+
+    @refusals_counted
+    async def list_tournaments(
+        self,
+        status: TournamentStatus | str | None = None,
+        player: Player | None = None,
+        limit: int = 20,
+    ) -> list[TournamentView]:
+        """Tournaments, newest first. See ``Tournaments.list_tournaments``."""
+        return await self.tournaments.list_tournaments(status, player, limit)
+
+    @refusals_counted
+    async def tournament_pairings(
+        self, tournament_id: int, round_no: int | None = None
+    ) -> list[Pairing]:
+        """A round's pairings. See ``Tournaments.pairings``."""
+        return await self.tournaments.pairings(tournament_id, round_no)
+
+    @refusals_counted
+    async def tournament_standings(self, tournament_id: int) -> list[Standing]:
+        """The standings with their tie-breaks. See ``Tournaments.standings``."""
+        return await self.tournaments.standings(tournament_id)
 
     # -- looking (bot.service.looking) ----------------------------------------------------------
 
