@@ -234,6 +234,7 @@ def test_the_costly_commands_and_only_they_are_limited():
         "challenge": ["challenge"],
         "board": ["board"],
         "review": ["review"],
+        "puzzle": ["puzzle"],
     }
     assert limited["move"] == [] and limited["accept"] == [] and limited["resign"] == []
 

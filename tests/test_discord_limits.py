@@ -62,6 +62,7 @@ def test_there_is_one_group_named_mancala_with_every_command_of_the_issue():
         "leaderboard",
         "hint",
         "review",
+        "puzzle",
         "settings",
     }
 

@@ -39,6 +39,7 @@ from bot.discord.general_commands import GeneralCommands
 from bot.discord.handlers import Handlers
 from bot.discord.known_servers import KnownServers
 from bot.discord.notify import DiscordNotifier
+from bot.discord.puzzle_commands import PuzzleButton, PuzzleCommands
 from bot.discord.replies import answer_privately
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.health import heartbeat_forever, heartbeat_path, service_status
@@ -87,6 +88,7 @@ class MancalaBot(discord.Client):
         self.challenges = ChallengeCommands(
             self, service, self.boards, self.servers, self.threads, mail_address
         )
+        self.puzzle_commands = PuzzleCommands(service, self.servers)
         self.cooldowns = Cooldowns()  # how often each user ran the costly commands
         self.tree: app_commands.CommandTree[MancalaBot] = app_commands.CommandTree(self)
         self.tree.error(self._command_failed)
@@ -97,7 +99,7 @@ class MancalaBot(discord.Client):
 
     async def setup_hook(self) -> None:
         self.tree.add_command(MancalaGroup())
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, PuzzleButton)
         self.service.add_notifier(
             "discord",
             DiscordNotifier(self, self.service, self.boards, self.followups, self.challenges),

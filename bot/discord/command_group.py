@@ -1,7 +1,8 @@
 """The one command group, ``/mancala``. Each command hands its options to a handler of the
-bot that received it (``bot_of(interaction)``): ``game_commands``, ``general_commands`` or
-``challenges``. The costly ones (``hint``, ``challenge``, ``board``) are limited per user by
-the named cooldowns of ``cooldowns.py``, which discord.py checks before the command runs.
+bot that received it (``bot_of(interaction)``): ``game_commands``, ``general_commands``,
+``challenges`` or ``puzzle_commands``. The costly ones (``hint``, ``challenge``, ``board``,
+``review``, ``puzzle``) are limited per user by the named cooldowns of ``cooldowns.py``, which
+discord.py checks before the command runs.
 
 >>> group = MancalaGroup()
 >>> sorted(c.name for c in group.commands)[:4]
@@ -235,3 +236,31 @@ class MancalaGroup(app_commands.Group):
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
     ) -> None:
         await bot_of(interaction).game_commands.review(interaction, game)
+
+    @app_commands.command(description="Today's puzzle, another one, your streak, or the board")
+    @app_commands.describe(
+        kind="today's puzzle here (default), another for you, your streak, or the server's board",
+        family="only puzzles of this family",
+        grade="only puzzles of this grade (for another one)",
+    )
+    @app_commands.choices(
+        kind=[
+            app_commands.Choice(name="today's puzzle", value="daily"),
+            app_commands.Choice(name="another puzzle for me", value="next"),
+            app_commands.Choice(name="my streak", value="streak"),
+            app_commands.Choice(name="this server's puzzle board", value="board"),
+        ],
+        family=[
+            app_commands.Choice(name=f, value=f) for f in ("kalah", "wari", "oware", "al-manqala")
+        ],
+        grade=[app_commands.Choice(name=g, value=g) for g in ("easy", "medium", "hard")],
+    )
+    @cooldown("puzzle")
+    async def puzzle(
+        self,
+        interaction: discord.Interaction,
+        kind: str = "daily",
+        family: str | None = None,
+        grade: str | None = None,
+    ) -> None:
+        await bot_of(interaction).puzzle_commands.puzzle(interaction, kind, family, grade)

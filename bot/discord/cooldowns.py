@@ -20,8 +20,8 @@ board       10    60 s    each draws the picture and posts it in the channel for
 review      2     300 s   the solver over a whole game, many hints' worth of work (the
                           Review button of a final board shares the service's limit: one
                           review running per player, a review kept once done)
-puzzle      10    60 s    (for ``/mancala puzzle``, to come) a puzzle, each answer checked by
-                          the AI
+puzzle      10    60 s    a puzzle shown (a picture drawn), or an answer checked: the
+                          buttons of a puzzle count here too (``puzzle_commands.py``)
 ==========  ====  ======  ==================================================================
 
 Not limited: moves (by command, button or typed letter), accepting, declining and
@@ -97,7 +97,7 @@ COOLDOWNS: Mapping[str, NamedCooldown] = {
         NamedCooldown("challenge", 5, 60, "made {n} challenges"),
         NamedCooldown("board", 10, 60, "asked for the board {n} times"),
         NamedCooldown("review", 2, 300, "asked for {n} reviews"),
-        NamedCooldown("puzzle", 10, 60, "asked for {n} puzzles"),
+        NamedCooldown("puzzle", 10, 60, "asked for or answered {n} puzzles"),
     )
 }
 

@@ -101,6 +101,20 @@ class ChallengeHandlers(Protocol):
     async def rematch(self, interaction: discord.Interaction, game_id: int) -> None: ...
 
 
+class PuzzleHandlers(Protocol):
+    """Puzzles (``puzzle_commands.py``): showing them, answering them, streaks, the board."""
+
+    async def puzzle(
+        self,
+        interaction: discord.Interaction,
+        kind: str = "daily",
+        family: str | None = None,
+        grade: str | None = None,
+    ) -> None: ...
+
+    async def answer(self, interaction: discord.Interaction, puzzle_id: str, move: str) -> None: ...
+
+
 @runtime_checkable
 class Handlers(Protocol):
     """The bot as commands and buttons see it: its handlers, and the service (which the
@@ -117,6 +131,9 @@ class Handlers(Protocol):
 
     @property
     def challenges(self) -> ChallengeHandlers: ...
+
+    @property
+    def puzzle_commands(self) -> PuzzleHandlers: ...
 
 
 def bot_of(interaction: discord.Interaction) -> Handlers:
