@@ -26,6 +26,7 @@ from bot import metrics
 from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from, seat_of
 from bot.mail.mail_commands import HELP, Command, CommandError, first_line, parse_command
 from bot.mail.mail_settings import MailSettings
+from bot.mail.puzzle_mail import PuzzleMail
 from bot.mail.reading import IncomingMail
 from bot.mail.replies import line_in_question
 from bot.mail.reply_limits import Refusal, ReplyKind, ReplyLimiter, count_refusal, limited
@@ -262,11 +263,14 @@ class Correspondence:
         self.mailer = notifier.mailer
         self.tokens = notifier.mailer.tokens
         self.limiter = limiter or ReplyLimiter()
+        self.puzzles = PuzzleMail(service, notifier.mailer.bot_address)
 
     async def wants(self, mail: IncomingMail) -> bool:
         """Is this mail about a stored game (rather than a position-and-move mail)? A bare
         move ("Move 5: D") from someone with games in progress is: it lost its game's tag."""
         if find_tags(mail.subject, mail.recipients) or find_unverified_ids(mail.subject):
+            return True
+        if self.puzzles.wants(mail):
             return True
         try:
             command = parse_command(mail.text)
@@ -280,6 +284,14 @@ class Correspondence:
         """The replies to a correspondence mail: game mail when it carries a seat's token
         (never limited), else an automatic reply within the sender's limits."""
         tags = find_tags(mail.subject, mail.recipients)
+        if not tags and self.puzzles.wants(mail):  # puzzles are play: a position mail's budget
+            return await limited(
+                self.limiter,
+                mail.from_address,
+                ReplyKind.PLAY,
+                lambda: self.puzzles.handle(mail),
+                lambda text: self.mailer.plain_reply(mail, mail.from_address, text),
+            )
         command = _command_or_error(mail)
         for kind, ident, token in tags:  # a seat's token: game mail, never limited
             if kind == "game":

@@ -30,6 +30,7 @@ VERBS = (
     "undo",
     "board",
     "review",
+    "puzzle",
     "games",
     "help",
 )
@@ -79,6 +80,7 @@ HELP = f"""Playing by mail: the commands (the first line of your mail; one per m
                         or offer to end the game (scored like a repetition)
     board               the current board
     review              once the game is over: the solver's review of every move
+    puzzle              today's puzzle ('puzzle next' for another); reply with your move
     games               your games and open challenges
 Reply to the bot's latest mail about a game: its subject and reply address carry your
 secret token for that game, and mail without it is refused."""

@@ -7,9 +7,9 @@ three kinds (``ReplyKind``):
 - ``GAME``: mail in a correspondence game or challenge from the seat's own player (it carries
   the seat's secret token), and the service's news to players of their games. Never limited:
   play always gets what it needs.
-- ``PLAY``: the answer to a position mail, the AI's move on the sender's board. Play too, but
-  anyone can send one, so it has a per-address budget of its own, large enough for several
-  games a day.
+- ``PLAY``: the answer to a position mail, the AI's move on the sender's board, and puzzles by
+  mail (``bot.mail.puzzle_mail``). Play too, but anyone can send one, so it has a per-address
+  budget of its own, large enough for several games a day.
 - ``AUTOMATIC``: everything else: help, the games list, errors and refusals, a position mail
   that could not be read, a new challenge's confirmation.
 
@@ -200,7 +200,11 @@ class ReplyLimiter:
         self._sent_this_hour += 1
 
     def _notice(self, kind: ReplyKind, limit: int) -> str:
-        what = "answers to position mails" if kind is ReplyKind.PLAY else "automatic replies"
+        what = (
+            "answers to position mails and puzzles"
+            if kind is ReplyKind.PLAY
+            else "automatic replies"
+        )
         hours = max(1, round(self.resets_in() / HOUR))
         return (
             f"I have sent this address {limit} {what} today, as many as I send to one "
