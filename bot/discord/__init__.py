@@ -12,6 +12,8 @@ It only translates: the game service decides who may do what.
   offers, hints and the record, turned into service calls and replies;
 - ``general_commands.py``: help, rules, your games, pings, the leaderboard, server settings;
 - ``challenge_commands.py``: challenges, accepting and declining, rematches, games in threads;
+- ``puzzle_commands.py``: ``/mancala puzzle`` (today's, another, streaks, the server's
+  puzzle board) and the puzzle buttons that answer;
 - ``boards.py``: posting a board and taking the buttons off the one it replaces;
 - ``pictures.py``: the board's picture and other embeds, a game's record as a file;
 - ``followups.py``: the AI's replies as follow-ups of the player's interaction;

@@ -17,7 +17,8 @@ The modules, in the order a message meets them:
   first line's command and ``HELP``) and authorized by ``tokens`` (a secret per seat, in
   the subject and reply address); ``game_mail`` writes their mails, and the
   ``EmailNotifier`` there sends the service's events (the opponent's moves, offers,
-  reminders, forfeits) to email players.
+  reminders, forfeits) to email players; ``puzzle_mail``: puzzles asked for with 'puzzle'
+  and answered by replying with the move.
 - ``replies``: threaded replies (Message-ID, In-Reply-To, References, Auto-Submitted).
 - ``mail_settings``: the settings from the environment (``MailSettings``,
   ``MailSettingsError``); ``runner``: the assembly behind ``mancala mail`` (server) and
