@@ -261,6 +261,8 @@ def help_text(typed_moves: bool) -> str:
                 "`/mancala accept`, `/mancala decline` and `/mancala cancel` answer or withdraw "
                 "challenges; `/mancala games` lists yours; `/mancala rules NAME` explains a ruleset; "
                 "`/mancala leaderboard` ranks the players.",
+                "`/mancala puzzle` posts today's puzzle (`kind: next` for another, just for you): "
+                "press the right pit; your streak and the server's puzzle board keep count.",
                 "Boards come as a picture with the text board beside it; `/mancala board text: False` "
                 "leaves the text out once. Server admins choose the defaults (ruleset, AI level, "
                 "clock, pings, threads, the text board) with `/mancala settings`.",
