@@ -41,6 +41,7 @@ from bot.discord.known_servers import KnownServers
 from bot.discord.notify import DiscordNotifier
 from bot.discord.puzzle_commands import PuzzleButton, PuzzleCommands
 from bot.discord.replies import answer_privately
+from bot.discord.tournament_commands import TournamentCommands
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.health import heartbeat_forever, heartbeat_path, service_status
 from bot.mail.mail_settings import MailSettings
@@ -89,6 +90,9 @@ class MancalaBot(discord.Client):
             self, service, self.boards, self.servers, self.threads, mail_address
         )
         self.puzzle_commands = PuzzleCommands(service, self.servers)
+        self.tournament_commands = TournamentCommands(
+            self, service, self.boards, self.servers, self.threads
+        )
         self.cooldowns = Cooldowns()  # how often each user ran the costly commands
         self.tree: app_commands.CommandTree[MancalaBot] = app_commands.CommandTree(self)
         self.tree.error(self._command_failed)
@@ -102,8 +106,17 @@ class MancalaBot(discord.Client):
         self.add_dynamic_items(*DYNAMIC_ITEMS, PuzzleButton)
         self.service.add_notifier(
             "discord",
-            DiscordNotifier(self, self.service, self.boards, self.followups, self.challenges),
+            DiscordNotifier(
+                self,
+                self.service,
+                self.boards,
+                self.followups,
+                self.challenges,
+                self.tournament_commands,
+            ),
         )
+        # a game of a tournament in a channel here is played in a thread of that channel
+        self.service.tournaments.place_makers["discord"] = self.tournament_commands.make_place
         if not self.settings.sync_commands:
             return
         if self.settings.guild_id:

@@ -17,6 +17,7 @@ from discord import app_commands
 from bot.discord.choices import level_choices, move_choices, ruleset_choices
 from bot.discord.cooldowns import cooldown
 from bot.discord.handlers import bot_of
+from bot.discord.tournament_commands import TournamentGroup
 from bot.service.types import OfferKind
 
 Choices = list[app_commands.Choice[str]]
@@ -38,6 +39,7 @@ class MancalaGroup(app_commands.Group):
             description="Play mancala: Kalah, Wari, Oware and more",
             guild_only=False,
         )
+        self.add_command(TournamentGroup())  # /mancala tournament ...
 
     @app_commands.command(description="Challenge someone to a game (challenge me to play the AI)")
     @app_commands.describe(

@@ -169,9 +169,13 @@ def cooldown(name: str) -> Callable[[T], T]:
     return app_commands.check(CooldownCheck(COOLDOWNS[name]))
 
 
-def cooldowns_of(command: app_commands.Command[Any, ..., Any]) -> list[NamedCooldown]:
-    """The named cooldowns ``command`` is limited by."""
-    return [check.named for check in command.checks if isinstance(check, CooldownCheck)]
+def cooldowns_of(
+    command: app_commands.Command[Any, ..., Any] | app_commands.Group,
+) -> list[NamedCooldown]:
+    """The named cooldowns ``command`` is limited by (a group of commands, ``/mancala
+    tournament``, by none of its own)."""
+    checks = command.checks if isinstance(command, app_commands.Command) else []
+    return [check.named for check in checks if isinstance(check, CooldownCheck)]
 
 
 def refusal(error: app_commands.CommandOnCooldown, command: str) -> str:

@@ -115,6 +115,39 @@ class PuzzleHandlers(Protocol):
     async def answer(self, interaction: discord.Interaction, puzzle_id: str, move: str) -> None: ...
 
 
+class TournamentHandlers(Protocol):
+    """Tournaments (``tournament_commands.py``): ``/mancala tournament ...``."""
+
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        format: str,
+        ruleset: str | None,
+        rounds: int | None,
+        minutes: int | None,
+        days: int | None,
+        length: int | None,
+        start_in: str | None,
+    ) -> None: ...
+
+    async def join(self, interaction: discord.Interaction, tournament_id: int) -> None: ...
+
+    async def withdraw(self, interaction: discord.Interaction, tournament_id: int) -> None: ...
+
+    async def start(self, interaction: discord.Interaction, tournament_id: int) -> None: ...
+
+    async def cancel(self, interaction: discord.Interaction, tournament_id: int) -> None: ...
+
+    async def pairings(
+        self, interaction: discord.Interaction, tournament_id: int, round_no: int | None
+    ) -> None: ...
+
+    async def standings(self, interaction: discord.Interaction, tournament_id: int) -> None: ...
+
+    async def list_open(self, interaction: discord.Interaction) -> None: ...
+
+
 @runtime_checkable
 class Handlers(Protocol):
     """The bot as commands and buttons see it: its handlers, and the service (which the
@@ -131,6 +164,9 @@ class Handlers(Protocol):
 
     @property
     def challenges(self) -> ChallengeHandlers: ...
+
+    @property
+    def tournament_commands(self) -> TournamentHandlers: ...
 
     @property
     def puzzle_commands(self) -> PuzzleHandlers: ...

@@ -24,6 +24,7 @@ from bot.discord.boards import Boards
 from bot.discord.challenge_commands import ChallengeCommands
 from bot.discord.followups import AIFollowups
 from bot.discord.identities import mentions
+from bot.discord.tournament_commands import TournamentCommands
 from bot.discord.views import challenge_view
 from bot.service import (
     ChallengeAnswered,
@@ -40,6 +41,7 @@ from bot.service import (
     Player,
     Reminder,
 )
+from bot.service.events import TournamentNews
 from engine import Ruleset
 
 log = logging.getLogger(__name__)
@@ -59,8 +61,10 @@ class DiscordNotifier(Notifier):
         boards: Boards,
         followups: AIFollowups,
         challenges: ChallengeCommands,
+        tournaments: TournamentCommands | None = None,
     ) -> None:
         self.client = client
+        self.tournaments = tournaments
         self.service = service
         self.boards = boards
         self.followups = followups
@@ -120,6 +124,10 @@ class DiscordNotifier(Notifier):
     async def on_forfeit(self, event: Forfeit) -> None:
         if self._first_time(("over", event.game.id)):
             await self._post_board(event, f"{fmt.who(event.loser)} ran out of time.")
+
+    async def on_tournament(self, event: TournamentNews) -> None:
+        if self.tournaments is not None:  # posted as tournament_commands.py says
+            await self.tournaments.post(event)
 
     async def on_reminder(self, event: Reminder) -> None:
         game = event.game
