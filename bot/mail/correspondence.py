@@ -31,6 +31,7 @@ from bot.mail.reading import IncomingMail
 from bot.mail.replies import line_in_question
 from bot.mail.reply_limits import Refusal, ReplyKind, ReplyLimiter, count_refusal, limited
 from bot.mail.tokens import Tokens, find_tags, find_unverified_ids
+from bot.mail.tournament_mail import TournamentMail, TournamentWords
 from bot.mail.transport import PermanentMailError, Relay, TransientMailError
 from bot.render.review_text import review_summary
 from bot.service import (
@@ -50,6 +51,7 @@ from bot.service import (
     Reminder,
     ServiceError,
 )
+from bot.service.events import TournamentNews
 from bot.service.types import OFFER_ASKS, OfferKind
 from engine import SIDES, Side, from_perspective, render, to_perspective
 from engine.errors import excerpt
@@ -218,6 +220,11 @@ class EmailNotifier(Notifier):
             )
         )
 
+    async def on_tournament(self, event: TournamentNews) -> None:
+        message = await TournamentWords(self.mailer).news(event)
+        if message is not None:
+            await self._send(message)
+
     async def on_reminder(self, event: Reminder) -> None:
         days = event.idle_seconds / 86400
         note = "" if event.forfeit_at is None else " Without a move the game will be forfeited."
@@ -264,13 +271,14 @@ class Correspondence:
         self.tokens = notifier.mailer.tokens
         self.limiter = limiter or ReplyLimiter()
         self.puzzles = PuzzleMail(service, notifier.mailer.bot_address)
+        self.tournaments = TournamentMail(service, notifier.mailer)
 
     async def wants(self, mail: IncomingMail) -> bool:
         """Is this mail about a stored game (rather than a position-and-move mail)? A bare
         move ("Move 5: D") from someone with games in progress is: it lost its game's tag."""
         if find_tags(mail.subject, mail.recipients) or find_unverified_ids(mail.subject):
             return True
-        if self.puzzles.wants(mail):
+        if self.puzzles.wants(mail) or self.tournaments.wants(mail):
             return True
         try:
             command = parse_command(mail.text)
@@ -290,6 +298,14 @@ class Correspondence:
                 mail.from_address,
                 ReplyKind.PLAY,
                 lambda: self.puzzles.handle(mail),
+                lambda text: self.mailer.plain_reply(mail, mail.from_address, text),
+            )
+        if not tags and self.tournaments.wants(mail):  # answered as the games list is
+            return await limited(
+                self.limiter,
+                mail.from_address,
+                ReplyKind.AUTOMATIC,
+                lambda: self.tournaments.handle(mail),
                 lambda text: self.mailer.plain_reply(mail, mail.from_address, text),
             )
         command = _command_or_error(mail)

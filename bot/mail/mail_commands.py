@@ -82,6 +82,7 @@ HELP = f"""Playing by mail: the commands (the first line of your mail; one per m
     review              once the game is over: the solver's review of every move
     puzzle              today's puzzle ('puzzle next' for another); reply with your move
     games               your games and open challenges
+    tournament help     tournaments: create, join, standings ('tournament' alone lists them)
 Reply to the bot's latest mail about a game: its subject and reply address carry your
 secret token for that game, and mail without it is refused."""
 
