@@ -49,11 +49,9 @@ from +2 to 0 gives away the game). The thresholds count seeds, not shares of the
 that a seed means the same in every rules family; on small boards the result rule is what
 catches the decisive errors.
 
-Where positions can repeat (wari, oware, al-manqala, the applet's games), boards of up to
-``PYTHON_FIRST_SEEDS`` (10) seeds are proven by the plain-Python solver first: the compiled
-solver proves a wrong value in at least one such board (oware:pits=3,seeds=2, pits 3 1 0 /
-0 0 0, stores 6-2, South to move: +2, where plain minimax and the plain-Python solver give
-+4), and ``tests/test_review.py`` checks every proven value against them.
+Where positions can repeat (wari, oware, al-manqala, the applet's games), a value rests on the
+positions above it on the solver's path; ``tests/test_review.py`` checks every proven value
+against plain minimax over the path and the plain-Python solver.
 
 Values are those of best play from each position as if it were new: a repetition of a
 position played before it is not seen (the solver's path starts at the position), so in wari
@@ -391,9 +389,7 @@ def review_move(
     nodes = 0
     seeds = sum(position.pits)
     if seeds <= max(budget.prove_seeds, budget.try_seeds):
-        if compiled and seeds <= PYTHON_FIRST_SEEDS and _may_cycle(position.rules):
-            exact, nodes = _prove_in_python(position, budget)
-        if exact is None and compiled:
+        if compiled:
             most = budget.nodes if seeds <= budget.prove_seeds else budget.try_nodes
             exact, nodes, timed_out = _prove(position, played, most, budget.seconds, endgame)
         else:
@@ -425,18 +421,6 @@ def review_move(
         reduced=not compiled,
         timed_out=timed_out,
     )
-
-
-# Where positions repeat, boards of up to this many seeds are proven by the plain-Python solver
-# first (the compiled one where it runs out of budget): on such a board the compiled solver
-# was found to prove a wrong value (see the module's docstring).
-PYTHON_FIRST_SEEDS = 10
-
-
-def _may_cycle(rules: Ruleset) -> bool:
-    from engine.ai.pysolve import may_cycle
-
-    return may_cycle(rules)
 
 
 # Each legal move -> its value for the mover. A proof fills in exact values for every move

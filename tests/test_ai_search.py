@@ -6,9 +6,19 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
+from test_small_solve import random_positions
 
 from engine import Game, Position, Ruleset
-from engine.ai import LEVELS, SEARCH_LEVELS, AIMove, choose_move, hint, retrograde, solve
+from engine.ai import (
+    LEVELS,
+    SEARCH_LEVELS,
+    AIMove,
+    choose_move,
+    hint,
+    pysolve,
+    retrograde,
+    solve,
+)
 from engine.ai.encoding import encode
 from engine.ai.search import result_from_bounds
 from engine.ai.search import solve as kernel_solve
@@ -58,11 +68,42 @@ def test_solver_matches_path_minimax_where_positions_can_repeat(text):
 # Found by solving random small positions and comparing with path_minimax (issue 21): the
 # transposition table handed a value that rested on a repetition of a position above it on one
 # path to another path. The solver proved 6 and -2 here.
-@pytest.mark.parametrize("board", [(1, 0, 0, 1, 0, 1, 3, 6), (0, 1, 0, 0, 1, 1, 4, 5)])
-def test_solver_values_do_not_leak_between_paths_where_positions_repeat(board):
-    pos = Position.settled(Ruleset.parse("oware:pits=3,seeds=2"), board, 1)
-    result = kernel_solve(pos)
-    assert result.complete and result.value == path_minimax(pos)
+# The third (issue 32) with a table of 2**12 entries or more: the set of positions above a
+# node was keyed by the XOR of their Zobrist hashes, which is linear, so two different sets met
+# on one key (the kernel now scrambles each hash first: search_kernel.path_member). It proved 2.
+@pytest.mark.parametrize(
+    "board, mover",
+    [((1, 0, 0, 1, 0, 1, 3, 6), 1), ((0, 1, 0, 0, 1, 1, 4, 5), 1), ((3, 1, 0, 0, 0, 0, 6, 2), 0)],
+)
+@pytest.mark.parametrize("tt_bits", [8, 16, 22])
+def test_solver_values_do_not_leak_between_paths_where_positions_repeat(board, mover, tt_bits):
+    pos = Position.settled(Ruleset.parse("oware:pits=3,seeds=2"), board, mover)
+    result = kernel_solve(pos, tt_bits=tt_bits)
+    # (Plain minimax over the path takes minutes from four seeds: the python solver there.)
+    expected = path_minimax(pos) if sum(pos.pits) <= 3 else pysolve.solve(pos).value
+    assert result.complete and result.value == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "oware:pits=3,seeds=2",
+        "wari:pits=3,seeds=2",
+        "al-manqala:pits=3,seeds=2",
+        "mankala:pits=2",
+        "manbula:pits=2,seeds=3",
+    ],
+)
+def test_solver_matches_the_python_solver_on_random_boards_that_may_repeat(text):
+    # The python solver keys its table by the set of positions above as a tuple hash, not a
+    # Zobrist XOR: an independent check of the kernel's path keys (issue 32's wrong value).
+    rules = Ruleset.parse(text)
+    for seeds in range(3, 7):
+        for pos in random_positions(rules, seeds, 5, seed=seeds):
+            reference = pysolve.solve(pos, node_limit=50_000)
+            assert reference.complete
+            result = kernel_solve(pos, tt_bits=16)
+            assert result.complete and result.value == reference.value, pos
 
 
 def test_a_line_cut_at_the_ply_limit_never_counts_as_proven():

@@ -128,8 +128,10 @@ HISTORY_CAP = (1 << 20) - 1
 MOVES, ORDER, PATH = 0, 1, 3  # rows of the per-ply array
 TT_EMPTY = -1
 # Spreads the hash of the positions above a node over its table key (see negamax): the golden
-# ratio's odd constant, as a signed 64-bit number.
+# ratio's odd constant, as a signed 64-bit number; and a second odd constant (splitmix64's)
+# for ``path_member``.
 PATH_MIX = -7046029254386353131
+PATH_MIX_2 = -4658895280553007687
 
 
 def make_workspace(size: int, tt_bits: int) -> tuple[Int64s, Int64s, Int64s, Int64s]:
@@ -154,6 +156,20 @@ def make_workspace(size: int, tt_bits: int) -> tuple[Int64s, Int64s, Int64s, Int
 def tt_pack(value, depth, kind, work, move):
     """value (32 bits) | depth (16) | log2 of the nodes spent (6) | bound kind (2) | move+1 (8)"""
     return ((value + (1 << 30)) << 32) | (depth << 16) | (work << 10) | (kind << 8) | (move + 1)
+
+
+@njit(cache=True, forceinline=True)
+def path_member(h):
+    """A position's hash as a member of the set of positions above a node: scrambled, so
+    that the XOR of a set is not the XOR of Zobrist numbers. Zobrist hashes are linear (each
+    is the XOR of one number per pit and count), so the plain XOR of two positions' hashes
+    equals that of two other positions that swap a pit's count between them; on small boards
+    such sets meet on the search path, and the solver read a value proven under other
+    positions above it (oware:pits=3,seeds=2, pits 3 1 0 / 0 0 0, stores 6-2: +2 for +4)."""
+    x = h * PATH_MIX
+    x ^= x >> 29
+    x *= PATH_MIX_2
+    return x ^ (x >> 32)
 
 
 @njit(cache=True, forceinline=True)
@@ -610,10 +626,12 @@ def negamax(
         # for the positions above this one on the path, and a table keyed by the position
         # alone would hand it to other paths (it made the solver prove wrong values in
         # oware). So the key also holds the set of those positions: an order-free XOR of
-        # their hashes, mixed so that it cannot cancel the position's own.
-        above = (per_ply[ply - 1, PATH, 1] ^ per_ply[ply - 1, PATH, 0]) if ply > 0 else 0
+        # their scrambled hashes (path_member), mixed so that it cannot cancel the position's.
+        above = 0
+        if ply > 0:
+            above = per_ply[ply - 1, PATH, 1] ^ path_member(per_ply[ply - 1, PATH, 0])
         per_ply[ply, PATH, 1] = above
-        salt = (above ^ h) * PATH_MIX
+        salt = (above ^ path_member(h)) * PATH_MIX
         h ^= above * PATH_MIX
         keyed = True
     if exact and not (R[MAY_CYCLE] != 0 and R[CYCLE] == 0):
