@@ -33,6 +33,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=48)
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--sort", default="cumulative", help="a pstats key: cumulative, tottime...")
     args = parser.parse_args()
     server = folder = None
     if args.backend == "postgresql":
@@ -62,7 +63,7 @@ def main() -> None:
         f"of CPU per move while moving ({1000 * cpu / max(1, moves):.2f} ms with start-up, "
         "under the profiler)"
     )
-    pstats.Stats(profile).sort_stats("cumulative").print_stats(args.top)
+    pstats.Stats(profile).sort_stats(args.sort).print_stats(args.top)
 
 
 if __name__ == "__main__":

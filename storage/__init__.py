@@ -3,6 +3,7 @@ path, the default) and PostgreSQL (a ``postgresql://`` URL, for several processe
 
 - ``base.py``: the interface; ``records.py``: the typed rows it hands out and takes in;
 - ``sqlite.py``, ``postgres.py``: the backends; ``queries.py``: the SQL both run word for word;
+  ``move_batches.py``: PostgreSQL's moves of many games written in one statement;
 - ``migrations.py``: the schema, numbered; ``transfer.py`` and ``backup.py``: moving and
   copying a database; ``tables.py``: endgame tables kept as files.
 

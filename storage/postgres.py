@@ -6,8 +6,9 @@ inside a transaction (``UPDATE games ... WHERE id = $1 AND ply = $2``), and the 
 primary key on (game_id, ply) refuses a second move at the same ply: whichever process commits
 first wins, the other is told it lost (False) and its caller reloads. Each change of a game is
 announced with NOTIFY, so a process that caches the game forgets it at once (LISTEN), and a
-board it shows is never stale. Migrations run under an advisory lock, so processes starting
-together migrate once.
+board it shows is never stale. The moves that arrive while one is being written go together
+as the next batch, in one statement (``storage.move_batches``). Migrations run under an
+advisory lock, so processes starting together migrate once.
 
 The schema is the SQLite one (``storage.migrations``), translated by ``postgres_sql``: one
 source of truth for both backends.
@@ -26,6 +27,7 @@ from typing import Any
 from storage import queries
 from storage.base import ChannelTaken, Storage, StorageError, StorageUnavailable
 from storage.migrations import LATEST, MIGRATIONS
+from storage.move_batches import MoveBatcher
 from storage.queries import numbered
 from storage.records import (
     ChallengeRecord,
@@ -105,20 +107,6 @@ async def _session_kept(connection: Any) -> None:
     the listener has a connection of its own, and migrations take a transaction's lock."""
 
 
-@functools.lru_cache(maxsize=64)
-def _move_statement(columns: tuple[str, ...]) -> str:
-    """A move in one statement, so one round trip and its own transaction: the compare-and-set
-    on the ply, the move log's entry, and the notification to other processes, all three or
-    (the ply moved on) none. Parameters: the changes' values, the game's id and the ply seen
-    (``queries.change_values``), the move's (``queries.move_values`` but the game's id), then
-    the channel and payload of the notification."""
-    return numbered(
-        f"WITH changed AS ({queries.change_game(columns)} RETURNING id) "
-        f"INSERT INTO moves ({queries.MOVE_COLUMNS}) "
-        "SELECT id, ?, ?, ?, ?, ?, ? FROM changed RETURNING pg_notify(?, ?)"
-    )
-
-
 class _PairingTaken(Exception):
     """A pairing had its game already: the transaction that made another is rolled back."""
 
@@ -176,6 +164,7 @@ class PostgresStorage(Storage):
         self.token = secrets.token_hex(6)  # this storage's own notifications are not news
         self._listener: Any = None  # the connection that LISTENs, once someone watches
         self._watchers: list[Callable[[int | None], None]] = []
+        self._moves = MoveBatcher(pool, NOTIFY_CHANNEL)
 
     # -- opening, migrating -------------------------------------------------------------------
 
@@ -382,15 +371,14 @@ class PostgresStorage(Storage):
         import asyncpg
 
         changes = {**changes, "ply": ply + 1}
-        if not ratings:  # a move that does not end a rated game: one round trip
-            status = await self._pool.execute(
-                _move_statement(tuple(changes)),
-                *queries.change_values(changes, game_id, ply),
-                *queries.move_values(game_id, ply + 1, move)[1:],
-                NOTIFY_CHANNEL,
+        if not ratings:  # a move that does not end a rated game: batched with others'
+            return await self._moves.record(
+                game_id,
+                ply,
+                changes,
+                queries.move_values(game_id, ply + 1, move)[2:],
                 f"{game_id}:{self.token}",
             )
-            return _count(status) == 1
         try:
             async with self._pool.acquire() as conn, conn.transaction():
                 if not await self._change_game(conn, game_id, ply, changes):

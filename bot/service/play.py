@@ -75,8 +75,11 @@ class Play:
         expected_ply = _as_ply(expected_ply)
         async with self.games.locked(game_id):
             live = await self.games.load(game_id)
-            if expected_ply is not None and expected_ply != live.record.ply:
-                live = await self.games.load(game_id, fresh=True)  # the player may know better
+            if expected_ply is not None and expected_ply > live.record.ply:
+                # The player saw a later board (shown by another process): the database may
+                # be ahead of our copy. A board older than our copy is stale whatever the
+                # database holds, so it costs no read.
+                live = await self.games.load(game_id, fresh=True)
             self.games.side_of(live, by)
             if expected_ply is not None and expected_ply != live.record.ply:
                 raise self._stale(live, move, expected_ply)
@@ -323,3 +326,4 @@ class Play:
             actor=by,
         )
         return view
+
