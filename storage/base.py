@@ -18,6 +18,8 @@ from typing import Any
 from storage.records import (
     ChallengeRecord,
     ChallengeStatus,
+    DigestRecord,
+    DigestSettingRecord,
     Established,
     GameChanges,
     GameRecord,
@@ -28,16 +30,19 @@ from storage.records import (
     NewGame,
     NewMove,
     NewPairing,
+    NewPremove,
     NewPuzzleAttempt,
     NewTournament,
     PingMode,
     PlayerRecord,
+    PremoveRecord,
     PuzzleStandingRecord,
     RatingRecord,
     TournamentGameRecord,
     TournamentPlayerRecord,
     TournamentRecord,
     TournamentStatus,
+    VacationRecord,
 )
 
 
@@ -318,6 +323,70 @@ class Storage(ABC):
     ) -> bool:
         """Set the status (finished, cancelled) if the tournament is in one of ``ending``;
         False if it was not (it ended already)."""
+
+    # -- correspondence on a human schedule (bot.service.vacations, digests, premoves)
+    @abstractmethod
+    async def start_vacation(self, player_id: int, started_at: float, ends_at: float) -> bool:
+        """Open a vacation for the player; False if one is open already."""
+
+    @abstractmethod
+    async def open_vacations(self, player_id: int | None = None) -> list[VacationRecord]:
+        """The vacations under way (the player's, at most one, when given)."""
+
+    @abstractmethod
+    async def vacations_since(self, player_id: int, since: float) -> list[VacationRecord]:
+        """The player's vacations still open or ended after ``since``, oldest first."""
+
+    @abstractmethod
+    async def end_vacation(self, vacation: VacationRecord, ended_at: float) -> list[int] | None:
+        """End the open vacation at ``ended_at`` and, in the same transaction, move the
+        deadlines of each active game where its player is to move by the part of the
+        vacation in that turn (``queries.SHIFT_DEADLINES``). None if it had ended already
+        (another caller or process ended it); else the games whose deadlines moved."""
+
+    @abstractmethod
+    async def set_digest(
+        self, player_id: int, hour: int | None, first_day: int, now: float
+    ) -> None:
+        """Turn the player's daily digest on at ``hour`` (UTC) from ``first_day``, or off
+        (``hour`` None)."""
+
+    @abstractmethod
+    async def digest_setting(self, player_id: int) -> DigestSettingRecord | None: ...
+
+    @abstractmethod
+    async def due_digests(self, day: int, hour: int) -> list[DigestSettingRecord]:
+        """Players whose digest of ``day`` is due by ``hour`` and not claimed yet."""
+
+    @abstractmethod
+    async def claim_digest(self, player_id: int, day: int, now: float, games: str) -> bool:
+        """Record the player's digest of ``day`` listing ``games``: True for the one caller
+        (of every process) that is to send it."""
+
+    @abstractmethod
+    async def digest(self, player_id: int, day: int) -> DigestRecord | None: ...
+
+    @abstractmethod
+    async def premoves(self, game_id: int, player_id: int | None = None) -> list[PremoveRecord]:
+        """The conditional moves in a game (one player's, when given)."""
+
+    @abstractmethod
+    async def set_premoves(
+        self,
+        game_id: int,
+        player_id: int,
+        premoves: Sequence[NewPremove],
+        now: float,
+        replace: bool,
+    ) -> None:
+        """Store conditional moves (one per condition: the same condition again replaces its
+        answer); with ``replace``, the player's others in the game go in the same
+        transaction."""
+
+    @abstractmethod
+    async def take_premoves(self, game_id: int, player_id: int) -> list[PremoveRecord]:
+        """Delete the player's conditional moves in the game and return them: the one caller
+        that deletes them has them (an empty list for the others)."""
 
     # -- other processes' changes
     async def watch_games(self, callback: Callable[[int | None], None]) -> bool:

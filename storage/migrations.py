@@ -324,6 +324,54 @@ CREATE UNIQUE INDEX tournament_games_game ON tournament_games (game_id)
     WHERE game_id IS NOT NULL;
 """,
     ),
+    # Correspondence on a human schedule (docs/correspondence.md). A vacation is open while
+    # ``ended_at`` is NULL (one at a time per player: the partial unique index); it ends by
+    # itself at ``ends_at``. Its end, a compare-and-set on ``ended_at``, moves the player's
+    # deadlines in the same transaction. A player with a ``digest_settings`` row gets one
+    # mail a day; ``digests`` holds each day's, claimed once per (player, day) whatever the
+    # processes, with the plies of the games it listed. ``premoves`` are a player's
+    # conditional moves in a game, set at ``ply``: the opponent's moves after it are
+    # compared with ``if_moves`` (the engine's notation, space-separated).
+    (
+        8,
+        """
+CREATE TABLE vacations (
+    id         INTEGER PRIMARY KEY,
+    player_id  INTEGER NOT NULL REFERENCES players(id),
+    started_at REAL NOT NULL,
+    ends_at    REAL NOT NULL,                -- when it ends by itself (length or allowance)
+    ended_at   REAL                          -- NULL while the player is away
+);
+CREATE UNIQUE INDEX vacations_open ON vacations (player_id) WHERE ended_at IS NULL;
+CREATE INDEX vacations_player ON vacations (player_id, started_at);
+
+CREATE TABLE digest_settings (
+    player_id  INTEGER NOT NULL REFERENCES players(id),
+    hour       INTEGER NOT NULL CHECK (hour BETWEEN 0 AND 23),   -- UTC
+    first_day  INTEGER NOT NULL,             -- the first day one is due (days since 1970, UTC)
+    set_at     REAL NOT NULL,
+    PRIMARY KEY (player_id)
+) WITHOUT ROWID;
+
+CREATE TABLE digests (
+    player_id  INTEGER NOT NULL REFERENCES players(id),
+    day        INTEGER NOT NULL,             -- days since 1970-01-01, UTC
+    sent_at    REAL NOT NULL,
+    games      TEXT NOT NULL,                -- JSON: [[game id, ply], ...] as listed
+    PRIMARY KEY (player_id, day)
+) WITHOUT ROWID;
+
+CREATE TABLE premoves (
+    game_id    INTEGER NOT NULL REFERENCES games(id),
+    player_id  INTEGER NOT NULL REFERENCES players(id),
+    ply        INTEGER NOT NULL,             -- the game's ply when set
+    if_moves   TEXT NOT NULL,                -- the opponent's move(s) that trigger it
+    then_move  TEXT NOT NULL,                -- the owner's answer
+    created_at REAL NOT NULL,
+    PRIMARY KEY (game_id, player_id, if_moves)
+) WITHOUT ROWID;
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

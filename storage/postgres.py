@@ -32,6 +32,8 @@ from storage.queries import numbered
 from storage.records import (
     ChallengeRecord,
     ChallengeStatus,
+    DigestRecord,
+    DigestSettingRecord,
     Established,
     GameChanges,
     GameRecord,
@@ -42,16 +44,19 @@ from storage.records import (
     NewGame,
     NewMove,
     NewPairing,
+    NewPremove,
     NewPuzzleAttempt,
     NewTournament,
     PingMode,
     PlayerRecord,
+    PremoveRecord,
     PuzzleStandingRecord,
     RatingRecord,
     TournamentGameRecord,
     TournamentPlayerRecord,
     TournamentRecord,
     TournamentStatus,
+    VacationRecord,
 )
 
 MIGRATION_LOCK = 0x6D616E63  # pg_advisory_xact_lock key: 'manc'
@@ -639,3 +644,82 @@ class PostgresStorage(Storage):
     ) -> bool:
         values = queries.end_values(tournament_id, status, now, ending)
         return await self._execute(queries.END_TOURNAMENT, *values) == 1
+
+    # -- correspondence on a human schedule -----------------------------------------------------
+
+    async def start_vacation(self, player_id: int, started_at: float, ends_at: float) -> bool:
+        return await self._execute(queries.START_VACATION, player_id, started_at, ends_at) == 1
+
+    async def open_vacations(self, player_id: int | None = None) -> list[VacationRecord]:
+        if player_id is None:
+            rows = await self._all(queries.OPEN_VACATIONS)
+        else:
+            rows = await self._all(queries.OPEN_VACATION, player_id)
+        return [VacationRecord.from_row(row) for row in rows]
+
+    async def vacations_since(self, player_id: int, since: float) -> list[VacationRecord]:
+        rows = await self._all(queries.VACATIONS_SINCE, player_id, since)
+        return [VacationRecord.from_row(row) for row in rows]
+
+    async def end_vacation(self, vacation: VacationRecord, ended_at: float) -> list[int] | None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            status = await conn.execute(numbered(queries.END_VACATION), ended_at, vacation.id)
+            if _count(status) != 1:
+                return None
+            rows = await conn.fetch(
+                numbered(queries.SHIFT_DEADLINES),
+                *queries.shift_values(vacation.player_id, vacation.started_at, ended_at),
+            )
+            moved = [int(row["id"]) for row in rows]
+            for game_id in moved:  # other processes forget the deadlines they hold
+                await self._announce(conn, game_id)
+        return moved
+
+    async def set_digest(
+        self, player_id: int, hour: int | None, first_day: int, now: float
+    ) -> None:
+        if hour is None:
+            await self._execute(queries.UNSET_DIGEST, player_id)
+        else:
+            await self._execute(queries.SET_DIGEST, player_id, hour, first_day, now)
+
+    async def digest_setting(self, player_id: int) -> DigestSettingRecord | None:
+        row = await self._one(queries.DIGEST_SETTING, player_id)
+        return DigestSettingRecord.from_row(row) if row else None
+
+    async def due_digests(self, day: int, hour: int) -> list[DigestSettingRecord]:
+        rows = await self._all(queries.DUE_DIGESTS, day, hour, day)
+        return [DigestSettingRecord.from_row(row) for row in rows]
+
+    async def claim_digest(self, player_id: int, day: int, now: float, games: str) -> bool:
+        return await self._execute(queries.CLAIM_DIGEST, player_id, day, now, games) == 1
+
+    async def digest(self, player_id: int, day: int) -> DigestRecord | None:
+        row = await self._one(queries.DIGEST, player_id, day)
+        return DigestRecord.from_row(row) if row else None
+
+    async def premoves(self, game_id: int, player_id: int | None = None) -> list[PremoveRecord]:
+        if player_id is None:
+            rows = await self._all(queries.GAME_PREMOVES, game_id)
+        else:
+            rows = await self._all(queries.PREMOVES, game_id, player_id)
+        return [PremoveRecord.from_row(row) for row in rows]
+
+    async def set_premoves(
+        self,
+        game_id: int,
+        player_id: int,
+        premoves: Sequence[NewPremove],
+        now: float,
+        replace: bool,
+    ) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            if replace:
+                await conn.execute(numbered(queries.CLEAR_PREMOVES), game_id, player_id)
+            values = queries.premove_values(game_id, player_id, premoves, now)
+            if values:
+                await conn.executemany(numbered(queries.ADD_PREMOVE), values)
+
+    async def take_premoves(self, game_id: int, player_id: int) -> list[PremoveRecord]:
+        rows = await self._all(queries.TAKE_PREMOVES, game_id, player_id)
+        return [PremoveRecord.from_row(row) for row in rows]

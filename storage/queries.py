@@ -25,6 +25,7 @@ from storage.records import (
     NewGame,
     NewMove,
     NewPairing,
+    NewPremove,
     NewPuzzleAttempt,
     NewTournament,
     RatingRecord,
@@ -44,6 +45,10 @@ TABLES = (
     "tournaments",
     "tournament_players",
     "tournament_games",
+    "vacations",
+    "digest_settings",
+    "digests",
+    "premoves",
 )
 
 
@@ -467,3 +472,78 @@ def end_values(
     when ``ending`` names one)."""
     froms = [_plain(s) for s in ending[:2]] or [None]
     return (_plain(status), now, tournament_id, froms[0], froms[-1])
+
+
+# -- correspondence on a human schedule (storage.migrations, version 8) ----------------------
+
+START_VACATION = (  # parameters: player, started, ends; nothing when one is open already
+    "INSERT INTO vacations (player_id, started_at, ends_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (player_id) WHERE ended_at IS NULL DO NOTHING"
+)
+OPEN_VACATION = "SELECT * FROM vacations WHERE player_id = ? AND ended_at IS NULL"
+OPEN_VACATIONS = "SELECT * FROM vacations WHERE ended_at IS NULL ORDER BY id"
+VACATIONS_SINCE = (  # parameters: player, since: those not ended before it, oldest first
+    "SELECT * FROM vacations WHERE player_id = ? AND (ended_at IS NULL OR ended_at > ?) "
+    "ORDER BY started_at"
+)
+END_VACATION = (  # parameters: ended, vacation; the compare-and-set that ends it once
+    "UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL"
+)
+# The clock of each game where the player is to move stood still while they were away: its
+# deadlines move on by the part of the vacation that fell in the turn (from the later of the
+# vacation's start and the turn's, to the end). Only correspondence clocks (a day or more a
+# move, or none) stand still. Parameters: ended, started, started, (the same three again),
+# player, ended. Returns the games moved.
+SHIFT_DEADLINES = (
+    "UPDATE games SET "
+    "remind_at = remind_at + (? - CASE WHEN last_move_at > ? THEN last_move_at ELSE ? END), "
+    "forfeit_at = forfeit_at + (? - CASE WHEN last_move_at > ? THEN last_move_at ELSE ? END) "
+    "WHERE status = 'active' "
+    "AND (CASE mover WHEN 0 THEN south_id ELSE north_id END) = ? AND last_move_at < ? "
+    "AND (forfeit_at IS NULL OR forfeit_at - last_move_at >= 86400) "
+    "AND (remind_at IS NOT NULL OR forfeit_at IS NOT NULL) RETURNING id"
+)
+PLAYER_ACTIVE_GAMES = (  # parameters: player twice
+    "SELECT id FROM games WHERE status = 'active' AND (south_id = ? OR north_id = ?)"
+)
+
+
+def shift_values(player_id: int, started: float, ended: float) -> tuple[Any, ...]:
+    return (ended, started, started, ended, started, started, player_id, ended)
+
+
+SET_DIGEST = (  # parameters: player, hour, first day, now
+    "INSERT INTO digest_settings (player_id, hour, first_day, set_at) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (player_id) DO UPDATE SET hour = excluded.hour, "
+    "first_day = excluded.first_day, set_at = excluded.set_at"
+)
+UNSET_DIGEST = "DELETE FROM digest_settings WHERE player_id = ?"
+DIGEST_SETTING = "SELECT * FROM digest_settings WHERE player_id = ?"
+DUE_DIGESTS = (  # parameters: day, hour, day: whose digest of today is due and not claimed
+    "SELECT s.* FROM digest_settings s WHERE s.first_day <= ? AND s.hour <= ? "
+    "AND NOT EXISTS (SELECT 1 FROM digests d WHERE d.player_id = s.player_id AND d.day = ?) "
+    "ORDER BY s.player_id"
+)
+CLAIM_DIGEST = (  # parameters: player, day, now, games; one row per (player, day)
+    "INSERT INTO digests (player_id, day, sent_at, games) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (player_id, day) DO NOTHING"
+)
+DIGEST = "SELECT * FROM digests WHERE player_id = ? AND day = ?"
+
+PREMOVES = (  # parameters: game, player
+    "SELECT * FROM premoves WHERE game_id = ? AND player_id = ? ORDER BY created_at, if_moves"
+)
+GAME_PREMOVES = "SELECT * FROM premoves WHERE game_id = ? ORDER BY player_id, created_at"
+CLEAR_PREMOVES = "DELETE FROM premoves WHERE game_id = ? AND player_id = ?"
+TAKE_PREMOVES = CLEAR_PREMOVES + " RETURNING *"  # the one caller that deletes them has them
+ADD_PREMOVE = (  # parameters: premove_values; the same condition again replaces the answer
+    "INSERT INTO premoves (game_id, player_id, ply, if_moves, then_move, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, player_id, if_moves) DO UPDATE SET "
+    "ply = excluded.ply, then_move = excluded.then_move, created_at = excluded.created_at"
+)
+
+
+def premove_values(
+    game_id: int, player_id: int, premoves: Iterable[NewPremove], now: float
+) -> list[tuple[Any, ...]]:
+    return [(game_id, player_id, p["ply"], p["if_moves"], p["then_move"], now) for p in premoves]

@@ -490,3 +490,77 @@ class NewPairing(TypedDict):
     north_id: int | None
     kind: PairingKind
     result: PairingResult | None
+
+
+# -- correspondence on a human schedule (storage.migrations, version 8) -----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class VacationRecord:
+    """A row of ``vacations``: a player away from ``started_at``, until ``ended_at`` (None
+    while away); it ends by itself at ``ends_at``."""
+
+    id: int
+    player_id: int
+    started_at: float
+    ends_at: float
+    ended_at: float | None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> VacationRecord:
+        return cls(**{field.name: row[field.name] for field in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
+class DigestSettingRecord:
+    """A row of ``digest_settings``: the player gets a daily digest at ``hour`` (UTC), from
+    day ``first_day`` (days since 1970-01-01, UTC)."""
+
+    player_id: int
+    hour: int
+    first_day: int
+    set_at: float
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> DigestSettingRecord:
+        return cls(**{field.name: row[field.name] for field in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
+class DigestRecord:
+    """A row of ``digests``: the digest of ``day`` for a player, sent (claimed) at
+    ``sent_at``; ``games`` is the JSON of the [game id, ply] pairs it listed."""
+
+    player_id: int
+    day: int
+    sent_at: float
+    games: str
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> DigestRecord:
+        return cls(**{field.name: row[field.name] for field in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
+class PremoveRecord:
+    """A row of ``premoves``: if the opponent's moves after ``ply`` are ``if_moves``
+    (space-separated, the engine's notation), the owner plays ``then_move``."""
+
+    game_id: int
+    player_id: int
+    ply: int
+    if_moves: str
+    then_move: str
+    created_at: float
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> PremoveRecord:
+        return cls(**{field.name: row[field.name] for field in fields(cls)})
+
+
+class NewPremove(TypedDict):
+    """A conditional move to store for a game's player."""
+
+    ply: int
+    if_moves: str
+    then_move: str

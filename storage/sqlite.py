@@ -28,6 +28,8 @@ from storage.migrations import LATEST, MIGRATIONS
 from storage.records import (
     ChallengeRecord,
     ChallengeStatus,
+    DigestRecord,
+    DigestSettingRecord,
     Established,
     GameChanges,
     GameRecord,
@@ -38,16 +40,19 @@ from storage.records import (
     NewGame,
     NewMove,
     NewPairing,
+    NewPremove,
     NewPuzzleAttempt,
     NewTournament,
     PingMode,
     PlayerRecord,
+    PremoveRecord,
     PuzzleStandingRecord,
     RatingRecord,
     TournamentGameRecord,
     TournamentPlayerRecord,
     TournamentRecord,
     TournamentStatus,
+    VacationRecord,
 )
 
 MAX_BATCH = 256  # moves per group commit
@@ -654,3 +659,86 @@ class SQLiteStorage(Storage):
                 queries.END_TOURNAMENT, queries.end_values(tournament_id, status, now, ending)
             )
         return cursor.rowcount == 1
+
+    # -- correspondence on a human schedule -----------------------------------------------------
+
+    async def start_vacation(self, player_id: int, started_at: float, ends_at: float) -> bool:
+        async with self._transaction() as w:
+            cursor = await w.execute(queries.START_VACATION, (player_id, started_at, ends_at))
+        return cursor.rowcount == 1
+
+    async def open_vacations(self, player_id: int | None = None) -> list[VacationRecord]:
+        if player_id is None:
+            rows = await self._all(queries.OPEN_VACATIONS)
+        else:
+            rows = await self._all(queries.OPEN_VACATION, (player_id,))
+        return [VacationRecord.from_row(row) for row in rows]
+
+    async def vacations_since(self, player_id: int, since: float) -> list[VacationRecord]:
+        rows = await self._all(queries.VACATIONS_SINCE, (player_id, since))
+        return [VacationRecord.from_row(row) for row in rows]
+
+    async def end_vacation(self, vacation: VacationRecord, ended_at: float) -> list[int] | None:
+        async with self._transaction() as w:
+            cursor = await w.execute(queries.END_VACATION, (ended_at, vacation.id))
+            if cursor.rowcount != 1:
+                await w.rollback()
+                return None
+            moved = await w.execute_fetchall(
+                queries.SHIFT_DEADLINES,
+                queries.shift_values(vacation.player_id, vacation.started_at, ended_at),
+            )
+        return [int(row[0]) for row in moved]
+
+    async def set_digest(
+        self, player_id: int, hour: int | None, first_day: int, now: float
+    ) -> None:
+        async with self._transaction() as w:
+            if hour is None:
+                await w.execute(queries.UNSET_DIGEST, (player_id,))
+            else:
+                await w.execute(queries.SET_DIGEST, (player_id, hour, first_day, now))
+
+    async def digest_setting(self, player_id: int) -> DigestSettingRecord | None:
+        row = await self._one(queries.DIGEST_SETTING, (player_id,))
+        return DigestSettingRecord.from_row(row) if row else None
+
+    async def due_digests(self, day: int, hour: int) -> list[DigestSettingRecord]:
+        rows = await self._all(queries.DUE_DIGESTS, (day, hour, day))
+        return [DigestSettingRecord.from_row(row) for row in rows]
+
+    async def claim_digest(self, player_id: int, day: int, now: float, games: str) -> bool:
+        async with self._transaction() as w:
+            cursor = await w.execute(queries.CLAIM_DIGEST, (player_id, day, now, games))
+        return cursor.rowcount == 1
+
+    async def digest(self, player_id: int, day: int) -> DigestRecord | None:
+        row = await self._one(queries.DIGEST, (player_id, day))
+        return DigestRecord.from_row(row) if row else None
+
+    async def premoves(self, game_id: int, player_id: int | None = None) -> list[PremoveRecord]:
+        if player_id is None:
+            rows = await self._all(queries.GAME_PREMOVES, (game_id,))
+        else:
+            rows = await self._all(queries.PREMOVES, (game_id, player_id))
+        return [PremoveRecord.from_row(row) for row in rows]
+
+    async def set_premoves(
+        self,
+        game_id: int,
+        player_id: int,
+        premoves: Sequence[NewPremove],
+        now: float,
+        replace: bool,
+    ) -> None:
+        async with self._transaction() as w:
+            if replace:
+                await w.execute(queries.CLEAR_PREMOVES, (game_id, player_id))
+            await w.executemany(
+                queries.ADD_PREMOVE, queries.premove_values(game_id, player_id, premoves, now)
+            )
+
+    async def take_premoves(self, game_id: int, player_id: int) -> list[PremoveRecord]:
+        async with self._transaction() as w:
+            rows = await w.execute_fetchall(queries.TAKE_PREMOVES, (game_id, player_id))
+        return [PremoveRecord.from_row(dict(row)) for row in rows]
