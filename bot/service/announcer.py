@@ -8,7 +8,8 @@ turn, hands the game to ``ai_turn`` (the AI part's scheduler, wired by ``GameSer
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from typing import Any
 
 from bot.service.events import Event, GameOver, MoveMade, Notifier
 from bot.service.tasks import Tasks
@@ -25,6 +26,12 @@ class Announcer:
         self._tasks = tasks
         self.notifiers: dict[str, Notifier] = {}
         self.ai_turn: Callable[[int], None] = lambda game_id: None
+        # Told of every move after its announcement (conditional moves answer it; wired by
+        # GameService to bot.service.premoves): it must only schedule work.
+        self.moved: Callable[[GameView], None] = lambda view: None
+        # Whether an event is held back from its recipient (a move for a player who reads a
+        # daily digest instead; wired to bot.service.digests).
+        self.held_back: Callable[[Event], Awaitable[bool]] | None = None
 
     def notify(
         self,
@@ -42,6 +49,10 @@ class Announcer:
             if notifier is not None:
                 self._tasks.spawn(self._deliver(notifier, make(who)), name="notify")
 
+    def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run ``work`` in the background, as notifications are (``Tasks.spawn``)."""
+        self._tasks.spawn(work, name=name)
+
     async def refuses_challenge(self, challenger: Player, opponent: Player) -> str | None:
         """The opponent's surface's reason not to deliver this challenge, if it has one."""
         notifier = self.notifiers.get(opponent.surface)
@@ -56,21 +67,28 @@ class Announcer:
         move: str | None = None,
         schedule_ai: bool = True,
         by: Player | None = None,
+        answering: str | None = None,
     ) -> None:
         """Tell the players (``actor`` is answered by the return value instead; ``by`` made
-        ``move``, the actor unless the AI did), and let the AI move if it is its turn."""
+        ``move``, the actor unless the AI did; ``answering``: a conditional move's
+        condition), and let the AI move if it is its turn."""
         humans = [view.south, view.north]
         mover = by or actor
         if move is not None and mover is not None:
-            self.notify(humans, lambda who: MoveMade(who, view, move, mover), actor=actor)
+            self.notify(
+                humans, lambda who: MoveMade(who, view, move, mover, answering), actor=actor
+            )
         if view.is_over:
             self.notify(humans, lambda who: GameOver(who, view), actor=actor)
         elif view.to_move is not None and view.to_move.is_ai and schedule_ai:
             self.ai_turn(view.id)
+        if move is not None:
+            self.moved(view)
 
-    @staticmethod
-    async def _deliver(notifier: Notifier, event: Event) -> None:
+    async def _deliver(self, notifier: Notifier, event: Event) -> None:
         try:
+            if self.held_back is not None and await self.held_back(event):
+                return
             await notifier.notify(event)
         except Exception:
             log.exception("delivering %s to %s failed", type(event).__name__, event.recipient)

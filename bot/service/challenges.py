@@ -11,7 +11,7 @@ from typing import Literal
 from bot.service import errors
 from bot.service.ai_limits import AIFairness
 from bot.service.announcer import Announcer
-from bot.service.clock import turn_clock
+from bot.service.clock import DAYS_PER_MOVE, days_per_move_clock, turn_clock
 from bot.service.events import ChallengeAnswered, ChallengeReceived
 from bot.service.games import Games, known_id, parse_rules
 from bot.service.live import board_json, options_from_json, options_json
@@ -43,7 +43,8 @@ class Challenges:
     ) -> GameOptions:
         """Fill unset times from the human players' surfaces (the slower surface's default
         wins, so nobody is hurried by the other's medium); 0 means off. A clock given without
-        a reminder reminds the player at a third of it."""
+        a reminder reminds the player at a third of it; ``days`` a move set the clock, with
+        the reminder a day before the move is due."""
         options = options or GameOptions()
         if options.side not in (*SIDES, "random"):
             raise errors.BadRequest(
@@ -64,6 +65,20 @@ class Challenges:
             found = [getattr(defaults_for(p.surface), attr) for p in humans]
             return None if None in found else max(found)
 
+        if options.days is not None:  # days a move: the clock it sets
+            low, high = DAYS_PER_MOVE
+            days = options.days
+            if isinstance(days, bool) or not isinstance(days, int) or not low <= days <= high:
+                raise errors.BadRequest(
+                    f"days a move are a whole number from {low} to {high}, "
+                    f"not '{excerpt(str(days))}'"
+                )
+            remind, forfeit = days_per_move_clock(days)
+            options = replace(
+                options,
+                forfeit_after=forfeit,
+                reminder_after=remind if options.reminder_after is None else options.reminder_after,
+            )
         clock = options.forfeit_after
         if options.reminder_after is None and isinstance(clock, (int, float)) and clock > 0:
             options = replace(options, reminder_after=clock / 3)

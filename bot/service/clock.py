@@ -7,6 +7,8 @@ game clock of a turn (``turn_clock``: when to remind the player to move, when th
 87400.0
 >>> turn_clock(GameOptions(reminder_after=60.0), Player("discord", "1"), now=1000.0)
 {'remind_at': 1060.0, 'forfeit_at': None}
+>>> [seconds / 3600 for seconds in days_per_move_clock(3)], days_per_move_clock(1)[0] / 3600
+([48.0, 72.0], 12.0)
 """
 
 from __future__ import annotations
@@ -15,6 +17,17 @@ import time
 
 from bot.service.types import GameOptions, Player
 from storage.records import GameChanges
+
+DAY = 86400.0
+DAYS_PER_MOVE = (1, 14)  # a correspondence time control's bounds, in whole days
+
+
+def days_per_move_clock(days: int) -> tuple[float, float]:
+    """``(reminder_after, forfeit_after)`` for ``days`` days a move: the move is due when the
+    days are up, and the player is reminded when one day is left (half a day, at one day a
+    move)."""
+    forfeit = days * DAY
+    return (forfeit - DAY if days > 1 else DAY / 2), forfeit
 
 
 def turn_clock(options: GameOptions, mover: Player | None, now: float) -> GameChanges:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -25,6 +25,7 @@ from bot.service.announcer import Announcer
 from bot.service.challenges import Challenges
 from bot.service.clock import SystemClock
 from bot.service.deadlines import Deadlines
+from bot.service.digests import Digests, DigestSetting
 from bot.service.errors import ServiceError, Unavailable
 from bot.service.events import Notifier
 from bot.service.games import Games
@@ -32,6 +33,7 @@ from bot.service.looking import Looking
 from bot.service.pings import Ping, Pings
 from bot.service.play import Play
 from bot.service.players import Players
+from bot.service.premoves import Premove, Premoves
 from bot.service.puzzles import PuzzleResult, Puzzles, PuzzleStanding
 from bot.service.ratings import HeadToHead
 from bot.service.reviews import GameReview, ReviewProgress, Reviews
@@ -56,6 +58,7 @@ from bot.service.types import (
     Player,
     Rating,
 )
+from bot.service.vacations import Vacations, VacationStatus
 from engine import Side
 from engine.puzzles import Grade, Puzzle
 from storage import Storage, StorageUnavailable, open_storage
@@ -112,6 +115,8 @@ class GameService:
     - ``looking``: games, boards, a game's record, ratings, leaderboards
     - ``pings``: whom to ping when it is their move, and how
     - ``servers``: a Discord server's settings and who plays there
+    - ``vacations``, ``digests``, ``premoves``: correspondence on a human schedule (vacations
+      that stop the clocks, the daily digest by mail, conditional moves)
 
     Every verb below is a method that hands the request to the part that decides it; its
     docstring there says the rules. This class adds the life cycle: open, close, notifiers,
@@ -202,6 +207,24 @@ class GameService:
             pool=ai,
             fairness=fairness,
         )
+        self.vacations = Vacations(store=store, clock=clock, players=players, games=games)
+        games.decorate = self.vacations.decorate
+        self.deadlines.first.append(self.vacations.tick)
+        self.deadlines.away = self.vacations.is_away
+        self.digests = Digests(
+            store=store, clock=clock, players=players, looking=self.looking, announcer=announcer
+        )
+        self.deadlines.also.append(self.digests.tick)
+        announcer.held_back = self.digests.held_back
+        self.premoves = Premoves(
+            store=store,
+            clock=clock,
+            players=players,
+            games=games,
+            play=self.play,
+            announcer=announcer,
+        )
+        announcer.moved = self.premoves.after_move
         self._ticker: asyncio.Task[None] | None = None
 
     # -- challenges and starting games (bot.service.challenges) ---------------------------------
@@ -267,7 +290,9 @@ class GameService:
     async def move(
         self, game_id: int, by: Player, move: str, expected_ply: int | str | None = None
     ) -> GameView:
-        """Play ``move`` for ``by``, exactly once. See ``Play.move``."""
+        """Play ``move`` for ``by``, exactly once (a vacation of theirs ends). See
+        ``Play.move``."""
+        await self.vacations.moved(by)
         return await self.play.move(game_id, by, move, expected_ply)
 
     @refusals_counted
@@ -463,6 +488,61 @@ class GameService:
         """The standings with their tie-breaks. See ``Tournaments.standings``."""
         return await self.tournaments.standings(tournament_id)
 
+    # -- correspondence: vacations, digests, conditional moves --------------------------------
+
+    @refusals_counted
+    async def start_vacation(self, player: Player, days: int | None = None) -> VacationStatus:
+        """``player`` goes on vacation: clocks stand still. See ``Vacations.start``."""
+        return await self.vacations.start(player, days)
+
+    @refusals_counted
+    async def stop_vacation(self, player: Player) -> VacationStatus:
+        """``player`` is back. See ``Vacations.stop``."""
+        return await self.vacations.stop(player)
+
+    @refusals_counted
+    async def vacation(self, player: Player) -> VacationStatus:
+        """Whether ``player`` is away, and their allowance. See ``Vacations.status``."""
+        return await self.vacations.status(player)
+
+    @refusals_counted
+    async def set_digest(self, player: Player, on: bool, hour: int | None = None) -> DigestSetting:
+        """A daily digest instead of a mail per move, or not. See ``Digests.set``."""
+        return await self.digests.set(player, on, hour)
+
+    @refusals_counted
+    async def digest_setting(self, player: Player) -> DigestSetting:
+        """Whether ``player`` gets a daily digest, and when."""
+        return await self.digests.setting(player)
+
+    @refusals_counted
+    async def digest_listing(self, player: Player, day: int) -> dict[int, int] | None:
+        """The games (and plies) the player's digest of ``day`` listed. See
+        ``Digests.listed``."""
+        return await self.digests.listed(player, day)
+
+    @refusals_counted
+    async def set_premoves(
+        self,
+        game_id: int,
+        by: Player,
+        pairs: Sequence[tuple[str, str]],
+        replace: bool = False,
+    ) -> list[Premove]:
+        """Conditional moves: (the opponent's turn, the answer) pairs. See
+        ``Premoves.set``."""
+        return await self.premoves.set(game_id, by, pairs, replace)
+
+    @refusals_counted
+    async def my_premoves(self, game_id: int, by: Player) -> list[Premove]:
+        """``by``'s conditional moves in the game (theirs only)."""
+        return await self.premoves.mine(game_id, by)
+
+    @refusals_counted
+    async def clear_premoves(self, game_id: int, by: Player) -> int:
+        """Drop ``by``'s conditional moves in the game; how many there were."""
+        return await self.premoves.clear(game_id, by)
+
     # -- looking (bot.service.looking) ----------------------------------------------------------
 
     @refusals_counted
@@ -599,6 +679,7 @@ class GameService:
         # game is forgotten at once, and used without a read until then; elsewhere it is
         # checked against the database after cache_ttl seconds.
         service.games.told_of_changes = await store.watch_games(service.games.changed_elsewhere)
+        await service.vacations.refresh()  # who is away, for the boards
         for game in await store.games_awaiting_ai():
             service.ai_turns.schedule(game.id)
         if tick_every:

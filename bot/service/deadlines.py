@@ -33,6 +33,11 @@ class Deadlines:
     challenges: Challenges
     # More work each tick does, after its own (tournaments moving on; wired by GameService).
     also: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    # Work each tick does before its own (vacations ending by themselves).
+    first: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    # Whether a player (a database id) is on vacation: no reminder, no forfeit while they are
+    # to move (bot.service.vacations; their deadlines move on when they are back).
+    away: Callable[[int], bool] = lambda player_id: False
 
     async def tick(self) -> None:
         """Act on the clock now: expire old challenges, remind players who have not moved for
@@ -45,9 +50,13 @@ class Deadlines:
                     self.games.changed_elsewhere
                 )
                 self.games.notifications_lost = not self.games.told_of_changes
+        for work in self.first:
+            await work()
         for challenge in await self.store.due_challenges(now):
             await self.challenges.expire(challenge)  # closed once: the store's compare-and-set
         for game in await self.store.due_clocks(now):
+            if self.away(game.south_id if game.mover == 0 else game.north_id):
+                continue  # their clock stands still
             try:
                 await self._act_on_clock(game.id, now)
             except errors.StaleMove:
@@ -67,6 +76,8 @@ class Deadlines:
                 return
             side = live.to_move_side
             mover = live.player(side)
+            if self.away(record.south_id if record.mover == 0 else record.north_id):
+                return  # away since the list was read: their clock stands still
             if record.forfeit_at is not None and record.forfeit_at <= now:
                 ending = await self.games.ending(
                     live,

@@ -55,11 +55,14 @@ class ChallengeAnswered(Event):
 
 @dataclass(frozen=True)
 class MoveMade(Event):
-    """A move was played: ``game`` is the game after it (``game.board()`` for the picture)."""
+    """A move was played: ``game`` is the game after it (``game.board()`` for the picture).
+    ``answering`` is set for a conditional move the service played for ``by``: the
+    opponent's move (or moves, space-separated) it answered (bot.service.premoves)."""
 
     game: GameView
     move: str
     by: Player
+    answering: str | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,15 @@ class Reminder(Event):
     game: GameView
     idle_seconds: float
     forfeit_at: float | None
+
+
+@dataclass(frozen=True)
+class DigestDue(Event):
+    """The recipient's daily digest (bot.service.digests): ``games``, each game where it is
+    their move, as it stands; ``day`` numbers the digest (days since 1970-01-01, UTC)."""
+
+    games: tuple[GameView, ...]
+    day: int
 
 
 class TournamentNewsKind(StrEnum):
@@ -153,6 +165,7 @@ class Notifier:
             GameOver: self.on_game_over,
             Reminder: self.on_reminder,
             TournamentNews: self.on_tournament,
+            DigestDue: self.on_digest,
         }
         handler = handlers.get(type(event))
         if handler is not None:
@@ -183,6 +196,8 @@ class Notifier:
     async def on_reminder(self, event: Reminder) -> None: ...
 
     async def on_tournament(self, event: TournamentNews) -> None: ...
+
+    async def on_digest(self, event: DigestDue) -> None: ...
 
 
 class Recorder(Notifier):

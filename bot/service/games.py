@@ -25,7 +25,9 @@ from storage import Storage
 from storage.records import GameChanges, GameStatus, NewMove, RatingRecord
 
 # What another process may have changed in a game since we cached it.
-_CHANGING = attrgetter("ply", "status", "board", "mover", "offer_kind", "offer_by", "reminded_at")
+_CHANGING = attrgetter(
+    "ply", "status", "board", "mover", "offer_kind", "offer_by", "reminded_at", "forfeit_at"
+)  # and the deadline: a vacation's end moves it
 MAX_ID = 2**63 - 1  # the database's ids are signed 64-bit
 NO_OFFER: GameChanges = {"offer_kind": None, "offer_by": None, "offer_ply": None}
 
@@ -85,6 +87,9 @@ class Games:
         # Told each game that ends, after its commit (a tournament's moves on; wired by
         # GameService): called with the game's lock held, so it must only schedule work.
         self.game_over: Callable[[int], None] = lambda game_id: None
+        # What every view handed out gets added, as of now: who is on vacation (wired by
+        # GameService to bot.service.vacations; cached snapshots stay as committed).
+        self.decorate: Callable[[GameView], GameView] = lambda view: view
 
     def changed_elsewhere(self, game_id: int | None) -> None:
         """Another process changed a game (None: any game may have changed, and the database
@@ -151,13 +156,13 @@ class Games:
             offer_by = live.record.offer_by
             by = await self._players.player(offer_by) if offer_by else None
             live.snapshot = live.view(by)
-        return live.snapshot
+        return self.decorate(live.snapshot)
 
     async def get(self, game_id: int) -> GameView:
         """A game by id. Raises NotFound."""
         live = self.live.get(known_id(game_id))
         if live is not None and live.snapshot is not None and self._current(live):
-            return live.snapshot  # never shows a move whose commit is still in flight
+            return self.decorate(live.snapshot)  # never a move whose commit is in flight
         async with self.locked(game_id):
             return await self.view(await self.load(game_id))
 

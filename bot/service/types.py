@@ -34,6 +34,7 @@ OFFER_NOUNS: dict[OfferKind, str] = {
 }
 
 __all__ = [
+    "Away",
     "OFFER_ASKS",
     "OFFER_NOUNS",
     "SIDES",
@@ -115,7 +116,9 @@ class GameOptions:
     to the ruleset. Times are in seconds: ``reminder_after`` of silence sends the player to
     move a reminder, ``forfeit_after`` of silence loses the game; 0 turns either off.
     ``expires_after`` is how long an unanswered challenge stays open. ``rated`` games change
-    ratings; a game with the AI, or with one person on both sides, is never rated.
+    ratings; a game with the AI, or with one person on both sides, is never rated. ``days``
+    (1 to 14) is a correspondence time control, days per move: it sets the clock (each move
+    has that long, a reminder when a day is left; docs/correspondence.md).
     """
 
     side: str = "south"
@@ -124,6 +127,17 @@ class GameOptions:
     forfeit_after: float | None = None
     expires_after: float | None = None
     rated: bool = True
+    days: int | None = None
+
+
+@dataclass(frozen=True)
+class Away:
+    """A player of a game who is on vacation until ``until`` (a clock time; sooner if they
+    come back): their clocks stand still and they are not reminded (bot.service.vacations).
+    """
+
+    player: Player
+    until: float
 
 
 @dataclass(frozen=True)
@@ -212,6 +226,7 @@ class GameView(Seats):
     created_at: float
     last_move_at: float
     deadline: float | None = None  # when the player to move forfeits unless they move
+    away: tuple[Away, ...] = ()  # its players on vacation (their clocks stand still)
 
     @property
     def is_over(self) -> bool:
@@ -223,6 +238,10 @@ class GameView(Seats):
         if self.is_over:
             return None
         return self.south if self.position.to_move == "south" else self.north
+
+    def away_until(self, player: Player | None) -> float | None:
+        """When ``player``'s vacation ends, if they are away; None otherwise."""
+        return next((a.until for a in self.away if a.player == player), None)
 
     def opponent_of(self, player: Player) -> Player | None:
         side = self.side_of(player)
