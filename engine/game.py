@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from engine.errors import IllegalMove, excerpt
 from engine.outcome import Outcome, Termination, Winner
-from engine.position import Board, Position, settle_by_cycle
+from engine.position import Key, Position, settle_by_cycle
 from engine.ruleset import Ruleset
 from engine.side import Side
 
@@ -38,7 +38,7 @@ class Game:
         start = position or Position.initial(self.rules, first, random.Random(seed))
         self.positions: list[Position] = [start]
         self.moves: list[str] = []
-        self._seen: dict[tuple[Board, int], int] = {start.key(): 1}
+        self._seen: dict[Key, int] = {start.key(): 1}
         self._final: Position | None = None  # the settled end of a repetition or agreement
 
     @classmethod
@@ -91,7 +91,11 @@ class Game:
     def _settle(self, termination: Termination) -> None:
         last = self.positions[-1]
         settled = Position(
-            self.rules, settle_by_cycle(self.rules, last.board), last.mover, last.last_move
+            self.rules,
+            settle_by_cycle(self.rules, last.board),
+            last.mover,
+            last.last_move,
+            tuzdyks=last.tuzdyks,
         )
         self._final = settled.finished(termination)
 

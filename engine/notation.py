@@ -2,8 +2,11 @@
 
 North's row reads ``f e d c b a`` on top, South's ``A B C D E F`` below; ``-`` is an empty pit.
 Stores sit at the row ends (North's left, South's right, as in 001 and 002); rulesets without
-stores print the captured counts instead. From North's perspective the board is turned round:
-North's pits are the uppercase row at the bottom, which is how the player writing it sees it.
+stores print the captured counts instead, except Togyz Kumalak's, whose kazans sit where stores
+do. A tuzdyk is an ``X`` in its pit's place, and a ``Tuzdyks:`` line says whose each is (a
+tuzdyk is always in the row facing its owner). From North's perspective the board is turned
+round: North's pits are the uppercase row at the bottom, which is how the player writing it
+sees it.
 
 >>> from engine import Ruleset, Position, render, parse_position
 >>> pos = Position.initial(Ruleset.parse("wari")).play("E")
@@ -26,12 +29,15 @@ from collections.abc import Iterable
 from engine.errors import PositionError, excerpt
 from engine.inputs import TooLong, normalise, whole_number
 from engine.outcome import Outcome, result_lines
-from engine.position import Board, Position
+from engine.position import Board, Position, tuzdyk_problem
 from engine.ruleset import Ruleset
 from engine.side import SIDES, Side
+from engine.sowing import NO_TUZDYKS, Tuzdyks
 
 _TURN = re.compile(r"\b(south|north) to move\b", re.I)
-_LAST = re.compile(r"\blast move:?\s*([A-Ha-h][<>]?)", re.I)
+_LAST = re.compile(r"\blast move:?\s*([A-Ia-i][<>]?)", re.I)
+_TUZDYK_LINE = re.compile(r"^\s*tuzdyks?\b", re.I)
+_NAMED_TUZDYK = re.compile(r"\b(south|north)\W{0,4}s?\s+at\s+([a-i])\b", re.I)
 _COUNTS = re.compile(r"^\s*(captured|stores?)\b", re.I)
 _NAMED_COUNT = re.compile(r"\b(south|north)\D{0,20}?(\d+)", re.I)
 _RESULT = re.compile(r"^\s*(game over|south \d+, north \d+)", re.I)
@@ -39,10 +45,11 @@ _REASON = re.compile(r"^\s*game over \(([^)]{1,80})\)", re.I)
 _FENCE = re.compile(r"^\s*```\w*\s*$")
 MAX_POSITION = 20_000  # characters of a written position (a board and a few lines of notes)
 MAX_COUNT = 99_999  # more than any pit can hold: past it a count is a typing error
+TUZDYK = -1  # an X read in a row of pits
 
-BOARD_HELP = """A board is two rows of counts ('-' for an empty pit), North's row on top read
-f e d c b a, South's below read A B C D E F; label rows are optional. Stores go on a line
-between the rows (North's left, South's right) or as 'Captured: North 3, South 5'.
+BOARD_HELP = """A board is two rows of counts ('-' for an empty pit, 'X' for a tuzdyk), North's
+row on top read f e d c b a, South's below read A B C D E F; label rows are optional. Stores
+go on a line between the rows (North's left, South's right) or as 'Captured: North 3, South 5'.
 Example:
     f  e  d  c  b  a
     4  4  4  5  5  5
@@ -75,23 +82,27 @@ def render(
     n = rules.pits
     viewer = _viewer(perspective).row
     pits = pos.pits
-    bottom = pits[viewer * n : viewer * n + n]
-    top = pits[(1 - viewer) * n : (1 - viewer) * n + n][::-1]
+    tuzdyks = pos.tuzdyks
+    cells = ["X" if i in tuzdyks else count or "-" for i, count in enumerate(pits)]
+    bottom = cells[viewer * n : viewer * n + n]
+    top = cells[(1 - viewer) * n : (1 - viewer) * n + n][::-1]
     width = max(2, len(str(max(pits)))) + 1
     stores = pos.stores
     left, right = str(stores[1 - viewer]), str(stores[viewer])
-    margin = max(len(left), len(right)) + 2 if rules.stores else 1
+    margin = max(len(left), len(right)) + 2 if rules.shows_stores else 1
 
     def row(cells: Iterable[object]) -> str:
         return " " * margin + "".join(str(c).rjust(width) for c in cells)
 
-    lines = [row(rules.letters[::-1].lower()), row(c or "-" for c in top)]
-    if rules.stores:
+    lines = [row(rules.letters[::-1].lower()), row(top)]
+    if rules.shows_stores:
         lines.append(left.rjust(margin - 1) + " " * (n * width + 1) + right)
-    lines += [row(c or "-" for c in bottom), row(rules.letters)]
-    if not rules.stores:
+    lines += [row(bottom), row(rules.letters)]
+    if not rules.shows_stores:
         top_name, bottom_name = SIDES[1 - viewer].title(), SIDES[viewer].title()
         lines.append(f"Captured: {top_name} {stores[1 - viewer]}, {bottom_name} {stores[viewer]}.")
+    if tuzdyks != NO_TUZDYKS:
+        lines.append(tuzdyk_line(rules, tuzdyks, perspective))
     outcome = outcome or pos.outcome()
     last = f"last move {to_perspective(pos.last_move, perspective)}" if pos.last_move else ""
     if outcome:
@@ -101,6 +112,22 @@ def render(
     else:
         lines.append(f"{pos.to_move.title()} to move" + (f"; {last}." if last else "."))
     return "\n".join(lines)
+
+
+def tuzdyk_line(rules: Ruleset, tuzdyks: Tuzdyks, perspective: Side | str = Side.SOUTH) -> str:
+    """Whose each tuzdyk is, under a board: "Tuzdyks: South's at f, North's at D."."""
+    named = [
+        f"{side.title()}'s at {to_perspective(pit_letter(rules, pit), perspective)}"
+        for side, pit in zip(SIDES, tuzdyks, strict=True)
+        if pit is not None
+    ]
+    return ("Tuzdyk: " if len(named) == 1 else "Tuzdyks: ") + ", ".join(named) + "."
+
+
+def pit_letter(rules: Ruleset, pit: int) -> str:
+    """A pit's letter as South writes it: South's uppercase, North's lowercase."""
+    letter = rules.letters[pit % rules.pits]
+    return letter if pit < rules.pits else letter.lower()
 
 
 def parse_position(
@@ -129,6 +156,7 @@ def parse_position(
     n = rules.pits
     count_rows: list[tuple[int, list[int]]] = []
     named: dict[str, int] = {}
+    named_tuzdyks: list[tuple[str, str]] | None = None
     written_turn: Side | None = None
     last_move: str | None = None
     written_reason: str | None = None
@@ -137,6 +165,9 @@ def parse_position(
         if not line or _FENCE.match(line) or _RESULT.match(line):
             reason = _REASON.match(line)
             written_reason = reason.group(1) if reason else written_reason
+            continue
+        if _TUZDYK_LINE.match(line):
+            named_tuzdyks = (named_tuzdyks or []) + _NAMED_TUZDYK.findall(line)
             continue
         if _COUNTS.match(line):
             named.update(
@@ -152,10 +183,14 @@ def parse_position(
         if all(len(t) == 1 and t.isalpha() for t in tokens):
             _check_labels(tokens, rules, number, raw)
             continue
-        count_rows.append((number, [_count(t, number, raw) for t in tokens]))
+        count_rows.append((number, [_cell(t, number, raw, rules.tuzdyk) for t in tokens]))
 
     if len(count_rows) == 3 and len(count_rows[1][1]) == 2:
         store_line = count_rows[1]
+        if TUZDYK in store_line[1]:
+            raise PositionError(
+                f"line {store_line[0]} holds the stores; an X (a tuzdyk) stands in a row of pits"
+            )
         pit_rows = [count_rows[0], count_rows[2]]
     else:
         store_line = None
@@ -172,7 +207,11 @@ def parse_position(
             )
     (_, top), (_, bottom) = pit_rows
     mine, theirs = bottom, top[::-1]
-    pits = tuple(mine + theirs) if viewer == 0 else tuple(theirs + mine)
+    cells = mine + theirs if viewer == 0 else theirs + mine
+    pits = tuple(max(c, 0) for c in cells)
+    tuzdyks = _tuzdyks(rules, [i for i, c in enumerate(cells) if c == TUZDYK])
+    if named_tuzdyks is not None:
+        _check_named_tuzdyks(rules, tuzdyks, named_tuzdyks, side)
 
     if store_line is not None:
         left, right = store_line[1]
@@ -214,12 +253,51 @@ def parse_position(
     if last_move is not None:
         last_move = from_perspective(last_move, side)
     if written_reason is None:
-        return Position.settled(rules, pits + final_stores, mover, last_move)
-    return _finished(rules, pits + final_stores, mover, last_move, written_reason)
+        return Position.settled(rules, pits + final_stores, mover, last_move, tuzdyks=tuzdyks)
+    return _finished(rules, pits + final_stores, mover, last_move, written_reason, tuzdyks)
+
+
+def _tuzdyks(rules: Ruleset, marked: list[int]) -> Tuzdyks:
+    """The tuzdyks the X's at pits ``marked`` stand for: each belongs to the player facing
+    the row it is in."""
+    n = rules.pits
+    owners = [1 - pit // n for pit in marked]
+    if len(set(owners)) < len(owners):
+        raise PositionError("a row holds two X's: each player makes at most one tuzdyk a game")
+    pair: list[int | None] = [None, None]
+    for owner, pit in zip(owners, marked, strict=True):
+        pair[owner] = pit
+    tuzdyks = (pair[0], pair[1])
+    problem = tuzdyk_problem(rules, tuzdyks)
+    if problem is not None:
+        raise PositionError(problem)
+    return tuzdyks
+
+
+def _check_named_tuzdyks(
+    rules: Ruleset, tuzdyks: Tuzdyks, named: list[tuple[str, str]], side: Side
+) -> None:
+    """A 'Tuzdyks:' line, where written, must say what the X's do."""
+    expected = {
+        (SIDES[o], from_perspective(pit_letter(rules, p), side))
+        for o, p in enumerate(tuzdyks)
+        if p is not None
+    }
+    said = {(Side(who.lower()), letter) for who, letter in named}
+    if said != expected:
+        shown = tuzdyk_line(rules, tuzdyks, side) if tuzdyks != NO_TUZDYKS else "no X"
+        raise PositionError(
+            f"the tuzdyks line does not match the board's X's (the board shows: {shown})"
+        )
 
 
 def _finished(
-    rules: Ruleset, board: Board, mover: int, last_move: str | None, words: str
+    rules: Ruleset,
+    board: Board,
+    mover: int,
+    last_move: str | None,
+    words: str,
+    tuzdyks: Tuzdyks = NO_TUZDYKS,
 ) -> Position:
     """A board whose text says the game is over: as written, not settled again (the end rules
     may have left seeds in the pits, and who was to move is not shown), ended as the words
@@ -227,7 +305,7 @@ def _finished(
     try:
         written = Outcome.from_words(words, (board[-2], board[-1]))
     except ValueError:
-        settled = Position.settled(rules, board, mover, last_move)
+        settled = Position.settled(rules, board, mover, last_move, tuzdyks=tuzdyks)
         if not settled.is_over():
             raise PositionError(
                 f"the board says 'Game over ({excerpt(words)})' but the game "
@@ -237,7 +315,12 @@ def _finished(
         return settled
     if written.by is not None:  # the side a termination names is the side left to move
         mover = written.by.row
-    return Position(rules, board, mover, last_move, written.termination, ())
+    return Position(rules, board, mover, last_move, written.termination, (), tuzdyks)
+
+
+def _cell(token: str, number: int, raw: str, tuzdyks: bool) -> int:
+    """A pit as written: its count, or TUZDYK for an X where the ruleset has tuzdyks."""
+    return TUZDYK if tuzdyks and token in ("X", "x") else _count(token, number, raw)
 
 
 def _count(token: str, number: int, raw: str) -> int:

@@ -21,10 +21,11 @@ from engine.errors import IllegalMove, excerpt
 from engine.outcome import Outcome, Termination
 from engine.ruleset import Ruleset
 from engine.side import SIDES, Side
-from engine.sowing import CCW, CW, apply_move
+from engine.sowing import CCW, CW, NO_TUZDYKS, Tuzdyks, apply_move
 
 Move = tuple[int, int]  # (pit index 0..2n-1, direction CCW or CW)
 Board = tuple[int, ...]  # the 2n pits, then South's store, then North's
+Key = tuple[Board, int, Tuzdyks]  # what makes a position the same for repetition
 # Terminations that name a side: a finished position keeps that side as the one to move.
 _NAMES_THE_MOVER = (
     Termination.NO_MOVE,
@@ -72,7 +73,7 @@ class Position:
     the final totals (``outcome()`` gives the result).
     """
 
-    __slots__ = ("rules", "_board", "_mover", "last_move", "_end", "_legal", "_hash")
+    __slots__ = ("rules", "_board", "_mover", "last_move", "_end", "_legal", "_hash", "_tuzdyks")
 
     def __init__(
         self,
@@ -82,6 +83,7 @@ class Position:
         last_move: str | None = None,
         end: Termination | None = None,
         legal: tuple[Move, ...] | None = None,
+        tuzdyks: Tuzdyks = NO_TUZDYKS,
     ) -> None:
         self.rules = rules
         self._board = board
@@ -90,6 +92,7 @@ class Position:
         self._end = end
         self._legal = legal
         self._hash: int | None = None
+        self._tuzdyks = tuzdyks
 
     # -- construction -------------------------------------------------------------------------
 
@@ -115,17 +118,31 @@ class Position:
         mover: int,
         last_move: str | None = None,
         grand_slam_by: int | None = None,
+        tuzdyks: Tuzdyks = NO_TUZDYKS,
     ) -> Position:
         """A position with the end rules applied: if the game is over, the board is swept.
 
-        ``grand_slam_by`` names the player whose move was a grand slam under take_all."""
+        ``grand_slam_by`` names the player whose move was a grand slam under take_all;
+        ``tuzdyks`` the (South's, North's) tuzdyk pits, where the ruleset has them."""
+        n = rules.pits
+        if (
+            rules.leftover == "no_move"
+            and rules.choose == "own"
+            and grand_slam_by is None
+            and not any(board[mover * n : mover * n + n])
+        ):
+            # Togyz Kumalak's atsyrau comes first, a majority or not: the player to move has
+            # no stone, and the stones left go to their owner (PlayStrategy and the
+            # world-champion program's author count them so).
+            stuck, swept = _no_move_end(rules, board, mover)
+            return cls(rules, swept, mover, last_move, stuck, (), tuzdyks)
         end, board = _settle(rules, board, grand_slam_by)
-        pos = cls(rules, board, mover, last_move, end)
+        pos = cls(rules, board, mover, last_move, end, None, tuzdyks)
         if end is None:
-            pos._legal = _legal_moves(rules, board, mover)
+            pos._legal = _legal_moves(rules, board, mover, tuzdyks)
             if not pos._legal:  # the player to move has no move at all
                 end, board = _no_move_end(rules, board, mover)
-                pos = cls(rules, board, mover, last_move, end, ())
+                pos = cls(rules, board, mover, last_move, end, (), tuzdyks)
         return pos
 
     # -- what it is ---------------------------------------------------------------------------
@@ -152,13 +169,20 @@ class Position:
         """0 for South, 1 for North."""
         return self._mover
 
-    def key(self) -> tuple[Board, int]:
-        """What makes a position the same for repetition: pits, stores, player to move."""
-        return self._board, self._mover
+    @property
+    def tuzdyks(self) -> Tuzdyks:
+        """(South's tuzdyk, North's): the pit index each has made theirs, or None (Togyz
+        Kumalak; always (None, None) where the ruleset has no tuzdyks)."""
+        return self._tuzdyks
 
-    def _identity(self) -> tuple[Ruleset, Board, int | None]:
+    def key(self) -> Key:
+        """What makes a position the same for repetition: pits, stores, player to move and
+        the tuzdyks."""
+        return self._board, self._mover, self._tuzdyks
+
+    def _identity(self) -> tuple[Ruleset, Board, int | None, Tuzdyks]:
         # Once the game is over nobody is to move, so the mover no longer tells positions apart.
-        return self.rules, self._board, None if self._end else self._mover
+        return self.rules, self._board, None if self._end else self._mover, self._tuzdyks
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self._identity() == other._identity()
@@ -169,9 +193,10 @@ class Position:
         return self._hash
 
     def __repr__(self) -> str:
+        tuzdyks = f", tuzdyks={self._tuzdyks}" if self._tuzdyks != NO_TUZDYKS else ""
         return (
             f"Position({str(self.rules)!r}, pits={self.pits}, stores={self.stores}, "
-            f"to_move={self.to_move.value!r})"
+            f"to_move={self.to_move.value!r}{tuzdyks})"
         )
 
     # -- verbs --------------------------------------------------------------------------------
@@ -189,7 +214,9 @@ class Position:
     def finished(self, termination: Termination) -> Position:
         """This board as the end of the game, for ``termination`` (a repetition or an agreed
         end: the caller settles the board first, see ``settle_by_cycle``)."""
-        return Position(self.rules, self._board, self._mover, self.last_move, termination, ())
+        return Position(
+            self.rules, self._board, self._mover, self.last_move, termination, (), self._tuzdyks
+        )
 
     def legal_moves(self) -> list[str]:
         """The moves allowed now, in sowing order (the pit farthest from the mover's store
@@ -233,13 +260,15 @@ class Position:
     def _play(self, move: Move) -> Position:
         rules = self.rules
         pit, direction = move
-        result = apply_move(rules, self._board, self._mover, pit, direction)
+        result = apply_move(rules, self._board, self._mover, pit, direction, self._tuzdyks)
         n2 = 2 * rules.pits
         mover = self._mover
         if not (rules.replay and result.last == n2 + mover):
             mover = 1 - mover
         slam_by = self._mover if result.slam and rules.grand_slam == "take_all" else None
-        return Position.settled(rules, tuple(result.board), mover, move_name(rules, move), slam_by)
+        return Position.settled(
+            rules, tuple(result.board), mover, move_name(rules, move), slam_by, result.tuzdyks
+        )
 
     def _why_illegal(self, move: Move) -> str:
         rules = self.rules
@@ -249,6 +278,9 @@ class Position:
         legal = ", ".join(self.legal_moves())
         if rules.choose == "own" and pit // n != self._mover:
             return f"{name} is not {self.to_move}'s pit; legal moves: {legal}"
+        if pit in self._tuzdyks:
+            owner = SIDES[self._tuzdyks.index(pit)].title()
+            return f"{name} is {owner}'s tuzdyk: nobody sows from it; legal moves: {legal}"
         if self._board[pit] == 0:
             return f"pit {name} is empty; legal moves: {legal}"
         opp_lo = n if self._mover == 0 else 0
@@ -262,6 +294,30 @@ class Position:
         return f"{name} is not allowed here; legal moves: {legal}"
 
 
+def tuzdyk_problem(rules: Ruleset, tuzdyks: Tuzdyks) -> str | None:
+    """What is wrong with ``tuzdyks`` (South's, North's) as written for ``rules``, or None: a
+    tuzdyk lies in the opponent's row, never in its last pit, and the two never share a
+    number; rulesets without the tuzdyk rule have none. For the readers of written positions
+    (play only ever makes allowed ones)."""
+    if tuzdyks == NO_TUZDYKS:
+        return None
+    if not rules.tuzdyk:
+        return f"{rules.name} has no tuzdyks (tuzdyk=no)"
+    n = rules.pits
+    for owner, pit in enumerate(tuzdyks):
+        if pit is None:
+            continue
+        mine, theirs = SIDES[owner].title(), SIDES[1 - owner].title()
+        if not 0 <= pit < 2 * n or pit // n == owner:
+            return f"{mine}'s tuzdyk must be a pit of {theirs}'s row"
+        if pit % n == n - 1:
+            return f"{mine}'s tuzdyk cannot be {theirs}'s last pit"
+    south, north = tuzdyks
+    if south is not None and north is not None and south % n == north % n:
+        return "the two tuzdyks cannot be pits of the same number"
+    return None
+
+
 def _candidates(rules: Ruleset, board: Board, mover: int) -> list[Move]:
     n = rules.pits
     pits: Sequence[int]
@@ -273,21 +329,23 @@ def _candidates(rules: Ruleset, board: Board, mover: int) -> list[Move]:
     return [(p, d) for p in pits if board[p] for d in directions]
 
 
-def _legal_moves(rules: Ruleset, board: Board, mover: int) -> tuple[Move, ...]:
-    moves = _candidates(rules, board, mover)
+def _legal_moves(
+    rules: Ruleset, board: Board, mover: int, tuzdyks: Tuzdyks = NO_TUZDYKS
+) -> tuple[Move, ...]:
+    moves = _candidates(rules, board, mover)  # a tuzdyk holds nothing: never a move
     n = rules.pits
     opp_lo = n if mover == 0 else 0
     if rules.must_feed != "off" and moves and not any(board[opp_lo : opp_lo + n]):
         if rules.must_feed == "reach":
-            moves = [m for m in moves if apply_move(rules, board, mover, *m).reached]
+            moves = [m for m in moves if apply_move(rules, board, mover, *m, tuzdyks).reached]
         else:
             moves = [
                 m
                 for m in moves
-                if any(apply_move(rules, board, mover, *m).board[opp_lo : opp_lo + n])
+                if any(apply_move(rules, board, mover, *m, tuzdyks).board[opp_lo : opp_lo + n])
             ]
     if rules.grand_slam == "forbidden" and rules.captures and moves:
-        fair = [m for m in moves if not apply_move(rules, board, mover, *m).slam]
+        fair = [m for m in moves if not apply_move(rules, board, mover, *m, tuzdyks).slam]
         moves = fair or moves  # every move a grand slam: they are played capturing nothing
     return tuple(moves)
 
@@ -326,10 +384,14 @@ def _no_move_end(rules: Ruleset, board: Board, mover: int) -> tuple[Termination,
             return Termination.CANNOT_FEED, _sweep(board, n)
         taker = mover if policy == "mover" else 1 - mover
         return Termination.CANNOT_FEED, _sweep(board, n, taker_of_everything=taker)
-    return Termination.NO_MOVE, _sweep_leftover(rules, board)
+    # leftover=no_move (Togyz Kumalak's atsyrau): the seeds left go to the owner of their row
+    # here, and only here.
+    return Termination.NO_MOVE, _sweep(board, n) if rules.leftover != "none" else board
 
 
 def _sweep_leftover(rules: Ruleset, board: Board) -> Board:
+    """The seeds left at an end other than a player's having no move: to the row's owner under
+    leftover=owner; they stay on the board otherwise (uncounted, as the totals are final)."""
     return _sweep(board, rules.pits) if rules.leftover == "owner" else board
 
 

@@ -381,6 +381,9 @@ def review_move(
     after = position.play(move)  # IllegalMove says why
     played = after.last_move
     assert played is not None
+    from engine.ai import kernel_knows
+
+    compiled = compiled and kernel_knows(position.rules)  # else in plain Python (reduced)
     if compiled:
         _load_kernel()  # before the clock starts: loading or compiling is not reviewing
     started = time.perf_counter()

@@ -61,6 +61,12 @@ PARAMETERS: dict[str, Parameter] = {
             kind="bool",
         ),
         Parameter("skip_origin", "a lap of sowing skips the pit it started from", kind="bool"),
+        Parameter(
+            "sow_origin",
+            "the first seed goes back into the pit it was lifted from (a pit of one seed "
+            "moves it on)",
+            kind="bool",
+        ),
         Parameter("choose", "own row only, or any non-empty play pit (symmetric)", ("own", "any")),
         Parameter(
             "laps",
@@ -96,6 +102,18 @@ PARAMETERS: dict[str, Parameter] = {
         ),
         Parameter("capture_side", "where count captures may happen", ("opponent", "either")),
         Parameter(
+            "even_capture",
+            "a last seed making an even count in an opponent's pit takes that pit (alone)",
+            kind="bool",
+        ),
+        Parameter(
+            "tuzdyk",
+            "a last seed making 3 in an opponent's pit makes it the mover's tuzdyk, once a "
+            "game (never their last pit, nor the number of their tuzdyk): what falls in it "
+            "is the mover's",
+            kind="bool",
+        ),
+        Parameter(
             "grand_slam",
             "a count capture that would take all the opponent's seeds: "
             "take_all (game over, mover takes what is left), no_capture (legal, captures "
@@ -123,8 +141,9 @@ PARAMETERS: dict[str, Parameter] = {
         ),
         Parameter(
             "leftover",
-            "at the end, seeds still on the board go to the owner of the row, or to nobody (none)",
-            ("owner", "none"),
+            "at the end, seeds still on the board go to the owner of the row, to nobody (none), "
+            "or to the owner only when the player to move has no move (no_move)",
+            ("owner", "none", "no_move"),
         ),
         Parameter(
             "majority",
@@ -198,6 +217,8 @@ class Preset:
     params: dict[str, Any]
     aliases: tuple[str, ...] = ()
     seed_bounds: tuple[int, int] | None = None  # a narrower range than the generic one
+    pit_bounds: tuple[int, int] | None = None  # another range than the generic one
+    kazans: bool = False  # captures are shown as stores at the row ends, as on its board
 
 
 _BASE: dict[str, Any] = dict(
@@ -206,6 +227,7 @@ _BASE: dict[str, Any] = dict(
     first="south",
     stores=True,
     skip_origin=False,
+    sow_origin=False,
     choose="own",
     laps="single",
     replay=True,
@@ -215,6 +237,8 @@ _BASE: dict[str, Any] = dict(
     empty_means="before_drop",
     captures=(),
     capture_side="opponent",
+    even_capture=False,
+    tuzdyk=False,
     grand_slam="capture",
     must_feed="off",
     cannot_feed="owners",
@@ -237,6 +261,23 @@ _WARI = dict(
     end="mover_empty",
     majority=True,
     cycle="draw",
+)
+# Togyz Kumalak as the World Togyz Kumalak Federation plays it (docs/rules.md): no seed is sown
+# into a kazan, the first seed goes back into the lifted pit, even counts and tuzdyks capture.
+_TOGYZ = dict(
+    _BASE,
+    pits=9,
+    seeds=9,
+    stores=False,
+    sow_origin=True,
+    replay=False,
+    empty_capture="none",
+    even_capture=True,
+    tuzdyk=True,
+    end="mover_empty",
+    leftover="no_move",
+    majority=True,
+    cycle="owners",
 )
 _APPLET = dict(
     _BASE,
@@ -316,6 +357,25 @@ PRESETS: dict[str, Preset] = {
             ),
             seed_bounds=(3, 6),
         ),
+        Preset(
+            "togyz-kumalak",
+            "Togyz Kumalak, 2x9 with 9 stones and kazans: the first stone back into its pit, "
+            "capture even counts, one tuzdyk each, more than 81 wins",
+            "the World Togyz Kumalak Federation's rules",
+            dict(_TOGYZ),
+            aliases=("togyzkumalak", "togyzqumalaq", "toguz-korgool"),
+            pit_bounds=(1, 9),
+            kazans=True,
+        ),
+        Preset(
+            "bestemshe",
+            "Bestemshe, Togyz Kumalak's small form as PlayStrategy plays it: 2x5 with 5 "
+            "stones, no tuzdyk, more than 25 wins",
+            "PlayStrategy (Mind-Sports-Games/strategygames)",
+            dict(_TOGYZ, pits=5, seeds=5, tuzdyk=False),
+            pit_bounds=(1, 9),
+            kazans=True,
+        ),
     ]
 }
 _ALIASES = {alias: p.name for p in PRESETS.values() for alias in p.aliases}
@@ -337,6 +397,7 @@ class Ruleset:
     first: str = "south"
     stores: bool = True
     skip_origin: bool = False
+    sow_origin: bool = False
     choose: str = "own"
     laps: str = "single"
     replay: bool = True
@@ -346,6 +407,8 @@ class Ruleset:
     empty_means: str = "before_drop"
     captures: tuple[int, ...] = ()
     capture_side: str = "opponent"
+    even_capture: bool = False
+    tuzdyk: bool = False
     grand_slam: str = "capture"
     must_feed: str = "off"
     cannot_feed: str = "owners"
@@ -419,6 +482,27 @@ class Ruleset:
             raise RulesetError(
                 f"seeds={self.seeds} is out of range for {self.name}; allowed: {lo} to {hi}"
             )
+        lo, hi = preset.pit_bounds or PARAMETERS["pits"].whole_range
+        if not lo <= self.pits <= hi:
+            raise RulesetError(
+                f"pits={self.pits} is out of range for {self.name}; allowed: {lo} to {hi}"
+            )
+        if self.sow_origin and self.skip_origin:
+            raise RulesetError(
+                "sow_origin puts the first seed back into the pit and skip_origin skips it; "
+                "set one of them to no"
+            )
+        if self.sow_origin and self.laps == "relay":
+            raise RulesetError("sow_origin is offered with single laps only; set laps=single")
+        if self.even_capture and self.captures:
+            raise RulesetError(
+                "even_capture overlaps the count captures; set captures=none or even_capture=no"
+            )
+        if self.tuzdyk and self.choose == "any":
+            raise RulesetError(
+                "a tuzdyk is a pit of the opponent's row that nobody sows from, which needs "
+                "choose=own"
+            )
         if self.empty_capture == "across" and self.capture_takes_sower:
             raise RulesetError(
                 "empty_capture=across keeps the capturing seed in its pit, so "
@@ -429,11 +513,17 @@ class Ruleset:
                 "captures containing 1 overlaps the empty-pit capture; set "
                 "empty_capture=none or drop 1 from captures"
             )
-        if not (self.stores or self.captures or self.empty_capture == "store"):
+        if not (
+            self.stores
+            or self.captures
+            or self.empty_capture == "store"
+            or self.even_capture
+            or self.tuzdyk
+        ):
             raise RulesetError(
                 "with stores=no, empty_capture other than store and no captures, "
                 "no seed ever leaves the board and a game could only end by "
-                "repetition; set stores=yes, empty_capture=store or captures"
+                "repetition; set stores=yes, empty_capture=store, captures or even_capture"
             )
         if self.replay and not self.stores:
             raise RulesetError("replay needs stores=yes (the last seed must land in a store)")
@@ -480,7 +570,14 @@ class Ruleset:
 
     @property
     def letters(self) -> str:
-        return "ABCDEFGH"[: self.pits]
+        return "ABCDEFGHI"[: self.pits]
+
+    @property
+    def shows_stores(self) -> bool:
+        """Whether boards show the stores at the row ends (rulesets with stores, and the
+        kazans of Togyz Kumalak and Bestemshe, where no seed is sown into them), rather than
+        a line of captured counts."""
+        return self.stores or PRESETS[self.name].kazans
 
 
 def _normalise_bool(key: str, value: str) -> str:
@@ -494,7 +591,11 @@ def _convert(param: Parameter, value: str, preset: Preset) -> Any:
     if param.kind == "bool":
         return _normalise_bool(key, value) == "yes"
     if param.kind == "int":
-        lo, hi = preset.seed_bounds if key == "seeds" and preset.seed_bounds else param.whole_range
+        lo, hi = param.whole_range
+        if key == "seeds" and preset.seed_bounds:
+            lo, hi = preset.seed_bounds
+        elif key == "pits" and preset.pit_bounds:
+            lo, hi = preset.pit_bounds
         try:
             return whole_number(value, key, lo, hi)
         except ValueError:

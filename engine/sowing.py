@@ -2,8 +2,12 @@
 
 A board here is a flat list of 2n+2 counts: the 2n play pits counter-clockwise from South's A
 (A..F, then a..f), then South's store, then North's store. Where a ruleset has no stores those
-two slots hold the seeds each player has captured. Everything here is pure and allocation-light,
-because random playouts and the pure-Python search run through it.
+two slots hold the seeds each player has captured (Togyz Kumalak's kazans). Everything here is
+pure and allocation-light, because random playouts and the pure-Python search run through it.
+
+Tuzdyks (Togyz Kumalak) are a pair (South's, North's): the pit each player has made theirs, in
+the opponent's row, or None. A tuzdyk's pit always holds 0: every seed sown into it goes to its
+owner's kazan, and nobody sows from it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from typing import NamedTuple
 from engine.ruleset import Ruleset
 
 CCW, CW = 0, 1
+Tuzdyks = tuple[int | None, int | None]  # (South's tuzdyk, North's): a pit index, or None
+NO_TUZDYKS: Tuzdyks = (None, None)
 
 
 class Tables(NamedTuple):
@@ -56,10 +62,16 @@ class MoveResult(NamedTuple):
     last: int  # the slot the last seed fell in
     reached: bool  # a seed was sown into the opponent's row
     slam: bool  # a count capture would have taken all the opponent's seeds
+    tuzdyks: Tuzdyks = NO_TUZDYKS  # after the move
 
 
 def apply_move(
-    rules: Ruleset, board: Sequence[int], mover: int, pit: int, direction: int = CCW
+    rules: Ruleset,
+    board: Sequence[int],
+    mover: int,
+    pit: int,
+    direction: int = CCW,
+    tuzdyks: Tuzdyks = NO_TUZDYKS,
 ) -> MoveResult:
     """Sow from ``pit`` and make the captures; the board passed in is not changed.
 
@@ -72,17 +84,25 @@ def apply_move(
     b = list(board)
     step = t.next_slot[mover][direction]
     skip = rules.skip_origin
+    has_tuzdyk = tuzdyks != NO_TUZDYKS
+    north_tuzdyk = tuzdyks[1]
     lap_start = pit
     seen = None
     while True:
         seeds = b[lap_start]
         b[lap_start] = 0
         slot = lap_start
+        if rules.sow_origin and seeds > 1:  # the first seed back where it was lifted
+            b[lap_start] = 1
+            seeds -= 1
         while seeds:
             slot = step[slot]
             if slot == lap_start and skip:
                 continue
-            b[slot] += 1
+            if has_tuzdyk and slot in tuzdyks:
+                b[n2 + (slot == north_tuzdyk)] += 1  # to the tuzdyk owner's kazan
+            else:
+                b[slot] += 1
             seeds -= 1
         if rules.laps != "relay" or slot >= n2 or b[slot] <= 1:
             break
@@ -106,13 +126,39 @@ def apply_move(
     opp_lo = n if mover == 0 else 0
     reached = any(b[opp_lo : opp_lo + n])
     slam = False
-    if last < n2:
+    if last < n2 and not (has_tuzdyk and last in tuzdyks):
         # The empty-pit rule first; a last pit it does not take may still capture by count
         # (skipping count captures whenever empty_capture was set made some mixes endless).
         took = rules.empty_capture != "none" and _empty_capture(rules, board, b, mover, last)
-        if not took and t.capture_counts and b[last] in t.capture_counts:
-            slam = _count_capture(rules, t, b, mover, pit, direction, last)
-    return MoveResult(b, last, reached, slam)
+        if not took and rules.tuzdyk and last // n != mover and b[last] == 3:
+            made = _make_tuzdyk(n, b, mover, last, tuzdyks)
+            if made is not None:
+                tuzdyks, took = made, True
+        if not took:
+            if rules.even_capture and last // n != mover and b[last] % 2 == 0:
+                b[n2 + mover] += b[last]
+                b[last] = 0
+            elif t.capture_counts and b[last] in t.capture_counts:
+                slam = _count_capture(rules, t, b, mover, pit, direction, last)
+    return MoveResult(b, last, reached, slam, tuzdyks)
+
+
+def _make_tuzdyk(n: int, b: list[int], mover: int, last: int, tuzdyks: Tuzdyks) -> Tuzdyks | None:
+    """The last seed made 3 in the opponent's pit ``last``: make it the mover's tuzdyk, its 3
+    seeds to the mover's kazan, and return the new pair; None where the rules forbid it (the
+    mover has one already, it is the opponent's last pit, or it has the number of the
+    opponent's tuzdyk)."""
+    theirs = tuzdyks[1 - mover]
+    number = last - (1 - mover) * n  # 0 for the opponent's first pit
+    if (
+        tuzdyks[mover] is not None
+        or number == n - 1
+        or (theirs is not None and theirs - mover * n == number)
+    ):
+        return None
+    b[2 * n + mover] += b[last]
+    b[last] = 0
+    return (last, tuzdyks[1]) if mover == 0 else (tuzdyks[0], last)
 
 
 def _empty_capture(

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from engine import Game, Position, Ruleset
+from engine.ai import kernel_knows
 from engine.ai.encoding import decode_move, encode, encode_move
 from engine.ai.selfcheck import mismatches, random_rules, run
 from engine.ruleset import PRESETS
@@ -20,7 +21,7 @@ def test_random_positions_over_presets_and_mixes_agree_with_the_engine():
     assert moves > 12_000  # the positions really had moves to compare
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("name", sorted(n for n in PRESETS if kernel_knows(Ruleset.parse(n))))
 def test_every_preset_agrees_along_random_games(name):
     rng = random.Random(name)
     rules = Ruleset.parse(name)
@@ -77,3 +78,13 @@ def test_move_codes_round_trip():
         for move in ("A", "f", "C<", "d>"):
             name = decode_move(rules, encode_move(rules, move, mover))
             assert name.rstrip(">").lower() == move.rstrip(">").lower()
+
+
+@pytest.mark.parametrize(
+    "name", ["togyz-kumalak", "bestemshe", "kalah:tuzdyk", "wari:sow_origin,skip_origin=no"]
+)
+def test_rules_the_kernel_does_not_know_are_refused_not_played_by_other_rules(name):
+    rules = Ruleset.parse(name)
+    assert not kernel_knows(rules)
+    with pytest.raises(ValueError, match="does not know"):
+        encode(rules)

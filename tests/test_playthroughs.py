@@ -468,3 +468,179 @@ def test_agreed_end_splits_evenly_and_an_odd_bead_stays_unclaimed():
     assert game.outcome()[:3] == (Termination.AGREED_END, (49, 48), "south")
     with pytest.raises(IllegalMove, match="over"):
         game.play("G")
+
+
+# -- togyz-kumalak (the World Togyz Kumalak Federation's rules) ---------------------------------
+
+
+def test_togyz_opening_first_stone_back_then_even_capture():
+    # E9: the first stone back into E, then F G H I a b c d: d holds 10, even: South takes it.
+    after = Position.initial(Ruleset.parse("togyz-kumalak")).play("E")
+    same(
+        after,
+        "togyz-kumalak",
+        """
+          i  h  g  f  e  d  c  b  a
+          9  9  9  9  9  - 10 10 10
+       0                            10
+          9  9  9  9  1 10 10 10 10
+          A  B  C  D  E  F  G  H  I""",
+        to_move="north",
+    )
+
+
+def test_togyz_a_single_stone_moves_on_and_leaves_its_pit_empty():
+    start = pos(
+        "togyz-kumalak",
+        """
+          i  h  g  f  e  d  c  b  a
+          -  -  -  -  -  -  -  -  1
+      75                            80
+          -  -  -  -  -  -  -  3  3
+          A  B  C  D  E  F  G  H  I""",
+        to_move="north",
+    )
+    after = start.play("a")  # a1 -> b: a is left empty (it does not keep its stone)
+    assert after.pits[9:11] == (0, 1) and after.stores == (80, 75)
+
+
+TUZDYK_TO_MAKE = """
+      i  h  g  f  e  d  c  b  a
+      1  -  -  -  -  -  -  2  1
+  74                            76
+      -  -  -  -  -  -  -  5  3
+      A  B  C  D  E  F  G  H  I"""
+
+
+def test_togyz_tuzdyk_made_and_fed_by_both_players():
+    game = Game("togyz-kumalak", position=pos("togyz-kumalak", TUZDYK_TO_MAKE))
+    game.play("I")  # I3: I keeps 1, a 2, b 3: b becomes South's tuzdyk, its 3 to South
+    assert game.position.tuzdyks == (10, None) and game.position.stores == (79, 74)
+    game.play("a")  # a2: a keeps 1, the other falls in South's tuzdyk: South's
+    game.play("H")  # H5: H keeps 1, I a, b (the tuzdyk: South's), c
+    same(
+        game.position,
+        "togyz-kumalak",
+        """
+          i  h  g  f  e  d  c  b  a
+          1  -  -  -  -  -  1  X  2
+      74                            81
+          -  -  -  -  -  -  -  1  2
+          A  B  C  D  E  F  G  H  I
+        Tuzdyk: South's at b.""",
+        to_move="north",
+    )
+    with pytest.raises(IllegalMove, match="tuzdyk"):
+        game.position.play("b")
+
+
+NO_TUZDYK_HERE = """
+      i  h  g  f  e  d  c  b  a
+      2  -  -  -  2  -  2  -  -
+  70                            68
+      -  -  X  -  3  -  -  5 10
+      A  B  C  D  E  F  G  H  I
+    Tuzdyk: North's at C."""
+
+
+@pytest.mark.parametrize(
+    "move, pit, why",
+    [
+        ("I", 17, "never the opponent's ninth pit"),  # I10: I keeps 1, a..i: i 3
+        ("H", 11, "never the number of the opponent's tuzdyk"),  # H5: H, I a b c: c 3
+    ],
+)
+def test_togyz_where_no_tuzdyk_may_be_made_the_pit_keeps_its_3(move, pit, why):
+    after = pos("togyz-kumalak", NO_TUZDYK_HERE).play(move)
+    assert after.tuzdyks == (None, 2), why
+    assert after.pits[pit] == 3
+
+
+def test_togyz_one_tuzdyk_a_game():
+    start = pos("togyz-kumalak", NO_TUZDYK_HERE)
+    after = start.play("E")  # E3: E keeps 1, F, G: own row, nothing
+    assert after.tuzdyks == (None, 2)
+    made = pos(
+        "togyz-kumalak",
+        """
+          i  h  g  f  e  d  c  b  a
+          2  -  -  -  2  X  2  -  -
+      70                            68
+          -  -  -  -  3  -  -  5 10
+          A  B  C  D  E  F  G  H  I""",
+    )
+    assert made.tuzdyks == (12, None)
+    assert made.play("H").pits[11] == 3  # c makes 3, but South has a tuzdyk already
+
+
+def test_togyz_atsyrau_the_stones_left_go_to_the_owner_of_their_row():
+    game = Game(
+        "togyz-kumalak",
+        position=pos(
+            "togyz-kumalak",
+            """
+          i  h  g  f  e  d  c  b  a
+          1  -  -  -  -  -  -  -  -
+      80                            79
+          -  2  -  -  -  -  -  -  -
+          A  B  C  D  E  F  G  H  I""",
+            to_move="north",
+        ),
+    )
+    game.play("i")  # i1 -> A (1, odd: nothing); North's row is empty
+    game.play("B")  # B2: B keeps 1, C 1. North to move with no stone: South takes A B C
+    assert game.outcome()[:4] == (Termination.NO_MOVE, (82, 80), "south", "north")
+    assert game.position.pits == (0,) * 18
+
+
+def test_togyz_more_than_81_wins_and_the_stones_left_stay():
+    won = pos(
+        "togyz-kumalak",
+        """
+          i  h  g  f  e  d  c  b  a
+          -  -  -  -  -  -  -  3  1
+      70                            80
+          -  -  -  -  -  -  -  -  8
+          A  B  C  D  E  F  G  H  I""",
+    ).play("I")  # I8: I keeps 1, then a..g: b makes 4 on the way, but the last is g (1)
+    assert not won.is_over() and won.stores == (80, 70)
+    won = pos(
+        "togyz-kumalak",
+        """
+          i  h  g  f  e  d  c  b  a
+          -  -  -  -  -  -  -  3  1
+      75                            80
+          -  -  -  -  -  -  -  -  3
+          A  B  C  D  E  F  G  H  I""",
+    ).play("I")  # I3: I keeps 1, a 2, b 4: even, South takes 4: 84
+    assert won.outcome()[:3] == (Termination.MAJORITY, (84, 75), "south")
+    assert won.pits[8:10] == (1, 2)  # the kazans are the score: the board stays as it is
+
+
+# -- bestemshe (PlayStrategy) ---------------------------------------------------------------------
+
+
+def test_bestemshe_opening_capture_and_no_tuzdyk_on_a_3():
+    after = Position.initial(Ruleset.parse("bestemshe")).play("C")  # C5: C, D E a b: b 6
+    same(
+        after,
+        "bestemshe",
+        """
+          e  d  c  b  a
+          5  5  5  -  6
+       0               6
+          5  5  1  6  6
+          A  B  C  D  E""",
+        to_move="north",
+    )
+    three = pos(
+        "bestemshe",
+        """
+          e  d  c  b  a
+          -  -  -  2  -
+      20               25
+          -  -  -  -  3
+          A  B  C  D  E""",
+    ).play("E")  # E3: E keeps 1, a 1, b 3: no tuzdyk in Bestemshe, b keeps its 3
+    assert three.tuzdyks == (None, None) and three.pits[5:7] == (1, 3)
+    assert three.stores == (25, 20)

@@ -51,6 +51,8 @@ class Family(StrEnum):
     OWARE = "oware"
     AL_MANQALA = "al-manqala"
     APPLET = "applet"
+    TOGYZ_KUMALAK = "togyz-kumalak"
+    BESTEMSHE = "bestemshe"  # its own board and its own game, as PlayStrategy rates it
 
 
 FAMILIES: dict[str, Family] = {
@@ -61,6 +63,8 @@ FAMILIES: dict[str, Family] = {
     "al-manqala": Family.AL_MANQALA,
     "mankala": Family.APPLET,
     "manbula": Family.APPLET,
+    "togyz-kumalak": Family.TOGYZ_KUMALAK,  # added after schema 5: no migration knew it
+    "bestemshe": Family.BESTEMSHE,
 }
 """Each preset of ``engine.ruleset.PRESETS`` (by name) and its family."""
 

@@ -19,8 +19,10 @@ solver or an endgame table has proved the result. The time limit is hard: a sear
 running when it expires stops at its next node and plays the move of the last depth it
 finished.
 
-The search runs in a kernel that numba compiles once per machine. Until it is compiled, a
-caller that must not wait passes ``compiled=False``: the search levels then play through the
+The search runs in a kernel that numba compiles once per machine. The kernel does not know
+every ruleset (``kernel_knows``: not Togyz Kumalak's sowing, even captures and tuzdyks); those
+always play through the pure-Python search, as below. Until it is compiled, a caller that must
+not wait passes ``compiled=False``: the search levels then play through the
 pure-Python search (``engine.ai.pysearch``) within the same limits, which reaches a few plies
 less, and say so (``AIMove.reduced``); and a small ending is proved exactly by the
 plain-Python solver (``engine.ai.pysolve``) rather than wait for the compiler:
@@ -39,6 +41,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.ai.strategies import STRATEGIES, pick
 from engine.position import Position
+from engine.ruleset import Ruleset
 
 if TYPE_CHECKING:  # numpy and numba load only when a search is wanted
     from engine.ai.encoding import Endgame, Table
@@ -51,7 +54,9 @@ class AIMove(NamedTuple):
     depth: int  # plies searched (0 for the applet's strategies)
     nodes: int
     seconds: float
-    reduced: bool = False  # played by the pure-Python search: the kernel was not compiled yet
+    # played by the pure-Python search: the kernel was not compiled yet, or does not know
+    # these rules (``kernel_knows``)
+    reduced: bool = False
 
 
 class BestMove(NamedTuple):
@@ -113,6 +118,7 @@ def choose_move(
     keeps them), which the hard and expert levels read as exact values."""
     if position.is_over():
         raise ValueError("the game is over: there is no move to choose")
+    compiled = compiled and kernel_knows(position.rules)
     if compiled and level in SEARCH_LEVELS:
         _load_kernel()  # before the clock starts: loading or compiling is not thinking time
     started = time.perf_counter()
@@ -180,6 +186,32 @@ def choose_move(
 
 
 TABLE_DEPTH = 8  # levels searching at least this deep (hard, expert) read endgame tables
+
+
+def kernel_knows(rules: Ruleset) -> bool:
+    """Whether the compiled kernel plays ``rules``. It knows every key but Togyz Kumalak's
+    (``sow_origin``, ``even_capture``, ``tuzdyk``, ``leftover=no_move``) and boards of up to 8
+    pits; ``choose_move`` and ``hint`` play the others through the pure-Python search and
+    solver, and ``solve`` refuses them.
+
+    >>> kernel_knows(Ruleset.parse("wari")), kernel_knows(Ruleset.parse("togyz-kumalak"))
+    (True, False)
+    """
+    return not (
+        rules.sow_origin
+        or rules.even_capture
+        or rules.tuzdyk
+        or rules.leftover == "no_move"
+        or rules.pits > 8
+    )
+
+
+def _known_to_the_kernel(rules: Ruleset) -> None:
+    if not kernel_knows(rules):
+        raise ValueError(
+            f"the compiled solver does not know {rules.name}'s rules (its sowing, even "
+            "captures and tuzdyks); hints and the levels play it through the Python search"
+        )
 
 
 def _table_args(endgame: Endgame | None) -> dict[str, Any]:
@@ -261,6 +293,7 @@ def solve(
     endgame table (where play does not depend on the stores; see ``engine.ai.endgame``):
     ``table`` if given (as ``storage.tables`` keeps them), else one built first.
     ``progress(lower, upper, nodes)`` hears the bounds proven after each pass."""
+    _known_to_the_kernel(position.rules)
     from engine.ai.search import UNLIMITED
     from engine.ai.search import solve as exact
 
@@ -328,6 +361,7 @@ def hint(
     ``choose_move``'s; a board the table settles gets its proven value at once."""
     if position.is_over():
         raise ValueError("the game is over: there is no move to suggest")
+    compiled = compiled and kernel_knows(position.rules)
     if compiled:
         _load_kernel()
     started = time.perf_counter()
@@ -446,6 +480,7 @@ __all__ = [
     "STRATEGIES",
     "choose_move",
     "hint",
+    "kernel_knows",
     "quick_proof",
     "solve",
     "warm_up",

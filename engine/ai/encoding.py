@@ -77,6 +77,12 @@ def may_cycle(rules: Ruleset) -> bool:
 
 @lru_cache(maxsize=64)
 def encode(rules: Ruleset) -> RulesCode:
+    """ValueError for rules the kernel does not know (``engine.ai.kernel_knows``): the
+    kernel would play them by other rules."""
+    from engine.ai import kernel_knows
+
+    if not kernel_knows(rules):
+        raise ValueError(f"the compiled kernel does not know the rules of {rules}")
     code = np.zeros(RULES_SIZE, np.int64)
     code[PITS] = rules.pits
     code[STORES] = rules.stores

@@ -16,7 +16,7 @@ import time
 
 from engine.ai.search import SearchResult
 from engine.ai.search_kernel import EXACT, INF, LOWER, SCALE, UPPER
-from engine.position import Board, Move, Position, move_name
+from engine.position import Board, Key, Move, Position, move_name
 from engine.ruleset import Ruleset
 
 
@@ -40,7 +40,7 @@ def search(
     rules = position.rules
     n2 = 2 * rules.pits
     # position key -> (value, depth, bound kind, best move)
-    table: dict[tuple[Board, int], tuple[int, int, int, Move | None]] = {}
+    table: dict[Key, tuple[int, int, int, Move | None]] = {}
     nodes = 0
     started = time.perf_counter()
     deadline = started + time_limit if time_limit else None

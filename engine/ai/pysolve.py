@@ -27,7 +27,7 @@ import sys
 import time
 from typing import NamedTuple
 
-from engine.position import Board, Move, Position, move_name, settle_by_cycle
+from engine.position import Board, Key, Move, Position, move_name, settle_by_cycle
 from engine.ruleset import Ruleset
 
 # The work a caller that must answer at once grants a proof: about a second here (the nodes
@@ -100,8 +100,8 @@ class _Solver:
         self.deadline = None if time_limit is None else self.started + time_limit
         self.depth = 0
         # (position key, the positions above that may come back) -> (value, kind, best move)
-        self.table: dict[tuple[tuple[Board, int], int], tuple[int, int, Move | None]] = {}
-        self.path: set[tuple[Board, int]] = set()  # the positions above the node searched
+        self.table: dict[tuple[Key, int], tuple[int, int, Move | None]] = {}
+        self.path: set[Key] = set()  # the positions above the node searched
 
     def root(self, position: Position) -> Solved:
         legal = position._legal or ()

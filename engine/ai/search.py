@@ -20,7 +20,7 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.ai import retrograde
+from engine.ai import kernel_knows, retrograde
 from engine.ai.encoding import Endgame, Int64s, Table, decode_move, encode, may_cycle
 from engine.ai.endgame import build, fits, layer_counts
 from engine.ai.endgame import index as _table_index
@@ -118,6 +118,8 @@ def default_table_seeds(rules: Ruleset) -> int:
     >>> [default_table_seeds(Ruleset.parse(name)) for name in ("kalah", "wari")]
     [18, 13]
     """
+    if not kernel_knows(rules):
+        return 0
     if stores_irrelevant(rules):
         return min(18, rules.total_seeds * 5 // 12)
     return play_table_seeds(rules)
@@ -140,7 +142,7 @@ def play_table_seeds(rules: Ruleset) -> int:
     >>> [play_table_seeds(Ruleset.parse(name)) for name in names]
     [0, 15, 13, 12, 13]
     """
-    if stores_irrelevant(rules):
+    if stores_irrelevant(rules) or not kernel_knows(rules):
         return 0
     return _fitting(rules, min(PLAY_TABLE_SEEDS, largest_table_seeds(rules)), PLAY_TABLE_BYTES)
 
@@ -154,6 +156,8 @@ def _fitting(rules: Ruleset, seeds: int, most_bytes: int) -> int:
 
 def largest_table_seeds(rules: Ruleset) -> int:
     """The largest endgame table these rules may have (0: none)."""
+    if not kernel_knows(rules):
+        return 0
     if stores_irrelevant(rules):
         return min(LARGEST_TABLE_SEEDS, rules.total_seeds)
     code = encode(rules)

@@ -16,6 +16,7 @@ import random
 
 import numpy as np
 
+from engine.ai import kernel_knows
 from engine.ai.encoding import RulesCode, decode_move, encode
 from engine.ai.rules_kernel import legal_moves, play_settled
 from engine.errors import RulesetError
@@ -25,8 +26,9 @@ from engine.side import Side
 
 
 def random_rules(rng: random.Random) -> Ruleset:
-    """A preset (half the time as it is) or a preset with random overrides that parse."""
-    name = rng.choice(list(PRESETS))
+    """A preset (half the time as it is) or a preset with random overrides that parse, of
+    the rules the kernel knows (``engine.ai.kernel_knows``: not Togyz Kumalak's)."""
+    name = rng.choice([p for p in PRESETS if kernel_knows(Ruleset.parse(p))])
     if rng.random() < 0.5:
         return Ruleset.parse(name)
     while True:
@@ -47,9 +49,11 @@ def random_rules(rng: random.Random) -> Ruleset:
                 value = rng.choice(param.choices)
             options.append(f"{key}={value}")
         try:
-            return Ruleset.parse(name + ":" + ",".join(options))
+            rules = Ruleset.parse(name + ":" + ",".join(options))
         except RulesetError:
             continue  # an impossible mix (e.g. replay without stores): draw again
+        if kernel_knows(rules):
+            return rules
 
 
 def random_position(rules: Ruleset, rng: random.Random) -> Position:

@@ -70,7 +70,10 @@ def _captures(position: Position, move: str) -> bool:
     ruleset's captures switched off."""
     rules = position.rules
     pit, direction = position.parse_move(move)
-    plain_rules = replace(rules, empty_capture="none", captures=())
-    real = apply_move(rules, position.board, position.mover, pit, direction).board
-    plain = apply_move(plain_rules, position.board, position.mover, pit, direction).board
+    plain_rules = replace(
+        rules, empty_capture="none", captures=(), even_capture=False, tuzdyk=False
+    )
+    tuzdyks = position.tuzdyks
+    real = apply_move(rules, position.board, position.mover, pit, direction, tuzdyks).board
+    plain = apply_move(plain_rules, position.board, position.mover, pit, direction, tuzdyks).board
     return real != plain
