@@ -6,7 +6,7 @@ stores print the captured counts instead, except Togyz Kumalak's, whose kazans s
 do. A tuzdyk is an ``X`` in its pit's place, and a ``Tuzdyks:`` line says whose each is (a
 tuzdyk is always in the row facing its owner). From North's perspective the board is turned
 round: North's pits are the uppercase row at the bottom, which is how the player writing it
-sees it.
+sees it. PlayStrategy's position strings (``engine.fen``) are read here too.
 
 >>> from engine import Ruleset, Position, render, parse_position
 >>> pos = Position.initial(Ruleset.parse("wari")).play("E")
@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable
 
 from engine.errors import PositionError, excerpt
+from engine.fen import looks_like_fen, parse_fen
 from engine.inputs import TooLong, normalise, whole_number
 from engine.outcome import Outcome, result_lines
 from engine.position import Board, Position, tuzdyk_problem
@@ -152,6 +153,8 @@ def parse_position(
     except TooLong as err:
         raise PositionError(f"{err}.\n" + BOARD_HELP) from None
     side = _viewer(perspective)
+    if looks_like_fen(text):
+        return _from_fen(text, rules, to_move, stores)
     viewer = side.row
     n = rules.pits
     count_rows: list[tuple[int, list[int]]] = []
@@ -255,6 +258,23 @@ def parse_position(
     if written_reason is None:
         return Position.settled(rules, pits + final_stores, mover, last_move, tuzdyks=tuzdyks)
     return _finished(rules, pits + final_stores, mover, last_move, written_reason, tuzdyks)
+
+
+def _from_fen(
+    text: str, rules: Ruleset, to_move: Side | str | None, stores: tuple[int, int] | None
+) -> Position:
+    """A PlayStrategy position string, checked against what the caller gives."""
+    position = parse_fen(text, rules)
+    if to_move is not None and to_move not in SIDES:
+        raise PositionError(f"to_move must be south or north, not '{excerpt(to_move)}'")
+    if to_move is not None and to_move != position.to_move:
+        raise PositionError(f"the position says {position.to_move.title()} to move, not {to_move}")
+    if stores is not None and tuple(stores) != position.stores:
+        raise PositionError(
+            f"the position says kazans {position.stores} (south, north) but {tuple(stores)} "
+            "was given"
+        )
+    return position
 
 
 def _tuzdyks(rules: Ruleset, marked: list[int]) -> Tuzdyks:

@@ -36,6 +36,27 @@ def test_board_after_moves_matches_the_engine(capsys):
     assert out.splitlines()[-2].startswith("Captured: South 0, North 0")
 
 
+def test_board_prints_togyz_kumalak_with_its_tuzdyks_and_playstrategys_string(capsys):
+    moves = "F f I h B d"  # North's last stone makes 3 in South's E: North's tuzdyk
+    status, out, _ = run(capsys, "board", "togyz-kumalak", "--moves", moves, "--fen")
+    assert status == 0
+    *board, fen = out.rstrip("\n").splitlines()
+    assert "\n".join(board) == render(Game.from_moves("togyz-kumalak", moves).position)
+    assert board[3].split() == ["12", "2", "13", "13", "X", "3", "12", "12", "1"]
+    assert "Tuzdyk: North's at E." in board
+    assert fen == "13S,2S,12S,3S,2S,1S,1,12S,12S/12S,2S,13S,13S,t,3S,12S,12S,1S 22 15 S 4"
+    status, out, err = run(capsys, "board", "toguz-korgool", "--moves", moves + " E")
+    assert status == 1 and "E is North's tuzdyk: nobody sows from it" in err
+
+
+def test_move_reads_playstrategys_string(capsys, tmp_path):
+    board = tmp_path / "fen.txt"
+    board.write_text("13S,2S,12S,3S,2S,1S,1,12S,12S/12S,2S,13S,13S,t,3S,12S,12S,1S 22 15 S 4\n")
+    status, out, _ = run(capsys, "move", "togyz-kumalak", "--position", str(board), "--move", "A")
+    expected = Game.from_moves("togyz-kumalak", "F f I h B d A").position
+    assert status == 0 and out.strip() == render(expected).strip()
+
+
 def test_move_reads_a_position_checks_the_move_and_prints_the_next(capsys, tmp_path, monkeypatch):
     board = tmp_path / "board.txt"
     board.write_text(render(Game.from_moves("wari", "E d").position))

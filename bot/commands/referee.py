@@ -3,6 +3,7 @@
 mancala rules                      # the presets
 mancala rules wari:captures=2-4    # one ruleset with every parameter
 mancala board wari --moves "E d A" # the position after those moves
+mancala board togyz-kumalak --moves "E d" --fen   # ... as PlayStrategy writes it
 mancala move wari --position board.txt --move E   # check a move, print the new position
 """
 
@@ -13,6 +14,7 @@ import sys
 
 from bot.cli_args import SIDE_WORDS, Subparsers, bounded_int, text
 from engine import Game, MancalaError, Ruleset, Side, from_perspective, parse_position, render
+from engine.fen import game_fen
 from engine.notation import MAX_POSITION
 from engine.ruleset import APPLET_WORDS, PRESETS
 
@@ -36,6 +38,11 @@ def register(subparsers: Subparsers) -> None:
         default=None,
         help="coin-flip seed where the ruleset says first=random",
     )
+    board.add_argument(
+        "--fen",
+        action="store_true",
+        help="also print the position as PlayStrategy writes it (togyz-kumalak, bestemshe)",
+    )
     board.set_defaults(func=board_command)
 
     move = subparsers.add_parser("move", help="check a move against a written position")
@@ -44,7 +51,8 @@ def register(subparsers: Subparsers) -> None:
         "--position",
         required=True,
         metavar="FILE",
-        help="a board as `mancala board` prints it, or as in 003; - reads stdin",
+        help="a board as `mancala board` prints it, as in 003, or PlayStrategy's position "
+        "string (togyz-kumalak, bestemshe); - reads stdin",
     )
     move.add_argument("--move", required=True, type=text(), help="the pit letter to play")
     move.add_argument(
@@ -87,6 +95,8 @@ def board_command(args: argparse.Namespace) -> int:
     except MancalaError as err:
         return _fail(str(err))
     print(render(game.position, args.perspective))
+    if args.fen:
+        print(game_fen(game))
     return 0
 
 
