@@ -147,3 +147,24 @@ def test_the_proof_line_can_be_left_out(capsys):
     assert "line " not in capsys.readouterr().out
     assert main(["solve", "kalah:pits=3,seeds=2", "--quiet"]) == 0
     assert "\nline " in capsys.readouterr().out
+
+
+def test_togyz_kumalak_is_solved_only_where_the_python_solver_proves_it(capsys, tmp_path):
+    # The compiled solver does not know tuzdyks: a full board is refused with the reason,
+    # a small ending is proven in plain Python with its line.
+    assert main(["solve", "togyz-kumalak", "--moves", "E"]) == 2
+    assert "compiled solver does not know its rules" in capsys.readouterr().out
+    board = tmp_path / "ending.txt"
+    board.write_text(
+        """
+          i  h  g  f  e  d  c  b  a
+          -  -  -  -  -  -  1  2  -
+      75                            79
+          -  -  -  -  -  -  -  3  2
+          A  B  C  D  E  F  G  H  I"""
+    )
+    assert main(["solve", "togyz-kumalak", "--position", str(board)]) == 0
+    out = capsys.readouterr().out
+    assert "value +7 for South (proven)" in out and "South 82, North 75: South wins." in out
+    assert main(["hint", "togyz-kumalak", "--moves", "E", "--time", "0.5"]) == 0
+    assert re.search(r"hint: [a-i] ", capsys.readouterr().out)

@@ -191,6 +191,18 @@ def run_solve(args: argparse.Namespace) -> int:
     position = _position(args)
     if position is None:
         return 2
+    from engine.ai import kernel_knows
+
+    if not kernel_knows(position.rules):
+        # The compiled solver does not know these rules (Togyz Kumalak's): only what the
+        # pure-Python solver proves at once is answered.
+        if _solved_in_python(args, position, time.perf_counter(), kernel=False):
+            return 0
+        print(
+            f"error: {position.rules.name} is solved only where few stones are left (the "
+            "compiled solver does not know its rules yet); `mancala hint` gives an estimate"
+        )
+        return 2
     from engine.ai.pysolve import QUICK_SEEDS
     from engine.ai.search import (
         LARGEST_TABLE_SEEDS,
@@ -276,13 +288,16 @@ def run_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _solved_in_python(args: argparse.Namespace, position: Position, started: float) -> bool:
-    """While the compiled search is not ready, a small position is proven by the pure-Python
-    solver at once, with its line of best play; True if it was (and is printed). A position
-    it cannot prove within its budget waits for the compiler, as before."""
+def _solved_in_python(
+    args: argparse.Namespace, position: Position, started: float, kernel: bool = True
+) -> bool:
+    """While the compiled search is not ready (or, ``kernel=False``, for rules it does not
+    know), a small position is proven by the pure-Python solver at once, with its line of
+    best play; True if it was (and is printed). A position it cannot prove within its budget
+    waits for the compiler, as before."""
     from bot.ai_runtime import kernel_cache
 
-    if kernel_cache.is_ready():
+    if kernel and kernel_cache.is_ready():
         return False
     from engine.ai import pysolve
 
@@ -297,7 +312,8 @@ def _solved_in_python(args: argparse.Namespace, position: Position, started: flo
     print(_header(args, position))
     print(f"value {result.value:+g} for {position.to_move.capitalize()} (proven)")
     print(f"best move {to_perspective(result.move, args.perspective)}")
-    print(f"{result.nodes:,} nodes in {seconds:.2f} s (the quick solver: no compiled search yet)")
+    why = "no compiled search yet" if kernel else "the compiled search does not know these rules"
+    print(f"{result.nodes:,} nodes in {seconds:.2f} s (the quick solver: {why})")
     if not args.no_line:
         print(_line_text(position, line, complete, args))
     return True
