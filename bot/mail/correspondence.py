@@ -23,6 +23,7 @@ from email.message import EmailMessage
 from typing import TypeVar
 
 from bot import metrics
+from bot.mail.digest import DigestMail, digest_mail
 from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from, seat_of
 from bot.mail.mail_commands import HELP, Command, CommandError, first_line, parse_command
 from bot.mail.mail_settings import MailSettings
@@ -30,6 +31,7 @@ from bot.mail.puzzle_mail import PuzzleMail
 from bot.mail.reading import IncomingMail
 from bot.mail.replies import line_in_question
 from bot.mail.reply_limits import Refusal, ReplyKind, ReplyLimiter, count_refusal, limited
+from bot.mail.schedule_mail import TOKEN_NEEDED, ScheduleMail, read_setting
 from bot.mail.tokens import Tokens, find_tags, find_unverified_ids
 from bot.mail.tournament_mail import TournamentMail, TournamentWords
 from bot.mail.transport import PermanentMailError, Relay, TransientMailError
@@ -51,7 +53,7 @@ from bot.service import (
     Reminder,
     ServiceError,
 )
-from bot.service.events import TournamentNews
+from bot.service.events import DigestDue, TournamentNews
 from bot.service.types import OFFER_ASKS, OfferKind
 from engine import SIDES, Side, from_perspective, render, to_perspective
 from engine.errors import excerpt
@@ -180,12 +182,21 @@ class EmailNotifier(Notifier):
             )
 
     async def on_move(self, event: MoveMade) -> None:
-        move = to_perspective(event.move, seat_of(event.game, event.recipient))
-        await self._send(
-            await self.mailer.game_mail(
-                event.game, event.recipient, f"{await self._name(event.by)} played {move}."
+        side = seat_of(event.game, event.recipient)
+        move = to_perspective(event.move, side)
+        headline = f"{await self._name(event.by)} played {move}."
+        if event.answering is not None:  # a conditional move the service played
+            answered = " ".join(to_perspective(m, side) for m in event.answering.split())
+            headline = (
+                f"Your conditional move {move} was played, answering {answered}."
+                if event.by == event.recipient
+                else f"{await self._name(event.by)} played {move} (a conditional move set "
+                f"in answer to {answered})."
             )
-        )
+        await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
+
+    async def on_digest(self, event: DigestDue) -> None:
+        await self._send(await digest_mail(self.mailer, event))
 
     async def on_offer(self, event: OfferMade) -> None:
         asks = OFFER_ASKS[OfferKind(event.kind)]
@@ -272,6 +283,8 @@ class Correspondence:
         self.limiter = limiter or ReplyLimiter()
         self.puzzles = PuzzleMail(service, notifier.mailer.bot_address)
         self.tournaments = TournamentMail(service, notifier.mailer)
+        self.schedule = ScheduleMail(service)  # vacations, the digest, conditional moves
+        self.digests = DigestMail(service, notifier.mailer, self.schedule)
 
     async def wants(self, mail: IncomingMail) -> bool:
         """Is this mail about a stored game (rather than a position-and-move mail)? A bare
@@ -279,6 +292,8 @@ class Correspondence:
         if find_tags(mail.subject, mail.recipients) or find_unverified_ids(mail.subject):
             return True
         if self.puzzles.wants(mail) or self.tournaments.wants(mail):
+            return True
+        if self.digests.wants(mail) or read_setting(mail.text) is not None:
             return True
         try:
             command = parse_command(mail.text)
@@ -292,6 +307,11 @@ class Correspondence:
         """The replies to a correspondence mail: game mail when it carries a seat's token
         (never limited), else an automatic reply within the sender's limits."""
         tags = find_tags(mail.subject, mail.recipients)
+        if not tags and self.digests.wants(mail):
+            player = self.digests.player_of(mail)
+            if player is not None:  # the digest's token: game mail, never limited
+                await self._remember_name(player, mail)
+                return await self.digests.handle(mail, player)
         if not tags and self.puzzles.wants(mail):  # puzzles are play: a position mail's budget
             return await limited(
                 self.limiter,
@@ -339,6 +359,8 @@ class Correspondence:
     ) -> list[EmailMessage]:
         """The answer to a mail that acts for no seat: only its From address speaks."""
         player = Player("email", mail.from_address)
+        if not tags and read_setting(mail.text) is not None:  # settings need a token
+            return [self.mailer.plain_reply(mail, mail.from_address, TOKEN_NEEDED)]
         command = _command_or_error(mail)
         if isinstance(command, CommandError):
             return [self._command_error(mail, command)]
@@ -363,6 +385,8 @@ class Correspondence:
             return [self.mailer.plain_reply(mail, mail.from_address, str(err))]
         named = tags[:1] or [(k, i, "") for k, i in find_unverified_ids(mail.subject)][:1]
         what = f"{named[0][0]} {named[0][1]}" if named else "a game"
+        if not named and self.digests.wants(mail):
+            what = "your digest (it is made for the address it was sent to)"
         return [
             self.mailer.plain_reply(
                 mail, mail.from_address, _REFUSED.format(what=what) + "\n\n" + HELP
@@ -395,6 +419,10 @@ class Correspondence:
         game = await self.service.get_game(game_id)
         player = game.player(side)
         await self._remember_name(player, mail)
+        if command is None:  # a setting, or conditional moves?
+            scheduled = await self.schedule.in_game(mail, game, player, side)
+            if scheduled is not None:
+                return [await self.mailer.game_mail(scheduled[0], player, scheduled[1], mail)]
         if command is None:
             return [
                 await self.mailer.game_mail(
@@ -407,6 +435,8 @@ class Correspondence:
             ]
         try:
             game, headline = await self._act(mail, command, game, player, side)
+            if command.verb == "move":  # conditional moves on the lines after it
+                headline += await self.schedule.after_move(mail.text, game, player, side)
         except ServiceError as err:
             game = await self.service.get_game(game_id)
             headline = f"Not done: {err}"
@@ -526,7 +556,9 @@ class Correspondence:
             opponent,
             command.rules,
             channel,
-            GameOptions(side=command.side) if command.side else None,
+            GameOptions(side=command.side or "south", days=command.days)
+            if command.side or command.days
+            else None,
         )
         if challenge.game_id is not None:  # the AI accepts at once
             game = await self.service.get_game(challenge.game_id)

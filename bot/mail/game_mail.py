@@ -19,6 +19,7 @@ from bot.mail.replies import new_message
 from bot.mail.tokens import Tokens, reply_address, subject_tag
 from bot.service import Challenge, GameView, Player
 from bot.service.types import ChallengeStatus
+from bot.service.vacations import when_words
 from engine import SIDES, Side, to_perspective
 
 _MOVE_IN_ID = re.compile(r"<mancala\.g(\d+)\.m(\d+)\.", re.I)
@@ -112,6 +113,7 @@ class GameMailer:
             )
         else:
             lines.append(f"Waiting for {await self.display_name(opponent)} (move {number}).")
+        lines += await self.clock_lines(game, player)
         if game.offer and not game.is_over:
             if game.offer.by == player:
                 lines.append(f"You offer {game.offer.noun}.")
@@ -126,6 +128,35 @@ class GameMailer:
         return self._message(
             player, subject, "\n".join(lines), "game", game.id, token, root, number, answering
         )
+
+    async def clock_lines(self, game: GameView, player: Player) -> list[str]:
+        """The clock as both players see it: days a move, when the move is due, and who is
+        on vacation (their clock stands still)."""
+        if game.is_over:
+            return []
+        lines = []
+        if game.options.days:
+            days = game.options.days
+            lines.append(f"Time control: {days} day{'s' if days != 1 else ''} a move.")
+        mover = game.to_move
+        for away in game.away:
+            if away.player == player:
+                lines.append(
+                    f"You are on vacation until {when_words(away.until)}: your clock stands "
+                    "still (a move of yours, or 'vacation off', ends it)."
+                )
+            else:
+                name = await self.display_name(away.player)
+                lines.append(
+                    f"{name} is on vacation until {when_words(away.until)}: their clock "
+                    "stands still."
+                )
+        if game.deadline is not None and mover is not None and game.away_until(mover) is None:
+            whose = "Your" if mover == player else f"{await self.display_name(mover)}'s"
+            lines.append(
+                f"{whose} move is due by {when_words(game.deadline)}, or the game is forfeited."
+            )
+        return lines
 
     # -- challenges ---------------------------------------------------------------------------
 

@@ -1,10 +1,11 @@
 """The words of a correspondence game by mail: the first line of the newest text.
 
 >>> parse_command("Move 7: C")
-Command(verb='move', move='C', number=7, read_from=None, opponent=None, rules=None, side=None)
->>> c = parse_command("challenge Bob@Example.org wari:captures=2-4 as north")
->>> c.verb, c.opponent, c.rules, c.side
-('challenge', 'bob@example.org', 'wari:captures=2-4', 'north')
+Command(verb='move', move='C', number=7, read_from=None, opponent=None, rules=None, side=None, \
+days=None)
+>>> c = parse_command("challenge Bob@Example.org wari:captures=2-4 as north 3 days")
+>>> c.verb, c.opponent, c.rules, c.side, c.days
+('challenge', 'bob@example.org', 'wari:captures=2-4', 'north', 3)
 >>> parse_command("Thanks for the game!") is None
 True
 """
@@ -68,10 +69,10 @@ _SYNONYMS = {
 }
 
 HELP = f"""Playing by mail: the commands (the first line of your mail; one per mail)
-    challenge ADDRESS [RULES] [as south|north]
+    challenge ADDRESS [RULES] [as south|north] [N days]
                    challenge someone by email (ann@example.org), on Discord
                    (discord:USER_ID) or the AI (ai, or ai:LEVEL); RULES default to
-                   {DEFAULT_RULES} (like wari:captures=2-4)
+                   {DEFAULT_RULES} (like wari:captures=2-4); N days a move (1 to 14)
     accept / decline    answer a challenge, or an offer of a draw or a take-back
     cancel              withdraw your challenge
     C / Move 7: C       play pit C (your pits are A-F on your bottom row); the number is
@@ -83,6 +84,10 @@ HELP = f"""Playing by mail: the commands (the first line of your mail; one per m
     puzzle              today's puzzle ('puzzle next' for another); reply with your move
     games               your games and open challenges
     tournament help     tournaments: create, join, standings ('tournament' alone lists them)
+    if f then C; if e then D    in a game: conditional moves, played when your opponent's
+                        move matches ('premoves' lists yours, 'premoves clear' drops them)
+    vacation on [N days] / off / status    stop your clocks (30 days a year)
+    digest on [at HOUR] / off / status     one mail a day instead of one per move
 Reply to the bot's latest mail about a game: its subject and reply address carry your
 secret token for that game, and mail without it is refused."""
 
@@ -96,6 +101,7 @@ class Command:
     opponent: str | None = None  # for "challenge"
     rules: str | None = None
     side: str | None = None
+    days: int | None = None  # for "challenge": days a move (a correspondence clock)
 
 
 class CommandError(ValueError):
@@ -160,6 +166,12 @@ def _challenge(rest: str) -> Command:
             side = words[i + 1].lower()
             del words[i : i + 2]
             break
+    days = None
+    for i, w in enumerate(words[:-1]):
+        if w.isdigit() and len(w) < 4 and words[i + 1].lower() in ("day", "days"):
+            days = int(w)  # the service says what is allowed (1 to 14)
+            del words[i : i + 2]
+            break
     if not words:
         raise CommandError(
             "challenge whom? Write 'challenge ann@example.org wari', "
@@ -188,4 +200,5 @@ def _challenge(rest: str) -> Command:
         opponent=opponent,
         rules=words[1] if len(words) > 1 else DEFAULT_RULES,
         side=side,
+        days=days,
     )

@@ -1,0 +1,236 @@
+"""The daily digest by mail: the mail itself, and replies to it that move in several games
+(docs/correspondence.md; the service decides when one is due: ``bot.service.digests``).
+
+A digest lists every game where it is the player's move, each with its tag (the game's own
+``[mancala game N <token>]``), its ``Rules:`` line, the board from the player's side and the
+move it waits for. Its subject and reply address carry the digest's own tag, ``[mancala
+digest DAY <token>]`` and ``mancala+dDAY-<token>@host``: the token is the player's for that
+day, so a plain Reply speaks for them in each of their games. A reply plays one move per
+line, ``#12 C`` (or ``game 12: C``, or ``#12 move 7: C``), in as many games as it has lines,
+each at the move the digest showed (an explicit number overrides it), and ``#12 if f then C``
+sets a conditional move there. Its first line may also be a setting (``digest off``).
+
+>>> read_line("#12 C"), read_line("Game 12: move 7: c"), read_line("game 5 if f then C")
+((12, 'C'), (12, 'move 7: c'), (5, 'if f then C'))
+>>> read_line("Thanks!") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from email.message import EmailMessage
+
+from bot.mail.game_mail import GameMailer, seat_of
+from bot.mail.mail_commands import CommandError, parse_command
+from bot.mail.reading import IncomingMail
+from bot.mail.replies import build_reply, line_in_question, new_message
+from bot.mail.schedule_mail import ScheduleMail, read_setting
+from bot.mail.tokens import reply_address
+from bot.service import GameService, GameView, Player, ServiceError
+from bot.service.clock import DAY
+from bot.service.events import DigestDue
+from bot.service.premoves import parse_conditions
+from bot.service.vacations import when_words
+from engine import Side, from_perspective, to_perspective
+
+_TAG = re.compile(r"\[mancala digest (\d{1,7}) ([a-z2-7]{10})\]", re.I)
+_ADDRESS = re.compile(r"^[^@+]+\+d(\d{1,7})-([a-z2-7]{10})@", re.I)
+_LINE = re.compile(r"^\s*(?:#|game\b\s*#?)\s*(\d{1,12})\b\s*[:.,)\-]?\s*(.*?)\s*$", re.I)
+_BARE_MOVE = re.compile(r"^\s*(?:move\b[\s#\d.:]*)?[a-h][<>]?\s*[.!]?\s*$", re.I)
+MOST_LINES = 50  # lines of a reply read as moves: a digest lists at most 50 games
+
+
+def read_line(line: str) -> tuple[int, str] | None:
+    """A reply's line about one game: (the game's number, what it says), or None."""
+    found = _LINE.match(line)
+    return (int(found.group(1)), found.group(2)) if found else None
+
+
+def digest_tag(mail: IncomingMail) -> tuple[int, str] | None:
+    """The (day, token) of the digest a mail answers, from its reply address or subject."""
+    for address in mail.recipients:
+        found = _ADDRESS.match(address)
+        if found:
+            return int(found.group(1)), found.group(2).lower()
+    found = _TAG.search(mail.subject)
+    return (int(found.group(1)), found.group(2).lower()) if found else None
+
+
+def _token(mailer: GameMailer, day: int, player: Player) -> str:
+    return mailer.tokens.token("digest", day, player.id)
+
+
+def _reply_to(mailer: GameMailer, day: int, player: Player) -> str:
+    return reply_address(mailer.bot_address, "digest", day, _token(mailer, day, player))
+
+
+async def digest_mail(mailer: GameMailer, event: DigestDue) -> EmailMessage:
+    """The digest mail of ``event`` to its recipient."""
+    player, day = event.recipient, event.day
+    count = len(event.games)
+    plural = "s wait" if count != 1 else " waits"
+    first = event.games[0].id
+    lines = [
+        f"Your daily digest of {when_words(day * DAY)[:10]}: {count} game{plural} for your move.",
+        "",
+        f"To play, reply to this mail with one line per game, like '#{first} C': the pit you "
+        "play in that game, at the move shown below. Several lines play in several games. "
+        f"'#{first} if f then C' sets a conditional move there instead. 'digest off' on the "
+        "first line turns the digest off.",
+    ]
+    for game in event.games:
+        lines += ["", *await _game_lines(mailer, game, player)]
+    lines += [
+        "",
+        "Keep the subject: it carries your secret token for today's digest. Your opponents' "
+        "moves come in the next digest, not one by one; a game's end, offers and reminders "
+        "still come at once.",
+    ]
+    tag = f"[mancala digest {day} {_token(mailer, day, player)}]"
+    message = new_message(
+        player.id,
+        f"{tag} {count} game{plural} for your move",
+        "\n".join(lines),
+        mailer.bot_address,
+        _reply_to(mailer, day, player),
+    )
+    del message["Message-ID"]
+    domain = mailer.bot_address.rpartition("@")[2].rstrip(">").strip() or "localhost"
+    message["Message-ID"] = f"<mancala.d{day}.{secrets.token_hex(6)}@{domain}>"
+    return message
+
+
+async def _game_lines(mailer: GameMailer, game: GameView, player: Player) -> list[str]:
+    side = seat_of(game, player)
+    name = await mailer.display_name(game.player(side.other))
+    number = game.ply + 1
+    legal = ", ".join(to_perspective(m, side) for m in game.position.legal_moves())
+    lines = [
+        f"-------- Game {game.id} [mancala game {game.id} {mailer.game_token(game.id, side)}]",
+        f"Rules: {game.rules}",
+        f"You play {side.title()} against {name}; move {number} is yours.",
+    ]
+    if game.moves:
+        lines.append(f"{name} played {to_perspective(game.moves[-1], side)}.")
+    lines += await mailer.clock_lines(game, player)
+    lines += [
+        "",
+        game.board(side),
+        "",
+        f"Move {number}: reply '#{game.id} {legal.split(', ')[0]}' (legal: {legal}).",
+    ]
+    return lines
+
+
+class DigestMail:
+    """Answers the replies to digests."""
+
+    def __init__(self, service: GameService, mailer: GameMailer, schedule: ScheduleMail) -> None:
+        self.service = service
+        self.mailer = mailer
+        self.schedule = schedule
+
+    # -- replies to it -------------------------------------------------------------------------
+
+    def wants(self, mail: IncomingMail) -> bool:
+        return digest_tag(mail) is not None
+
+    def player_of(self, mail: IncomingMail) -> Player | None:
+        """The player the mail's digest token speaks for (its From address, checked by the
+        token), or None."""
+        found = digest_tag(mail)
+        if found is None or not mail.from_address:
+            return None
+        day, token = found
+        if self.mailer.tokens.check("digest", day, mail.from_address, token):
+            return Player("email", mail.from_address)
+        return None
+
+    async def handle(self, mail: IncomingMail, player: Player) -> list[EmailMessage]:
+        """Play the reply's lines; one mail back saying what was done, game by game."""
+        found = digest_tag(mail)
+        assert found is not None  # player_of found it
+        day = found[0]
+        lines = [line.strip() for line in mail.text.split("\n") if line.strip()][:MOST_LINES]
+        answers: list[str] = []
+        setting = read_setting(mail.text)
+        if setting is not None and setting.what != "premoves" and lines:
+            answers.append(await self.schedule.setting(setting, player))
+            lines = lines[1:]
+        listing = await self.service.digest_listing(player, day) or {}
+        boards: dict[int, GameView] = {}
+        for line in lines:
+            read = read_line(line)
+            if read is None:
+                if _BARE_MOVE.match(line):
+                    answers.append(
+                        f"{line_in_question(line)}\nWhich game is it for? Write the game's "
+                        f"number first, like '#12 C'."
+                    )
+                continue  # words for the opponent, thanks...: not for me
+            game_id, rest = read
+            text, game = await self._line(player, listing, game_id, rest)
+            answers.append(f"{line_in_question(line)}\n{text}")
+            if game is not None:
+                boards[game.id] = game
+        if not answers:
+            answers.append(
+                "I found no move in your reply. Write one line per game, like '#12 C' "
+                "(the game's number, then your pit)."
+            )
+        body = "\n\n".join(answers)
+        for game in boards.values():
+            side = seat_of(game, player)
+            body += f"\n\n-------- Game {game.id}: {game.rules}\n\n{game.board(side)}"
+        body += (
+            "\n\nReply to this mail for more moves from today's digest; each game's own mail "
+            "takes its other commands (resign, draw, undo, board)."
+        )
+        return [
+            build_reply(
+                mail,
+                body,
+                self.mailer.bot_address,
+                to=player.id,
+                reply_to=_reply_to(self.mailer, day, player),
+            )
+        ]
+
+    async def _line(
+        self, player: Player, listing: dict[int, int], game_id: int, rest: str
+    ) -> tuple[str, GameView | None]:
+        """Act on one line about game ``game_id``: the answer, and the game after it."""
+        try:
+            game = await self.service.get_game(game_id)
+            found = game.side_of(player)
+            if found is None:
+                return f"Game {game_id} is not one of yours.", None
+            side = Side(found)
+            if parse_conditions(rest):
+                return await self.schedule.conditions(rest, game, player, side), None
+            try:
+                command = parse_command(rest)
+            except CommandError as err:
+                return str(err), None
+            if command is None or command.verb != "move" or command.move is None:
+                return (
+                    f"Write a pit for game {game_id}, like '#{game_id} C'; its other commands "
+                    "go in a reply to its own mail.",
+                    None,
+                )
+            number = command.number or (listing[game_id] + 1 if game_id in listing else None)
+            if number is None:
+                return (
+                    f"Game {game_id} was not in this digest: write the move number of the "
+                    f"board you saw, like '#{game_id} move {game.ply + 1}: {command.move}'.",
+                    None,
+                )
+            game = await self.service.move(
+                game.id, player, from_perspective(command.move, side), expected_ply=number - 1
+            )
+            played = to_perspective(game.moves[-1], side)
+            return f"Game {game_id}: you played {played} (move {number}).", game
+        except ServiceError as err:
+            return f"Game {game_id}: not done: {err}", None
