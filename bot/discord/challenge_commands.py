@@ -100,9 +100,11 @@ class ChallengeCommands:
         clock: str | None = None,
         thread: bool | None = None,
         email: str | None = None,
+        days: int | None = None,
     ) -> None:
         """``opponent`` (a member, or the bot for the AI) or ``email`` (an address) is the
-        player challenged; exactly one of them."""
+        player challenged; exactly one of them. ``days`` a move set the clock (over
+        ``clock``)."""
         me = player_of(interaction.user)
         await self.servers.learn(interaction)
         place = await self.servers.settings_for(interaction.channel_id)  # what the server set
@@ -117,6 +119,8 @@ class ChallengeCommands:
             return await answer_privately(interaction, str(err))
         if clock is None and place.clock is not None:
             options = replace(options, forfeit_after=place.clock)
+        if days is not None:  # a correspondence clock: the service sets it from the days
+            options = replace(options, days=days, forfeit_after=None)
         them_name = opponent.display_name if opponent is not None else fmt.masked_address(them.id)
         here = channel_of(interaction.channel_id)
         thread_channel = None

@@ -31,6 +31,7 @@ from bot.discord.boards import Boards
 from bot.discord.challenge_commands import ChallengeCommands
 from bot.discord.command_group import MancalaGroup
 from bot.discord.cooldowns import Cooldowns, HasCooldowns, refusal
+from bot.discord.correspondence_commands import CorrespondenceCommands
 from bot.discord.discord_settings import Settings
 from bot.discord.followups import AIFollowups
 from bot.discord.game_commands import GameCommands
@@ -90,6 +91,7 @@ class MancalaBot(discord.Client):
             self, service, self.boards, self.servers, self.threads, mail_address
         )
         self.puzzle_commands = PuzzleCommands(service, self.servers)
+        self.correspondence_commands = CorrespondenceCommands(service)
         self.tournament_commands = TournamentCommands(
             self, service, self.boards, self.servers, self.threads
         )

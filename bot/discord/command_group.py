@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.discord.choices import level_choices, move_choices, ruleset_choices
 from bot.discord.cooldowns import cooldown
+from bot.discord.correspondence_commands import VacationGroup
 from bot.discord.handlers import bot_of
 from bot.discord.tournament_commands import TournamentGroup
 from bot.service.types import OfferKind
@@ -40,6 +41,7 @@ class MancalaGroup(app_commands.Group):
             guild_only=False,
         )
         self.add_command(TournamentGroup())  # /mancala tournament ...
+        self.add_command(VacationGroup())  # /mancala vacation start|stop|status
 
     @app_commands.command(description="Challenge someone to a game (challenge me to play the AI)")
     @app_commands.describe(
@@ -50,6 +52,7 @@ class MancalaGroup(app_commands.Group):
         first="who moves first (default: you)",
         clock="time per move before a player forfeits, like 12h or 3d, or off",
         thread="play in a new thread of this channel",
+        days="correspondence: days a move (1 to 14), a reminder when one is left",
     )
     @app_commands.choices(first=FIRST_CHOICES)
     @cooldown("challenge")
@@ -63,10 +66,11 @@ class MancalaGroup(app_commands.Group):
         first: str = "me",
         clock: str | None = None,
         thread: bool | None = None,
+        days: app_commands.Range[int, 1, 14] | None = None,
     ) -> None:
         # left out, the ruleset, level, clock and thread are this server's (/mancala settings)
         await bot_of(interaction).challenges.challenge(
-            interaction, opponent, ruleset, level, first, clock, thread, email
+            interaction, opponent, ruleset, level, first, clock, thread, email, days
         )
 
     @challenge.autocomplete("ruleset")
@@ -114,6 +118,26 @@ class MancalaGroup(app_commands.Group):
     @cooldown("board")
     async def board(self, interaction: discord.Interaction, text: bool | None = None) -> None:
         await bot_of(interaction).game_commands.board(interaction, text)
+
+    @app_commands.command(description="A conditional move: if they play this, play that for me")
+    @app_commands.describe(
+        condition="your opponent's move (or whole turn, like c f); leave out to list yours",
+        answer="your move in answer",
+        clear="drop your conditional moves in this game",
+        game="the game's number (default: this channel's)",
+    )
+    @app_commands.rename(condition="if", answer="then")
+    async def premove(
+        self,
+        interaction: discord.Interaction,
+        condition: app_commands.Range[str, 1, 30] | None = None,
+        answer: app_commands.Range[str, 1, 3] | None = None,
+        clear: bool = False,
+        game: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        await bot_of(interaction).correspondence_commands.premove(
+            interaction, condition, answer, clear, game
+        )
 
     @app_commands.command(description="This server's game settings (Manage Server to change)")
     @app_commands.describe(

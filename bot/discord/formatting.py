@@ -89,9 +89,20 @@ def code_block(text: str) -> str:
 
 
 def game_title(game: GameView) -> str:
+    days = game.options.days
+    pace = f" · {days} day{'s' if days != 1 else ''} a move" if days else ""
     return (
-        f"**Game {game.id}** · `{game.rules}` · {who(game.south)} (South) vs "
+        f"**Game {game.id}** · `{game.rules}`{pace} · {who(game.south)} (South) vs "
         f"{who(game.north)} (North)"
+    )
+
+
+def away_note(game: GameView) -> str:
+    """Who of the game is on vacation, until when (in each reader's own time)."""
+    return "".join(
+        f" {who(away.player)} is on vacation until <t:{int(away.until)}:f>: their clock "
+        "stands still."
+        for away in game.away
     )
 
 
@@ -113,6 +124,9 @@ def turn_line(game: GameView) -> str:
         return f"{last}{who(mover)} to move ({side.title()}): thinking…"
     # Discord shows <t:...:R> in each reader's own time, counting down ("in 3 hours").
     clock = f" Move due <t:{int(game.deadline)}:R>." if game.deadline else ""
+    if game.away_until(mover) is not None:  # their clock stands still
+        clock = ""
+    clock += away_note(game)
     if not on_discord(mover):
         return (
             f"{last}{who(mover)} to move ({side.title()}): waiting for their move "
@@ -263,6 +277,9 @@ def help_text(typed_moves: bool) -> str:
                 "`/mancala leaderboard` ranks the players.",
                 "`/mancala puzzle` posts today's puzzle (`kind: next` for another, just for you): "
                 "press the right pit; your streak and the server's puzzle board keep count.",
+                "Slow games: `days: 3` in a challenge gives 3 days a move; `/mancala vacation "
+                "start` stops your clocks (30 days a year); `/mancala premove if: f then: C` "
+                "plays C for you the moment your opponent plays f.",
                 "Boards come as a picture with the text board beside it; `/mancala board text: False` "
                 "leaves the text out once. Server admins choose the defaults (ruleset, AI level, "
                 "clock, pings, threads, the text board) with `/mancala settings`.",

@@ -86,6 +86,7 @@ class ChallengeHandlers(Protocol):
         clock: str | None = None,
         thread: bool | None = None,
         email: str | None = None,
+        days: int | None = None,
     ) -> None: ...
 
     async def accept(
@@ -148,6 +149,24 @@ class TournamentHandlers(Protocol):
     async def list_open(self, interaction: discord.Interaction) -> None: ...
 
 
+class CorrespondenceHandlers(Protocol):
+    """Correspondence on a human schedule (``correspondence_commands.py``): vacations and
+    conditional moves."""
+
+    async def vacation(
+        self, interaction: discord.Interaction, action: str, days: int | None
+    ) -> None: ...
+
+    async def premove(
+        self,
+        interaction: discord.Interaction,
+        condition: str | None,
+        answer: str | None,
+        clear: bool = False,
+        game_id: int | None = None,
+    ) -> None: ...
+
+
 @runtime_checkable
 class Handlers(Protocol):
     """The bot as commands and buttons see it: its handlers, and the service (which the
@@ -170,6 +189,9 @@ class Handlers(Protocol):
 
     @property
     def puzzle_commands(self) -> PuzzleHandlers: ...
+
+    @property
+    def correspondence_commands(self) -> CorrespondenceHandlers: ...
 
 
 def bot_of(interaction: discord.Interaction) -> Handlers:

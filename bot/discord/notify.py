@@ -89,12 +89,17 @@ class DiscordNotifier(Notifier):
     # -- games --------------------------------------------------------------------------------
 
     async def on_move(self, event: MoveMade) -> None:
-        if _caused_on_discord(event.by):
-            return
+        if _caused_on_discord(event.by) and event.answering is None:
+            return  # a conditional move is the service's doing: it is posted
         game = event.game
         if not self._first_time(("move", game.id, game.ply)):
             return
         note = f"{fmt.who(event.by)} played **{event.move}**."
+        if event.answering is not None:
+            note = (
+                f"{fmt.who(event.by)} played **{event.move}**, a conditional move set in "
+                f"answer to **{event.answering}**."
+            )
         if event.by.is_ai and self.service.ai_status() != "ready":
             note += " (A quick search: its full search is still being compiled, once.)"
         await self._post_board(event, note, turn=True)
