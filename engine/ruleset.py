@@ -21,6 +21,11 @@ from engine.errors import RulesetError, excerpt
 from engine.inputs import TooLong, normalise, whole_number
 
 MAX_SPEC = 300  # characters in a ruleset string: every key set once fits in about 250
+# South's pit letters in sowing order (North's are the same lowercase): the widest ruleset,
+# Togyz Kumalak's 9 pits, uses them all. Surfaces build their move patterns from PIT_CLASS.
+PIT_LETTERS = "ABCDEFGHI"
+MAX_PITS = len(PIT_LETTERS)
+PIT_CLASS = f"A-{PIT_LETTERS[-1]}a-{PIT_LETTERS[-1].lower()}"  # for a regex [...]: any pit
 
 
 @dataclass(frozen=True)
@@ -570,7 +575,7 @@ class Ruleset:
 
     @property
     def letters(self) -> str:
-        return "ABCDEFGHI"[: self.pits]
+        return PIT_LETTERS[: self.pits]
 
     @property
     def shows_stores(self) -> bool:

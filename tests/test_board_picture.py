@@ -26,6 +26,19 @@ def pit_centre(n: int, index: int) -> tuple[int, int]:
     return x + picture.CELL // 2, y + picture.CELL // 2
 
 
+def said_counts(position: Position) -> list[str]:
+    """What the alt text should say of each pit: its count, or whose tuzdyk it is."""
+    owners = {
+        pit: side
+        for side, pit in zip(("South", "North"), position.tuzdyks, strict=True)
+        if pit is not None
+    }
+    return [
+        f"{owners[i]}'s tuzdyk" if i in owners else str(count)
+        for i, count in enumerate(position.pits)
+    ]
+
+
 @pytest.mark.parametrize("rules", RULESETS)
 def test_every_rulesets_boards_draw_and_read_aloud(rules):
     for position, _ply in positions_along_random_games(rules, games=1):
@@ -35,10 +48,10 @@ def test_every_rulesets_boards_draw_and_read_aloud(rules):
         text = picture.describe_board(position)
         assert len(text) <= 1000  # Discord's attachment description holds 1,024
         n = position.rules.pits
-        north = re.search(r"North, pits \w to \w: ([\d, ]+)\.", text).group(1)
-        south = re.search(r"South, pits \w to \w: ([\d, ]+)\.", text).group(1)
-        assert [int(c) for c in north.split(", ")] == list(position.pits[n:])
-        assert [int(c) for c in south.split(", ")] == list(position.pits[:n])
+        north = re.search(r"North, pits \w to \w: ([\w', ]+)\.", text).group(1)
+        south = re.search(r"South, pits \w to \w: ([\w', ]+)\.", text).group(1)
+        assert north.split(", ") == said_counts(position)[n:]
+        assert south.split(", ") == said_counts(position)[:n]
         assert f"South {position.stores[0]}, North {position.stores[1]}" in text
         if position.is_over():
             assert "Game over" in text
@@ -77,3 +90,29 @@ def test_the_same_position_gives_the_same_bytes_and_names_can_be_given():
     assert picture.draw_board(position) == picture.draw_board(position)
     text = picture.describe_board(position, {"south": "Ann", "north": "Bob"})
     assert text.startswith("Wari board. Ann to move.") and text.endswith("Last move: b.")
+
+
+TOGYZ_MOVES = "D d G h B a I e F d E h G i I h D b D i F a H b D a F a G i I h H h I"
+
+
+def test_a_tuzdyk_is_a_dark_well_with_an_x_and_read_aloud_as_whose_it_is():
+    position = Game.from_moves(Ruleset.parse("togyz-kumalak"), TOGYZ_MOVES).position
+    assert position.tuzdyks == (9, 2)  # South's at North's a, North's at South's C
+    image = Image.open(io.BytesIO(picture.draw_board(position))).convert("RGB")
+    for index in range(18):
+        x, y = pit_centre(9, index)
+        well = image.getpixel((x - 30, y))  # inside the well, off the X and the digits
+        assert (well == picture.TUZDYK) == (index in (9, 2)), index
+        assert well in (picture.TUZDYK, picture.WELL)
+    assert image.width <= 1000  # 9 pits and two kazans: readable on a phone, as 8 pits are
+    text = picture.describe_board(position)
+    assert "North, pits a to i: South's tuzdyk, 5, 1, 5, 0, 20, 19, 0, 3." in text
+    assert "South, pits A to I: 19, 0, North's tuzdyk, 0, 5, 0, 1, 1, 1." in text
+    assert "Kazans: South 41, North 41." in text and "aptured" not in text
+
+
+def test_stores_and_captured_counts_keep_their_words():
+    kalah = picture.describe_board(Position.initial(Ruleset.parse("kalah")))
+    wari = picture.describe_board(Position.initial(Ruleset.parse("wari")))
+    assert "Stores: South 0, North 0." in kalah and "Captured: South 0, North 0." in wari
+    assert "tuzdyk" not in kalah + wari

@@ -19,7 +19,7 @@ from discord import app_commands
 from bot.discord import formatting as fmt
 from bot.discord.choices import level_choices, ruleset_choices
 from bot.discord.command_group import MancalaGroup
-from bot.discord.views import board_view, challenge_view
+from bot.discord.views import PitButton, board_view, challenge_view
 from bot.service import Challenge, Channel, GameOptions, GameView, Offer, Player
 from engine import Position, Ruleset
 from engine.ruleset import PRESETS
@@ -190,6 +190,11 @@ RULESETS = [
     "manbula:direction=choice",
     "kalah:pits=8,choose=any,end=all_empty,direction=choice",
     "kalah:pits=7,choose=any,end=all_empty",
+    "togyz-kumalak",  # 9 pits: two rows of 5 and 4 buttons
+    "bestemshe",
+    "togyz-kumalak:direction=choice",  # 18 moves: one menu
+    "bestemshe:pits=9,choose=any",  # 18 pits: four rows of buttons, offers on the fifth
+    "bestemshe:pits=9,choose=any,direction=choice",  # 36 moves: two menus
 ]
 
 
@@ -257,6 +262,21 @@ def test_buttons_follow_the_board_north_reads_right_to_left():
     assert labels == [["f", "e", "d"], ["c", "b", "a"]]
 
 
+def test_nine_pits_make_two_rows_of_buttons_the_ninth_pressable():
+    position = Position.initial(Ruleset.parse("togyz-kumalak"))
+    rows = board_view(game_view(position, 0)).to_components()
+    labels = [[b["label"] for b in row["components"]] for row in rows]
+    assert labels == [list("ABCDE"), list("FGHI")]
+    custom_id = rows[1]["components"][-1]["custom_id"]
+    assert PitButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    north = position.play("I")
+    labels = [
+        [b["label"] for b in row["components"]]
+        for row in board_view(game_view(north, 1)).to_components()
+    ]
+    assert labels == [list("ihgfe"), list("dcba")]
+
+
 def test_challenge_buttons_fit():
     challenge = Challenge(
         id=BIG_ID,
@@ -277,7 +297,9 @@ def test_challenge_buttons_fit():
     ]
 
 
-@pytest.mark.parametrize("rules", ["kalah:pits=8,seeds=12", "al-manqala"])
+@pytest.mark.parametrize(
+    "rules", ["kalah:pits=8,seeds=12", "al-manqala", "togyz-kumalak", "bestemshe"]
+)
 def test_board_messages_fit_in_one_message(rules):
     for position, ply in positions_along_random_games(rules, games=1):
         text = fmt.board_message(game_view(position, ply))

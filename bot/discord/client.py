@@ -47,13 +47,14 @@ from bot.discord.views import DYNAMIC_ITEMS
 from bot.health import heartbeat_forever, heartbeat_path, service_status
 from bot.mail.mail_settings import MailSettings
 from bot.service import GameService
+from engine.ruleset import PIT_CLASS
 
 if TYPE_CHECKING:  # the mail runner is imported only when mail is served too
     from bot.mail.runner import RunningMail
 
 log = logging.getLogger(__name__)
 
-MOVE_TEXT = re.compile(r"^\s*[A-Ha-h][<>]?\s*$")  # what a typed move looks like
+MOVE_TEXT = re.compile(rf"^\s*[{PIT_CLASS}][<>]?\s*$")  # what a typed move looks like
 
 
 class MancalaBot(discord.Client):

@@ -41,6 +41,7 @@ from bot.service import GameService, ServiceError
 from bot.service.puzzles import PuzzleResult, PuzzleStanding, describe_value
 from engine import render
 from engine.puzzles import Puzzle
+from engine.ruleset import PIT_CLASS
 
 PUZZLE_COLOUR = discord.Colour.from_rgb(122, 84, 52)  # the board picture's wood
 BUTTONS_PER_ROW = 5
@@ -54,7 +55,7 @@ def puzzle_button_id(puzzle_id: str, move: str) -> str:
 
 class PuzzleButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"mancala:puzzle:(?P<puzzle>{_PUZZLE_ID}):(?P<move>[A-Ha-h][<>]?)",
+    template=rf"mancala:puzzle:(?P<puzzle>{_PUZZLE_ID}):(?P<move>[{PIT_CLASS}][<>]?)",
 ):
     """One pit of a puzzle's board: pressing it answers the puzzle with that move."""
 

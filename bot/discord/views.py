@@ -26,6 +26,7 @@ import discord
 
 from bot.discord.handlers import bot_of
 from bot.service import Challenge, GameView
+from engine.ruleset import PIT_CLASS
 
 BUTTONS_PER_ROW = 5
 ROWS = 5
@@ -42,7 +43,7 @@ def move_id(game_id: int, ply: int, move: str) -> str:
 
 class PitButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"mancala:move:(?P<game>{_ID}):(?P<ply>{_ID}):(?P<move>[A-Ha-h][<>]?)",
+    template=rf"mancala:move:(?P<game>{_ID}):(?P<ply>{_ID}):(?P<move>[{PIT_CLASS}][<>]?)",
 ):
     """One pit of the board; enabled when sowing it is a legal move."""
 

@@ -3,8 +3,9 @@
 Both are pure functions of a position: the same position gives the same bytes, on any
 surface. The picture follows the 003 board the players know: South's pits A, B, C... along
 the bottom from the left, North's a, b, c... along the top from the right, North's store on
-the left and South's on the right (captured counts, where the ruleset has no stores). The
-last move's pit is ringed, the side to move is marked, and every pit carries its letter.
+the left and South's on the right (captured counts, where the ruleset has no stores; Togyz
+Kumalak's kazans). The last move's pit is ringed, the side to move is marked, and every pit
+carries its letter. A tuzdyk (Togyz Kumalak) is a dark well with an X and its owner's name.
 
 It has its own opaque background with dark seeds-and-numbers on light wells, so it reads the
 same in Discord's dark and light themes, and its numbers are at least 26 px high at the
@@ -25,7 +26,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine import Position, Side, result_lines
+from engine import SIDES, Position, Side, result_lines
 
 CELL = 76  # a pit's square, in pixels
 GAP = 8
@@ -41,6 +42,7 @@ INK = (34, 24, 16)  # numbers in the wells
 LABEL = (245, 236, 220)  # letters and the title on the wood
 HIGHLIGHT = (255, 190, 40)  # the last move's pit
 TURN = (120, 220, 120)  # the side to move
+TUZDYK = (70, 46, 30)  # a tuzdyk's well: dark, its X and owner's name light on it
 
 
 @lru_cache(maxsize=8)
@@ -83,6 +85,7 @@ def draw_board(position: Position) -> bytes:
     south_letters, north_letters = _pit_letters(n)
     moved = _moved_pit(position)
     pits = position.pits
+    owners = _tuzdyk_owners(position)
     for i in range(n):
         x = left + (i + 1) * (CELL + GAP)
         # North's pit i sits above South's pit n-1-i: sowing runs counter-clockwise
@@ -93,8 +96,15 @@ def draw_board(position: Position) -> bytes:
             box = (x, y, x + CELL, y + CELL)
             if index == moved:
                 draw.ellipse((x - 5, y - 5, x + CELL + 5, y + CELL + 5), fill=HIGHLIGHT)
-            draw.ellipse(box, fill=WELL)
-            _centred(draw, box, str(pits[index]), INK)
+            if index in owners:  # nobody sows from it: an X, and whose it is
+                draw.ellipse(box, fill=TUZDYK)
+                _centred(draw, (x, y, x + CELL, y + CELL - 14), "X", LABEL)
+                _centred(
+                    draw, (x, y + CELL - 30, x + CELL, y + CELL - 10), owners[index], LABEL, 14
+                )
+            else:
+                draw.ellipse(box, fill=WELL)
+                _centred(draw, box, str(pits[index]), INK)
             _centred(draw, (x, label_y, x + CELL, label_y + LETTERS), letter, LABEL, 22)
 
     store_height = 2 * CELL + GAP
@@ -137,6 +147,16 @@ def _centred(
     )
 
 
+def _tuzdyk_owners(position: Position) -> dict[int, str]:
+    """Each tuzdyk's pit index and its owner's side as a title ("South"): the owner's
+    tuzdyk lies in the opponent's row."""
+    return {
+        pit: side.title()
+        for side, pit in zip(SIDES, position.tuzdyks, strict=True)
+        if pit is not None
+    }
+
+
 def _title(position: Position) -> str:
     rules = str(position.rules)
     if len(rules) > 40:
@@ -156,6 +176,11 @@ def describe_board(position: Position, names: dict[str, str] | None = None) -> s
     n = position.rules.pits
     south_letters, north_letters = _pit_letters(n)
     pits = position.pits
+    owners = _tuzdyk_owners(position)
+
+    def count(index: int) -> str:
+        return f"{owners[index]}'s tuzdyk" if index in owners else str(pits[index])
+
     parts = [f"{str(position.rules).split(':')[0].title()} board."]
     outcome = position.outcome()
     if outcome is not None:
@@ -167,16 +192,22 @@ def describe_board(position: Position, names: dict[str, str] | None = None) -> s
         parts.append(f"{who} to move{again}.")
     parts.append(
         f"North, pits {north_letters[0]} to {north_letters[-1]}: "
-        + ", ".join(str(pits[n + i]) for i in range(n))
+        + ", ".join(count(n + i) for i in range(n))
         + "."
     )
     parts.append(
         f"South, pits {south_letters[0]} to {south_letters[-1]}: "
-        + ", ".join(str(pits[i]) for i in range(n))
+        + ", ".join(count(i) for i in range(n))
         + "."
     )
-    kind = "store" if position.rules.stores else "captured"
-    parts.append(f"{kind.title()}: South {position.stores[0]}, North {position.stores[1]}.")
+    kind = (
+        "Stores"
+        if position.rules.stores
+        else "Kazans"
+        if position.rules.shows_stores
+        else "Captured"
+    )
+    parts.append(f"{kind}: South {position.stores[0]}, North {position.stores[1]}.")
     if position.last_move:
         parts.append(f"Last move: {position.last_move}.")
     return " ".join(parts)
