@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.service import (
     BadRequest,
@@ -23,6 +25,7 @@ from bot.service import (
     Reminder,
 )
 from bot.service.events import DigestDue
+from bot.service.premoves import parse_conditions
 
 DAY, HOUR = 86400.0, 3600.0
 MONDAY = 1_767_571_200.0  # 2026-01-05 00:00 UTC
@@ -257,6 +260,25 @@ async def test_a_condition_is_a_whole_turn_checked_by_the_rules(table):
     ai_game = await service.start_game(ANN, Player.ai("first"), "wari", Channel("discord", "ai"))
     with pytest.raises(BadRequest, match="between two people"):
         await service.set_premoves(ai_game.id, ANN, [("a", "B")])
+
+
+@given(st.text(max_size=400))
+def test_any_text_reads_as_conditional_moves_or_as_none(text):
+    for condition, answer in parse_conditions(text):
+        assert condition.split() and 1 <= len(answer) <= 2
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [("", "B"), ("a" * 500, "B"), ("f", ""), ("f\x00", "B"), ("f", "B" * 40), (7, None)],
+)
+async def test_odd_conditional_moves_are_refused_clearly(table, pair):
+    service, _, _ = table
+    game_id = await new_game(service, ANN, CAT)
+    await service.move(game_id, ANN, "C")
+    with pytest.raises(BadRequest) as refused:
+        await service.set_premoves(game_id, ANN, [pair])
+    assert len(str(refused.value)) < 300 and str(refused.value).isprintable()
 
 
 # -- two services on one database ----------------------------------------------------------------

@@ -11,9 +11,13 @@ import re
 from email.message import EmailMessage
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from test_mail_support import Mailbox
 from test_mail_tournaments import Post
 
+from bot.mail.digest import read_line
+from bot.mail.schedule_mail import read_setting
 from bot.service import Player
 from bot.service.vacations import when_words
 
@@ -170,3 +174,11 @@ async def test_settings_need_a_token_and_a_challenge_names_its_days(post):
     assert not (await post.service.vacation(Player("email", ANN))).away
     refused = await post.send(BOB, f"challenge {ANN} wari 15 days")
     assert "days a move are a whole number from 1 to 14" in post.text(refused)
+
+
+@given(st.text(max_size=300))
+def test_any_text_reads_as_a_setting_a_digest_line_or_nothing(text):
+    setting = read_setting(text)
+    assert setting is None or setting.action in ("on", "off", "status")
+    line = read_line(text)
+    assert line is None or line[0] >= 0

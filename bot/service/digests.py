@@ -28,6 +28,7 @@ from bot.service.events import DigestDue, Event, MoveMade
 from bot.service.looking import Looking
 from bot.service.players import Players
 from bot.service.types import GameView, Player
+from engine import excerpt
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -90,7 +91,9 @@ class Digests:
         if hour is None:
             hour = DIGEST_HOUR
         if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour <= 23:
-            raise errors.BadRequest(f"a digest's hour is 0 to 23 (UTC), not '{hour}'")
+            raise errors.BadRequest(
+                f"a digest's hour is 0 to 23 (UTC), not '{excerpt(str(hour), 20)}'"
+            )
         pid = await self.players.pid(player)
         now = self.clock()
         today, this_hour = utc_day_and_hour(now)

@@ -234,7 +234,7 @@ class Premoves:
                 assert position.last_move is not None  # play names the move it made
                 moves.append(position.last_move)
         except IllegalMove as err:
-            raise errors.BadRequest(f"if {' '.join(written)}: {err}") from None
+            raise errors.BadRequest(f"if {excerpt(' '.join(written), 40)}: {err}") from None
         if position.is_over():
             raise errors.BadRequest(f"after {' '.join(moves)} the game is over: nothing to answer")
         if position.to_move != side:
@@ -245,6 +245,6 @@ class Premoves:
         try:
             after = position.play(answer)
         except IllegalMove as err:
-            raise errors.BadRequest(f"then {excerpt(str(answer))}: {err}") from None
+            raise errors.BadRequest(f"then {excerpt(str(answer), 40)}: {err}") from None
         assert after.last_move is not None
         return moves, after.last_move

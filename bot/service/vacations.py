@@ -34,6 +34,7 @@ from bot.service.clock import DAY
 from bot.service.games import Games
 from bot.service.players import Players
 from bot.service.types import Away, GameView, Player
+from engine import excerpt
 from storage import Storage
 from storage.records import VacationRecord
 
@@ -127,7 +128,7 @@ class Vacations:
             isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= ALLOWANCE_DAYS
         ):
             raise errors.BadRequest(
-                f"a vacation lasts 1 to {ALLOWANCE_DAYS} days (or until you end it), not '{days}'"
+                f"a vacation lasts 1 to {ALLOWANCE_DAYS} days (or until you end it), not '{excerpt(str(days), 20)}'"
             )
         pid = await self.players.pid(player)
         now = self.clock()
