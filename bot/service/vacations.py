@@ -115,6 +115,7 @@ class Vacations:
 
     def __post_init__(self) -> None:
         self.away: dict[int, float] = {}  # player id -> when their vacation ends by itself
+        self._begun: dict[int, float] = {}  # vacations begun here since the last read
 
     # -- what players ask ----------------------------------------------------------------------
 
@@ -151,7 +152,7 @@ class Vacations:
             ends_at = min(ends_at, now + days * DAY)
         if not await self.store.start_vacation(pid, now, ends_at):
             raise errors.BadRequest("you are on vacation already; end it first to start another")
-        self.away[pid] = ends_at
+        self.away[pid] = self._begun[pid] = ends_at
         log.info("vacation until %s", when_words(ends_at), extra={"player": str(player)})
         return await self._status(player, pid, now)
 
@@ -187,12 +188,13 @@ class Vacations:
         not now: the clocks stood still until then). Runs first in every tick."""
         now = self.clock()
         away: dict[int, float] = {}
+        self._begun = {}
         for vacation in await self.store.open_vacations():
             if vacation.ends_at <= now:
                 await self._end(vacation, vacation.ends_at)
             else:
                 away[vacation.player_id] = vacation.ends_at
-        self.away = away
+        self.away = {**away, **self._begun}  # and those begun here while it read
 
     refresh = tick  # at start-up, what the database says
 
@@ -218,6 +220,7 @@ class Vacations:
         deadlines moved on in the same transaction."""
         moved = await self.store.end_vacation(vacation, at)
         self.away.pop(vacation.player_id, None)
+        self._begun.pop(vacation.player_id, None)
         for game_id in moved or ():
             self.games.live.drop(game_id)  # its deadlines moved: read it again
         if moved is not None:
