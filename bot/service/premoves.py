@@ -34,13 +34,14 @@ from bot.service.play import Play
 from bot.service.players import Players
 from bot.service.types import GameView, Player, Side
 from engine import IllegalMove, excerpt
+from engine.ruleset import PIT_CLASS
 from storage import Storage
 from storage.records import NewPremove, PremoveRecord
 
 log = logging.getLogger(__name__)
 
 MOST_PREMOVES = 12  # pairs per player and game: one per opponent's move, and some to spare
-_PIT = r"[a-h][<>]?"
+_PIT = rf"[{PIT_CLASS}][<>]?"
 _CONDITION = re.compile(
     rf"\bif\s+(?:[a-z]+\s+(?:play|plays|move|moves)\s+)?({_PIT}(?:[\s,]+{_PIT})*)"
     rf"(?:\s*,\s*(?:then\s+)?|\s+then\s+)(?:I\s+(?:play\s+)?)?({_PIT})(?![\w'])",
