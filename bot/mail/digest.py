@@ -34,11 +34,12 @@ from bot.service.events import DigestDue
 from bot.service.premoves import parse_conditions
 from bot.service.vacations import when_words
 from engine import Side, from_perspective, to_perspective
+from engine.ruleset import PIT_CLASS
 
 _TAG = re.compile(r"\[mancala digest (\d{1,7}) ([a-z2-7]{10})\]", re.I)
 _ADDRESS = re.compile(r"^[^@+]+\+d(\d{1,7})-([a-z2-7]{10})@", re.I)
 _LINE = re.compile(r"^\s*(?:#|game\b\s*#?)\s*(\d{1,12})\b\s*[:.,)\-]?\s*(.*?)\s*$", re.I)
-_BARE_MOVE = re.compile(r"^\s*(?:move\b[\s#\d.:]*)?[a-h][<>]?\s*[.!]?\s*$", re.I)
+_BARE_MOVE = re.compile(rf"^\s*(?:move\b[\s#\d.:]*)?[{PIT_CLASS}][<>]?\s*[.!]?\s*$", re.I)
 MOST_LINES = 50  # lines of a reply read as moves: a digest lists at most 50 games
 
 

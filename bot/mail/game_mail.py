@@ -91,11 +91,13 @@ class GameMailer:
             f"{names[Side.SOUTH]} vs {names[Side.NORTH]}"
         )
         number = game.ply + 1
+        letters = game.position.rules.letters
         lines = [
             headline,
             "",
             f"Game {game.id}: {game.rules}. You play {side.title()} against "
-            f"{await self.display_name(opponent)}; your pits are A-F on the bottom row.",
+            f"{await self.display_name(opponent)}; your pits are {letters[0]}-{letters[-1]} "
+            "on the bottom row.",
             "",
             game.board(side),
             "",

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from bot.service.addresses import mailbox
 from engine import SIDES
 from engine.errors import excerpt
+from engine.ruleset import PIT_CLASS
 
 VERBS = (
     "challenge",
@@ -38,15 +39,18 @@ VERBS = (
 DEFAULT_RULES = "wari"  # the game of 003, where play by mail began
 
 _MOVE = re.compile(
-    r"^(?:move\b\s*)?(?:#?(\d{1,5})\s*[.:)]?\s*)?(?::\s*)?([a-h][<>]?)\s*[.!]?$", re.I
+    rf"^(?:move\b\s*)?(?:#?(\d{{1,5}})\s*[.:)]?\s*)?(?::\s*)?([{PIT_CLASS}][<>]?)\s*[.!]?$",
+    re.I,
 )
 # "Move 3: C (did this go through?)": a move named as one, with words after it
 _MOVE_THEN_WORDS = re.compile(
     r"^(?:move\b\s*#?(\d{1,5})?|#?(\d{1,5}))\s*[.:)]?\s*(?::\s*)?"
-    r"([a-h][<>]?)(?:[\s.,;!?:)(-]+)(.+)$",
+    rf"([{PIT_CLASS}][<>]?)(?:[\s.,;!?:)(-]+)(.+)$",
     re.I,
 )
-_PIT_WORD = re.compile(r"(?<![\w'])[a-h][<>]?(?![\w'])", re.I)  # a lone letter: another move?
+# a lone letter after a move: another move? A capital I there is the pronoun ("Move 3: C, I
+# hope"), far more often than Togyz Kumalak's ninth pit, so only a lowercase i counts
+_PIT_WORD = re.compile(r"(?<![\w'])(?:[a-h]|(?-i:i))[<>]?(?![\w'])", re.I)
 _WORD = re.compile(r"^([a-z]+)\b[\s:,.!]*(.*)$", re.I)
 _PHRASES = {
     "my games": "games",
@@ -75,8 +79,9 @@ HELP = f"""Playing by mail: the commands (the first line of your mail; one per m
                    {DEFAULT_RULES} (like wari:captures=2-4); N days a move (1 to 14)
     accept / decline    answer a challenge, or an offer of a draw or a take-back
     cancel              withdraw your challenge
-    C / Move 7: C       play pit C (your pits are A-F on your bottom row); the number is
-                        the move the board showed, so an old or repeated mail is refused
+    C / Move 7: C       play pit C (your pits are A-F on your bottom row, A-I in Togyz
+                        Kumalak); the number is the move the board showed, so an old or
+                        repeated mail is refused
     resign / draw / undo / end    resign, offer a draw, ask to take back your last move,
                         or offer to end the game (scored like a repetition)
     board               the current board

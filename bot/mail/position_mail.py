@@ -36,6 +36,7 @@ from engine import (
     to_perspective,
 )
 from engine.errors import excerpt
+from engine.ruleset import PIT_CLASS, PIT_LETTERS
 
 _KEY_LINE = re.compile(
     r"^\s*(rules|rule|ruleset|variant|side|level|moves|move|my move)\s*[:=]\s*(.*?)\s*$", re.I
@@ -51,8 +52,10 @@ _KEYS = {
     "moves": "move",
     "my move": "move",
 }
-_MOVE_TOKEN = re.compile(r"^[A-Ha-h][<>]?$")
-_BOARD_WORDS = re.compile(r"^\s*(captured|stores?|game over|south \d+, north \d+|```)", re.I)
+_MOVE_TOKEN = re.compile(rf"^[{PIT_CLASS}][<>]?$")  # of some ruleset: see _is_move
+_BOARD_WORDS = re.compile(
+    r"^\s*(captured|stores?|kazans?|tuzdyks?\b|game over|south \d+, north \d+|```)", re.I
+)
 _TURN = re.compile(r"\b(south|north) to move\b", re.I)
 _LINE_NUMBER = re.compile(r"\bline (\d+)\b")
 
@@ -77,8 +80,9 @@ that is not one of them is ignored):
     Side: south            optional: the side you play (south or north; default south)
     Level: {levels[-1]:<15} optional: my strength, weakest to strongest:
 {level_list}
-    the board as you see it: your pits A-F on the bottom row, '-' for an empty pit,
-    then the captured counts ('Captured: North 3, South 5') or the stores between the rows
+    the board as you see it: your pits A-F on the bottom row (A-I in Togyz Kumalak), '-'
+    for an empty pit, 'X' for a tuzdyk, then the captured counts ('Captured: North 3,
+    South 5') or the stores (kazans) between the rows
     Move: C                optional: your move in this position (for Kalah's extra turns,
                            several: 'Move: C F'); without a Move line the board is the
                            position after your move, and I move
@@ -124,17 +128,25 @@ class PositionMail:
         return self.side.other
 
 
-def _moves_then_words(text: str) -> tuple[list[str], list[str]]:
+def _is_move(token: str, letters: str) -> bool:
+    """Whether ``token`` is a pit letter of a ruleset whose South pits are ``letters`` (so the
+    pronoun "I" is a word, not a pit, where there are fewer than 9 pits)."""
+    return bool(_MOVE_TOKEN.match(token)) and token[0].upper() in letters
+
+
+def _moves_then_words(text: str, letters: str = PIT_LETTERS) -> tuple[list[str], list[str]]:
     """The pit letters at the start of a Move: value, and the words after them.
 
     >>> _moves_then_words("C d, E (did this go through?)")
     (['C', 'd', 'E'], ['(did', 'this', 'go', 'through?)'])
+    >>> _moves_then_words("C I think", "ABCDEF")
+    (['C'], ['I', 'think'])
     """
     tokens = [t for t in re.split(r"[\s,;]+", text) if t]
     moves: list[str] = []
     for token in tokens:
         bare = token.rstrip(".!")
-        if not _MOVE_TOKEN.match(bare):
+        if not _is_move(bare, letters):
             break
         moves.append(bare)
     return moves, tokens[len(moves) :]
@@ -197,14 +209,14 @@ def parse_position_mail(
             f"the level is one of {', '.join(levels)}", values.get("level", ("", None))[1]
         )
     move_text, move_line = values.get("move", ("", ""))
-    moves, words = _moves_then_words(move_text)
+    moves, words = _moves_then_words(move_text, rules.letters)
     if words and not moves:
         raise MailFormatError(
             f"'{excerpt(words[0], 10)}' is not a move; a move is a pit "
             f"letter {rules.letters[0]}-{rules.letters[-1]}",
             move_line,
         )
-    if any(_MOVE_TOKEN.match(w.strip(".,;:!?()\"'")) for w in words):
+    if any(_is_move(w.strip(".,;:!?()\"'"), rules.letters) for w in words):
         raise MailFormatError(
             "which moves? Write only pit letters on the Move: line "
             "(several: 'Move: C d E'), and words on the next line",

@@ -36,11 +36,12 @@ from bot.service import GameService, Player, ServiceError
 from bot.service.puzzles import PuzzleStanding, describe_value
 from engine import from_perspective, render, to_perspective
 from engine.puzzles import Puzzle
+from engine.ruleset import PIT_CLASS
 
 _ID = r"[a-z0-9][a-z0-9_.-]{0,59}"
 _SUBJECT_TAG = re.compile(rf"\[mancala puzzle ({_ID})\]", re.I)
 _PUZZLE_LINE = re.compile(rf"^\s*puzzle\s*[:=]\s*({_ID})\s*$", re.I | re.M)
-_MOVE = re.compile(r"^\s*(?:move\b\s*[:.]?\s*)?([a-h][<>]?)\s*[.!]?\s*$", re.I)
+_MOVE = re.compile(rf"^\s*(?:move\b\s*[:.]?\s*)?([{PIT_CLASS}][<>]?)\s*[.!]?\s*$", re.I)
 _VERB = re.compile(r"^\s*(puzzles?|next|another|streak)\b[\s:,.!]*(.*)$", re.I)
 _GRADES = ("easy", "medium", "hard")
 SERVER = "email"  # where mail answers count: the board of the mail surface
