@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import random
 
-from discord_fake import ALICE_ID, APP_ID, BOB_ID, CHANNEL_ID, typed_message
-from test_discord_bot import Table, start_bot, stop_bot
+import discord
+from discord_fake import ALICE_ID, APP_ID, BOB_ID, BOT_ID, CHANNEL_ID, typed_message
+from test_ai_fairness import NeverCompiled
+from test_discord_bot import LEVEL, Table, start_bot, stop_bot
 from test_discord_limits import check_components
 
 from bot.discord import formatting as fmt
@@ -79,3 +81,36 @@ async def test_a_togyz_game_by_command_typed_letter_and_buttons_to_its_end(fake_
         assert tuzdyks_seen  # the game made at least one tuzdyk
     finally:
         await stop_bot(client)
+
+
+async def test_the_ai_and_its_hints_say_the_plain_search_plays_togyz(fake_discord, tmp_path):
+    """The compiled search does not know Togyz Kumalak: whether it is compiled or not, the AI
+    plays it by the plain search, and nothing speaks of a compile to wait for."""
+    client = await start_bot(fake_discord, tmp_path / "games.sqlite3")
+    try:
+        await the_plain_search_is_named(Table(client, fake_discord), fake_discord)
+    finally:
+        await stop_bot(client)
+
+
+async def the_plain_search_is_named(table: Table, fake_discord) -> None:
+    table.client.service.ai.kernel = NeverCompiled()  # the state where kalah would say so
+    await table.command(
+        ALICE_ID,
+        "challenge",
+        opponent=discord.Object(BOT_ID),
+        ruleset="togyz-kumalak",
+        level=LEVEL,
+    )
+    await table.command(ALICE_ID, "move", pit="I")
+    await table.client.service.idle()
+    reply = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
+    assert f"the AI ({LEVEL}) played" in reply.content, reply.content
+    assert "The plain search plays this game: there is no compiled search" in reply.content
+    assert "compiled" not in reply.content.replace("no compiled search", "")
+    deferred = await table.command(ALICE_ID, "hint")
+    assert deferred.body["type"] == 5
+    hint = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/", timeout=60)
+    assert hint.content.startswith("Hint: **"), hint.content
+    assert "played by the plain search (no compiled search to wait for)" in hint.content
+    assert "being compiled" not in hint.content

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from bot.cli_args import SIDE_WORDS, Subparsers, node_count, seconds, text
 from bot.progress import waiting
 from engine import Side, to_perspective
+from engine.ai import kernel_knows
 
 if TYPE_CHECKING:  # the engine's heavier parts load only when the command runs
     from engine import Game
@@ -238,7 +239,9 @@ def render(found: Review, perspective: str, seconds: float | None = None) -> str
     tail = f"{proven} of {len(plies)} moves proven"
     if seconds is not None:
         tail += f" in {seconds:.1f} s"
-    if reduced:
+    if reduced and not kernel_knows(found.rules):  # nothing to wait for: it never will be
+        tail += " (the plain-Python solver: this game has no compiled search)"
+    elif reduced:
         tail += " (the plain-Python solver: no compiled search yet)"
     lines.append(tail)
     return "\n".join(lines)

@@ -43,6 +43,7 @@ from bot.service import (
 )
 from bot.service.events import TournamentNews
 from engine import Ruleset
+from engine.ai import kernel_knows
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,11 @@ class DiscordNotifier(Notifier):
                 f"answer to **{event.answering}**."
             )
         if event.by.is_ai and self.service.ai_status() != "ready":
-            note += " (A quick search: its full search is still being compiled, once.)"
+            note += (
+                " (A quick search: its full search is still being compiled, once.)"
+                if kernel_knows(game.position.rules)
+                else " (The plain search plays this game: there is no compiled search to wait for.)"
+            )
         await self._post_board(event, note, turn=True)
 
     async def on_offer(self, event: OfferMade) -> None:

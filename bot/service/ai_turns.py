@@ -23,6 +23,7 @@ from bot.service.play import Play
 from bot.service.players import Players
 from bot.service.tasks import Tasks
 from bot.service.types import Hint, Player
+from engine.ai import kernel_knows
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,7 @@ class AITurns:
             found.reduced,
             found.timed_out,
             found.result,
+            plain=not kernel_knows(view.position.rules),
         )
 
     def schedule(self, game_id: int) -> None:

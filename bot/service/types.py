@@ -270,6 +270,8 @@ class Hint:
     'worth +1.25 seeds to you, estimate, 9 plies deep'
     >>> Hint("E", 2.0, False, 0, 10, 0.1, 4, result="win").summary()
     'a win with best play, proven'
+    >>> Hint("E", 1.0, False, 6, 900, 1.0, 4, reduced=True, plain=True).summary()[-59:]
+    'played by the plain search (no compiled search to wait for)'
     >>> Hint("b", None, False, 0, 0, 0.0, 0).summary()
     'the only move'
     """
@@ -284,6 +286,7 @@ class Hint:
     reduced: bool = False  # the quick search's estimate: the full one is still compiling
     timed_out: bool = False  # the clock, not the budget, ended the search
     result: str | None = None  # a result an endgame table proves, where the margin is open
+    plain: bool = False  # rules the compiled search does not know: always the plain search
 
     def summary(self) -> str:
         """What the hint is worth and how sure it is, in words any surface can show."""
@@ -299,7 +302,9 @@ class Hint:
             result = "win" if self.value > 0 else "loss"
             return f"a {result} by {abs(self.value):g} seeds with best play, proven"
         how = f"estimate, {self.depth} plies deep"
-        if self.reduced:
+        if self.reduced and self.plain:  # nothing is compiling for these rules
+            how += "; this game is played by the plain search (no compiled search to wait for)"
+        elif self.reduced:
             how += (
                 "; the full search is still being compiled, so this is a quick search's "
                 "estimate and may change"

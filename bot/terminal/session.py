@@ -20,6 +20,7 @@ from typing import TextIO
 
 from bot.service import Channel, GameService, GameView, Player, ServiceError
 from bot.service.games import parse_rules
+from engine.ai import kernel_knows
 
 ME = Player("terminal", "local")
 DEFAULT_RULES = "kalah"
@@ -159,6 +160,9 @@ class TerminalGame:
                     if self.service.ai_status() == "ready"
                     else "The AI is thinking (a quick search: its full search is being "
                     "compiled in the background, once on this machine)..."
+                    if kernel_knows(game.position.rules)
+                    else "The AI is thinking (the plain search: this game has no compiled "
+                    "search to wait for)..."
                 )
                 before = game.ply
                 await self.service.idle()
