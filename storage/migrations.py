@@ -372,6 +372,14 @@ CREATE TABLE premoves (
 ) WITHOUT ROWID;
 """,
     ),
+    (
+        9,
+        """
+-- 1 while a player has conditional moves waiting in the game: a move reads the premoves
+-- table only then, and setting one changes the game row, so other processes hear of it.
+ALTER TABLE games ADD COLUMN premoves INTEGER NOT NULL DEFAULT 0;
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -95,6 +95,7 @@ class GameRecord:
     result_termination: str | None  # engine.Termination's value
     result_by: Side | None
     result_ply: int | None
+    premoves: int  # 1 while a player has conditional moves waiting (bot.service.premoves)
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> GameRecord:
@@ -141,6 +142,7 @@ class GameChanges(TypedDict, total=False):
     forfeit_at: float | None
     reminded_at: float | None
     ended_at: float | None
+    premoves: int
 
 
 CHANGEABLE_COLUMNS = frozenset(GameChanges.__optional_keys__)

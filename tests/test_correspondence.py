@@ -308,3 +308,46 @@ async def test_two_services_on_one_database_send_a_digest_once_and_end_a_vacatio
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_conditional_move_set_in_one_process_is_played_by_another(database):
+    # A move reads the premoves table only in a game flagged as holding some, where the
+    # storage reports other processes' changes (PostgreSQL): issue 31, a read per move cost
+    # the PostgreSQL processes a sixth of their moves. Setting one flags the game's row.
+    clock = ManualClock(MONDAY)
+    one, _ = await open_service(database, clock, cache_ttl=0)
+    two, _ = await open_service(database, clock, cache_ttl=0)
+    try:
+        game_id = await new_game(one, ANN, CAT)
+        reads = []
+        store = two.premoves.store
+        looked_up = store.premoves
+
+        async def counted(*args):
+            reads.append(args)
+            return await looked_up(*args)
+
+        store.premoves = counted
+        await two.move(game_id, ANN, "C")
+        await two.move(game_id, CAT, "a")
+        await two.move(game_id, ANN, (await two.get_game(game_id)).position.legal_moves()[0])
+        await two.idle()
+        if two.games.told_of_changes:
+            assert reads == []  # nobody set one: no read
+        position = (await one.get_game(game_id)).position
+        condition = position.legal_moves()[0]
+        answer = position.play(condition).legal_moves()[-1]
+        await one.set_premoves(game_id, ANN, [(condition, answer)])
+        reads.clear()
+        for _ in range(100):  # the other process hears of the change by notification
+            if not two.games.told_of_changes or two.games.live.get(game_id) is None:
+                break
+            await asyncio.sleep(0.02)
+        await two.move(game_id, CAT, condition)
+        await two.idle()
+        assert (await two.get_game(game_id)).moves[-2:] == (condition, answer)
+        if two.games.told_of_changes:  # (SQLite reads at every move between two people)
+            assert len(reads) == 1  # the flagged game's, then none: the answer cleared it
+    finally:
+        await one.close()
+        await two.close()

@@ -26,7 +26,15 @@ from storage.records import GameChanges, GameStatus, NewMove, RatingRecord
 
 # What another process may have changed in a game since we cached it.
 _CHANGING = attrgetter(
-    "ply", "status", "board", "mover", "offer_kind", "offer_by", "reminded_at", "forfeit_at"
+    "ply",
+    "status",
+    "board",
+    "mover",
+    "offer_kind",
+    "offer_by",
+    "reminded_at",
+    "forfeit_at",
+    "premoves",
 )  # and the deadline: a vacation's end moves it
 MAX_ID = 2**63 - 1  # the database's ids are signed 64-bit
 NO_OFFER: GameChanges = {"offer_kind": None, "offer_by": None, "offer_ply": None}

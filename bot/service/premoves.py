@@ -119,6 +119,10 @@ class Premoves:
                 raise errors.BadRequest(
                     f"at most {MOST_PREMOVES} conditional moves a game; clear some first"
                 )
+            if not live.record.premoves:
+                # Flag the game first (a change of its row, which other processes hear of):
+                # moves look the table up only in flagged games.
+                await self.games.commit(live, {"premoves": 1})
             await self.store.set_premoves(live.id, pid, list(rows.values()), self.clock(), replace)
         return await self.mine(game_id, by)
 
@@ -147,6 +151,9 @@ class Premoves:
         owner = view.to_move
         if owner is None or owner.is_ai or view.south == view.north:
             return
+        live = self.games.live.get(view.id)
+        if live is not None and self.games.told_of_changes and not live.record.premoves:
+            return  # nobody set one: setting one flags the game, and we hear of every change
         opponent = view.opponent_of(owner)
         if opponent is None or opponent.is_ai:
             return
@@ -170,6 +177,8 @@ class Premoves:
             if not live.record.is_active or side is None or live.to_move_side != side:
                 return  # not their move (yet): their pairs wait
             records = await self.store.take_premoves(game_id, pid)
+            if live.record.premoves:
+                await self.games.commit(live, {"premoves": 0})  # all are used up now
             start, ply = self._turn_start(live, side), live.record.ply
             moves = live.game.moves
             chosen = next(
