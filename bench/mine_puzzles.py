@@ -37,19 +37,41 @@ DATA = Path(__file__).resolve().parent.parent / "engine" / "data" / "puzzles.jso
 
 class Plan(NamedTuple):
     rules: str
-    max_seeds: int  # positions with at most this many seeds in the pits
     wanted: int  # puzzles to find
     games: int  # games to play at most
     nodes: int  # the solver's budget for each proof
+    total: int  # ... and for all the proofs of one puzzle: what the tests spend checking it
+    max_seeds: int | None = None  # positions with at most this many seeds in the pits
+    last: int | None = None  # only the last plies of each game
+    leader: int = 0  # only positions where a player has at least this many seeds captured
+    first_seed: int = 0  # the first game's seed
     depths: tuple[int, ...] = (1, 2, 3)  # the self-play players' lookahead
-    blunders: float = 0.1
+    blunders: float = 0.1  # the share of random moves
 
 
+# Full-size boards, late in the game. Kalah's proofs are cheap up to 16 seeds. Where positions
+# repeat, the plain-Python solver must walk every path that does not repeat, which only a
+# position close to the end keeps small: so the last plies of each game (in al-manqala, where
+# a player nears the 50 that win), each proof within a few thousand nodes (about one in a
+# hundred positions there).
 PLAN = [
-    Plan("kalah", 14, 30, 60, 20_000),
-    Plan("al-manqala:pits=4,seeds=3", 24, 10, 40, 3_000),
-    Plan("wari:pits=3,seeds=3", 18, 10, 60, 3_000),
+    Plan("kalah", 110, 400, 10_000, 10_000, max_seeds=16),
+    Plan("al-manqala", 75, 2000, 1_500, 6_000, leader=42, depths=(2, 3, 4), blunders=0.05),
+    Plan("wari", 70, 3000, 3_000, 12_000, last=12, depths=(2, 3, 4), blunders=0.05),
+    Plan(
+        "oware",
+        70,
+        3000,
+        3_000,
+        12_000,
+        last=12,
+        first_seed=50_000,
+        depths=(2, 3, 4),
+        blunders=0.05,
+    ),
 ]
+PER_GAME = 2  # puzzles from one game at most: the positions of one ending look alike
+ONE_PLY = 0.15  # the share of a family's puzzles solved by a move that ends the game, at most
 
 
 def key(puzzle: P.Puzzle) -> tuple[str, tuple[int, ...], int]:
@@ -83,7 +105,7 @@ def main() -> int:
         games: list[Game] = [game_from_record(path.read_text(encoding="utf-8")) for path in records]
         seen: set[tuple[Ruleset, tuple[int, ...], int]] = set()
         clock = time.perf_counter()
-        new = [p for p in P.mine(games, "game", QUICK_SEEDS, P.FIND_NODES, seen)]
+        new = list(P.mine(games, "game", QUICK_SEEDS, P.FIND_NODES, seen, 4 * P.FIND_NODES))
         found += new
         print(
             f"{'records':28} {len(games):5d} {len(seen):9d} {len(new):7d} "
@@ -96,19 +118,30 @@ def main() -> int:
         new = []
         clock = time.perf_counter()
         played = 0
-        for seed in range(plan.games):
+        one_ply = 0
+        for seed in range(plan.first_seed, plan.first_seed + plan.games):
             if len(new) >= plan.wanted:
                 break
             game = P.self_play(rules, seed, plan.depths, plan.blunders)
             played += 1
-            for puzzle in P.mine([game], "self-play", plan.max_seeds, plan.nodes, seen):
+            from_game = 0
+            positions = [p for p in game.positions if max(p.stores) >= plan.leader]
+            for puzzle in P.mine(
+                [positions], "self-play", plan.max_seeds, plan.nodes, seen, plan.total, plan.last
+            ):
+                if puzzle.depth == 1:
+                    if one_ply >= ONE_PLY * plan.wanted:
+                        continue
+                    one_ply += 1
                 new.append(puzzle)
-                if len(new) >= plan.wanted:
+                from_game += 1
+                if len(new) >= plan.wanted or from_game >= PER_GAME:
                     break
         found += new
         print(
             f"{plan.rules:28} {played:5d} {len(seen):9d} {len(new):7d} "
-            f"{time.perf_counter() - clock:7.1f}"
+            f"{time.perf_counter() - clock:7.1f}",
+            flush=True,
         )
 
     numbers = collections.Counter[str]()
@@ -128,16 +161,20 @@ def main() -> int:
         f"\n{len(puzzles)} puzzles ({len(puzzles) - len(kept)} new) in "
         f"{time.perf_counter() - started:.0f} s"
     )
+    nodes = sum(p.nodes for p in puzzles)
     by_family = collections.Counter(p.family for p in puzzles)
     for family, count in sorted(by_family.items()):
-        grades = collections.Counter(p.grade for p in puzzles if p.family == family)
-        sizes = collections.Counter(str(p.position.rules) for p in puzzles if p.family == family)
+        mine = [p for p in puzzles if p.family == family]
+        grades = collections.Counter(p.grade for p in mine)
+        seeds = sorted(sum(p.position.pits) for p in mine)
+        depths = sorted(p.depth for p in mine)
         print(
             f"  {family:11} {count:4d}: "
             + ", ".join(f"{grades[g]} {g}" for g in P.Grade)
-            + "; "
-            + ", ".join(f"{n} {rules}" for rules, n in sorted(sizes.items()))
+            + f"; seeds in the pits {seeds[0]}-{seeds[-1]} (median {seeds[len(seeds) // 2]})"
+            + f", depth {depths[0]}-{depths[-1]}; {sum(p.nodes for p in mine):,} nodes"
         )
+    print(f"  the proofs, all: {nodes:,} nodes (what tests/test_puzzles.py checks again)")
     if not args.dry_run:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(P.to_json(puzzles), encoding="utf-8")

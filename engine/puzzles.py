@@ -30,14 +30,18 @@ True
 
 ``depth`` is the plies of the proof line (the solution included): how long the play is that
 proves it, which grows with what must be calculated. The grades by depth (``GRADES``): easy up
-to 7 plies, medium up to 13, hard beyond. Moves are written in engine notation (South's pits
+to 3 plies, medium up to 7, hard beyond. Moves are written in engine notation (South's pits
 uppercase, North's lowercase; ``engine.to_perspective`` writes them as a player sees them).
 
 ``find(position)`` says whether a position is a puzzle; ``mine(games)`` finds the puzzles in
 finished games, and ``self_play(rules, seed)`` plays a game to mine (seeded, reproducible,
 without the compiled kernel). Values are those of each position as if new: a repetition of a
-position from before the puzzle is not seen (as in the review), and ``find`` keeps only the
-positions whose proof line, replayed as a game, ends with the proven margin.
+position from before the puzzle is not seen (as in the review). ``find`` keeps a position only
+where the position solved as a whole agrees with its moves solved one by one, and every
+position on the proof and refutation lines is proven worth the line's value (so each move on
+them is a best move) and the line, replayed as a game, ends with that margin. Node budgets,
+not the clock, end every proof: the same position gives the same puzzle on any machine, and
+``Puzzle.nodes`` says what checking it again costs. docs/puzzles.md says more.
 """
 
 from __future__ import annotations
@@ -68,8 +72,16 @@ class Grade(enum.StrEnum):
     HARD = "hard"
 
 
+class Goal(enum.StrEnum):
+    """What the solution does that no other move does."""
+
+    WIN = "win"  # the only move that wins
+    DRAW = "draw"  # the only move that does not lose
+    MOST = "most"  # it wins by at least GAP more than any other move (some others win too)
+
+
 # The deepest proof line (plies, the solution included) of each grade but the last.
-GRADES: tuple[tuple[int, Grade], ...] = ((7, Grade.EASY), (13, Grade.MEDIUM))
+GRADES: tuple[tuple[int, Grade], ...] = ((3, Grade.EASY), (7, Grade.MEDIUM))
 # The margin every other move must give away at least, where it keeps the result: a mistake in
 # the review's classes (engine.review.THRESHOLDS: 5 to 8 is a mistake; up to 4 an inaccuracy).
 GAP = 5
@@ -97,13 +109,17 @@ class PuzzleNotFound(MancalaError):
 def grade_of(depth: int) -> Grade:
     """The grade of a proof ``depth`` plies long.
 
-    >>> grade_of(5), grade_of(13), grade_of(14)
+    >>> grade_of(3), grade_of(7), grade_of(8)
     (<Grade.EASY: 'easy'>, <Grade.MEDIUM: 'medium'>, <Grade.HARD: 'hard'>)
     """
     for most, grade in GRADES:
         if depth <= most:
             return grade
     return Grade.HARD
+
+
+def _result(margin: int) -> int:
+    return (margin > 0) - (margin < 0)
 
 
 def family_of(rules: Ruleset) -> str:
@@ -133,10 +149,19 @@ class Puzzle:
     grade: Grade
     source: str  # "game" or "self-play"
     refutations: tuple[Refutation, ...] = ()  # every other legal move, in sowing order
+    nodes: int = 0  # the solver's nodes for all its proofs: what checking it again costs
 
     @property
     def family(self) -> str:
         return family_of(self.position.rules)
+
+    @property
+    def goal(self) -> Goal:
+        """What to tell the solver to look for."""
+        result = _result(self.value)
+        if all(_result(r.value) < result for r in self.refutations):
+            return Goal.WIN if result > 0 else Goal.DRAW
+        return Goal.MOST
 
     @property
     def side(self) -> Side:
@@ -164,6 +189,7 @@ class Puzzle:
             "others": [
                 {"move": r.move, "value": r.value, "line": list(r.line)} for r in self.refutations
             ],
+            "nodes": self.nodes,
         }
 
     @classmethod
@@ -183,6 +209,7 @@ class Puzzle:
             refutations=tuple(
                 Refutation(r["move"], r["value"], tuple(r["line"])) for r in data["others"]
             ),
+            nodes=data.get("nodes", 0),
         )
 
 
@@ -232,7 +259,8 @@ def _pool(family: str | None, grade: Grade | str | None = None) -> list[Puzzle]:
     puzzles = list(load())
     if family is not None:
         word = str(family).strip().lower()
-        word = FAMILIES.get(word, word)  # a preset's name means its family
+        word = Ruleset.aliases().get(word, word)
+        word = FAMILIES.get(word, word)  # a preset's name (or alias) means its family
         puzzles = [p for p in puzzles if p.family == word]
         if not puzzles:
             raise PuzzleNotFound(
@@ -301,62 +329,117 @@ def _margin(position: Position, mover: int) -> int:
     return position.board[n2 + mover] - position.board[n2 + 1 - mover]
 
 
-def move_values(position: Position, node_limit: int = FIND_NODES) -> dict[str, int] | None:
-    """Each legal move's proven value for the mover (final margin with best play after it),
-    or None where a proof needs more than ``node_limit`` nodes."""
-    from engine.ai import pysolve
+class _Budget:
+    """Node budgets of a puzzle's proofs: each proof's, and all of them together."""
 
-    values: dict[str, int] = {}
-    for move in position.legal_moves():
-        child = position.play(move)
-        if child.is_over():
-            values[move] = _margin(child, position.mover)
-            continue
-        solved = pysolve.solve(child, node_limit=node_limit)
+    def __init__(self, per_proof: int, total: int | None) -> None:
+        self.per_proof = per_proof
+        self.left = total
+        self.spent = 0
+
+    def value(self, position: Position, mover: int) -> int | None:
+        """The proven final margin for ``mover`` with best play from ``position``, or None
+        where the proof does not finish within budget."""
+        from engine.ai import pysolve
+
+        if position.is_over():
+            return _margin(position, mover)
+        limit = self.per_proof if self.left is None else min(self.per_proof, self.left)
+        if limit <= 0:
+            return None
+        solved = pysolve.solve(position, node_limit=limit)
+        self.spent += solved.nodes
+        if self.left is not None:
+            self.left -= solved.nodes
         if not solved.complete:
             return None
         value = int(solved.value)
-        values[move] = value if child.mover == position.mover else -value
+        return value if position.mover == mover else -value
+
+    def best(self, position: Position) -> tuple[str, int] | None:
+        """A best move (the solver's) and the value for the player to move."""
+        from engine.ai import pysolve
+
+        limit = self.per_proof if self.left is None else min(self.per_proof, self.left)
+        if limit <= 0:
+            return None
+        solved = pysolve.solve(position, node_limit=limit)
+        self.spent += solved.nodes
+        if self.left is not None:
+            self.left -= solved.nodes
+        return (solved.move, int(solved.value)) if solved.complete else None
+
+
+def move_values(position: Position, node_limit: int = FIND_NODES) -> dict[str, int] | None:
+    """Each legal move's proven value for the mover (final margin with best play after it),
+    or None where a proof needs more than ``node_limit`` nodes."""
+    return _move_values(position, _Budget(node_limit, None))
+
+
+def _move_values(position: Position, budget: _Budget) -> dict[str, int] | None:
+    values: dict[str, int] = {}
+    for move in position.legal_moves():
+        value = budget.value(position.play(move), position.mover)
+        if value is None:
+            return None
+        values[move] = value
     return values
 
 
 def unique_best(values: dict[str, int]) -> str | None:
-    """The solution, if these move values make a puzzle (see the module's docstring)."""
+    """The solution, if these move values make a puzzle (see the module's docstring).
+
+    >>> unique_best({"A": 4, "B": -2}), unique_best({"A": 6, "B": 2}), unique_best({"A": 0})
+    ('A', None, None)
+    """
     if len(values) < 2:
         return None
     best = max(values, key=values.__getitem__)
     top = values[best]
     if top < 0:
         return None
-    result = (top > 0) - (top < 0)
+    result = _result(top)
     for move, value in values.items():
-        if move != best and (value > 0) - (value < 0) == result and top - value < GAP:
+        if move != best and _result(value) == result and top - value < GAP:
             return None
     return best
 
 
-def _line(position: Position, first: str, value: int, node_limit: int) -> tuple[str, ...] | None:
-    """``first`` then best play to the end, as ``pysolve.proof_line``, or None unless it is
-    proven to the end and, replayed as a game (repetitions seen), ends with ``value``."""
-    from engine.ai import pysolve
-
-    line, complete = pysolve.proof_line(position, first, node_limit)
-    if not complete:
-        return None
+def _line(position: Position, first: str, value: int, budget: _Budget) -> tuple[str, ...] | None:
+    """``first`` then best play to the end, each next move the solver's best, or None unless
+    every position on it is proven worth ``value`` to the mover (solved as new: where
+    positions repeat, that is not always so) and, replayed as a game (repetitions seen), it
+    ends with that margin."""
+    mover = position.mover
+    line = [first]
+    here = position.play(first)
+    while not here.is_over():
+        if len(line) >= MAX_LINE:
+            return None
+        found = budget.best(here)
+        if found is None:
+            return None
+        move, worth = found
+        if (worth if here.mover == mover else -worth) != value:
+            return None
+        line.append(move)
+        here = here.play(move)
     game = Game.from_moves(position.rules, line, position=position)
-    if not game.is_over() or len(game.moves) != len(line):
-        return None
-    if _margin(game.position, position.mover) != value:
+    if not game.is_over() or _margin(game.position, mover) != value:
         return None
     return tuple(line)
 
 
+MAX_LINE = 200  # plies of a proof line at most
+
+
 def _refute(position: Position, move: str, node_limit: int) -> Refutation | None:
-    values = move_values(position, node_limit)
-    if values is None:
+    budget = _Budget(node_limit, None)
+    value = budget.value(position.play(move), position.mover)
+    if value is None:
         return None
-    line = _line(position, move, values[move], node_limit)
-    return None if line is None else Refutation(move, values[move], line)
+    line = _line(position, move, value, budget)
+    return None if line is None else Refutation(move, value, line)
 
 
 def find(
@@ -364,37 +447,41 @@ def find(
     node_limit: int = FIND_NODES,
     source: str = "self-play",
     puzzle_id: str = "",
+    total_nodes: int | None = None,
 ) -> Puzzle | None:
     """The puzzle ``position`` makes, or None: not a puzzle, or not proven within
-    ``node_limit`` nodes a proof. Its id is ``puzzle_id`` (the miner numbers them).
+    ``node_limit`` nodes a proof (and ``total_nodes`` for all the proofs of the puzzle: each
+    move's value, each step of its proof line and of every refutation line). Its id is
+    ``puzzle_id`` (the miner numbers them).
 
     >>> start = Position.initial(Ruleset.parse("kalah:pits=3,seeds=2"))
     >>> found = find(start)
     >>> found.solution, found.value, found.line, found.grade.value
-    ('B', 4, ('B', 'C', 'a', 'c', 'B', 'b', 'B', 'c'), 'medium')
+    ('B', 4, ('B', 'C', 'a', 'c', 'B', 'b', 'B', 'c'), 'hard')
+    >>> [(r.move, r.value) for r in found.refutations]
+    [('A', -8), ('C', 0)]
     """
     if position.is_over() or len(position.legal_moves()) < 2:
         return None
-    values = move_values(position, node_limit)
+    budget = _Budget(node_limit, total_nodes)
+    values = _move_values(position, budget)
     if values is None:
         return None
     solution = unique_best(values)
     if solution is None:
         return None
-    from engine.ai import pysolve
-
-    # The position solved as a whole agrees (where positions repeat, the position itself is on
-    # the path of that search and not of its children's).
-    whole = pysolve.solve(position, node_limit=node_limit * len(values))
-    if not whole.complete or int(whole.value) != values[solution] or whole.move != solution:
+    # The position solved as a whole agrees (where positions repeat, the position itself is
+    # on the path of that search and not of its children's).
+    whole = budget.best(position)
+    if whole is None or whole != (solution, values[solution]):
         return None
-    line = _line(position, solution, values[solution], node_limit)
+    line = _line(position, solution, values[solution], budget)
     if line is None:
         return None
     refutations = []
     for move in position.legal_moves():
         if move != solution:
-            refuted = _line(position, move, values[move], node_limit)
+            refuted = _line(position, move, values[move], budget)
             if refuted is None:
                 return None
             refutations.append(Refutation(move, values[move], refuted))
@@ -408,6 +495,7 @@ def find(
         grade=grade_of(len(line)),
         source=source,
         refutations=tuple(refutations),
+        nodes=budget.spent,
     )
 
 
@@ -417,10 +505,13 @@ def mine(
     max_seeds: int | None = None,
     node_limit: int = FIND_NODES,
     seen: set[tuple[Ruleset, tuple[int, ...], int]] | None = None,
+    total_nodes: int | None = None,
+    last_plies: int | None = None,
 ) -> Iterator[Puzzle]:
     """The puzzles in ``games`` (each a ``Game`` or its positions), game by game, ply by ply:
-    every position with at most ``max_seeds`` seeds in the pits that ``find`` calls a
-    puzzle, each position once (``seen`` is updated, and may carry over between calls).
+    every position with at most ``max_seeds`` seeds in the pits (among the last
+    ``last_plies`` positions before the end, if given) that ``find`` calls a puzzle within
+    its budgets, each position once (``seen`` is updated, and may carry over between calls).
 
     >>> game = Game.from_moves("kalah:pits=3,seeds=2", "B C a c")
     >>> [(p.position.to_move.value, p.solution, p.value) for p in mine([game])]
@@ -431,6 +522,8 @@ def mine(
         raise ValueError(f"source is one of {', '.join(SOURCES)}, not '{excerpt(source)}'")
     for game in games:
         positions = game.positions if isinstance(game, Game) else game
+        if last_plies is not None:
+            positions = positions[-last_plies - 1 :]
         for position in positions:
             if max_seeds is not None and sum(position.pits) > max_seeds:
                 continue
@@ -438,7 +531,7 @@ def mine(
             if key in seen:
                 continue
             seen.add(key)
-            found = find(position, node_limit, source)
+            found = find(position, node_limit, source, total_nodes=total_nodes)
             if found is not None:
                 yield found
 
@@ -506,6 +599,7 @@ __all__ = [
     "FAMILIES",
     "GAP",
     "GRADES",
+    "Goal",
     "Grade",
     "Puzzle",
     "PuzzleNotFound",
