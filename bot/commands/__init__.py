@@ -8,6 +8,7 @@ status. Heavy imports (discord.py, numba, the service) wait inside ``func``.
 - ``ai``: ``solve``, ``hint`` and ``warm-up`` (compiling the AI's search ahead of time).
 - ``review``: ``mancala review``, a game reviewed move by move by the solver
   (``engine.review``), from its moves or its record.
+- ``puzzle``: ``mancala puzzle``, the one right move in a real ending (``engine.puzzles``).
 - ``discord``: ``mancala bot``, the Discord bot (``bot.discord``), with the mail surface in
   the same process when mail is configured.
 - ``mail``: ``mancala mail``, the SMTP server or one piped message (``bot.mail``).

@@ -1,0 +1,245 @@
+"""``mancala puzzle``: a position from a real ending where one move, and only one, is right
+(``engine.puzzles``), solved in the terminal.
+
+The board is drawn from the solver's seat (their pits uppercase on the bottom row, as they
+type them). A right answer shows the proof line, a wrong one the refutation line, each in the
+game's move notation with the final score; then another puzzle, if wanted. ``--answer MOVE``
+answers at once, for scripts: exit status 0 right, 1 wrong, 2 for a move that is not legal
+there or an unknown id, family or grade.
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
+>>> args = parser.parse_args(["puzzle", "--id", "kalah-0001", "--answer", "Z"])
+>>> args.func(args)  # doctest: +ELLIPSIS
+Puzzle kalah-0001 ...
+error: 'Z' is not a move; a move is a pit letter A-F
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from bot.cli_args import Subparsers, text
+
+if TYPE_CHECKING:
+    from engine.puzzles import Answer, Puzzle
+
+GRADE_WORDS = ["easy", "medium", "hard"]
+FAMILY_WORDS = ["kalah", "wari", "oware", "al-manqala"]
+MAX_LINE = 200  # characters of a typed answer read at most
+WORDS = "a move, 'solution', 'next' or 'quit'"
+
+
+def register(subparsers: Subparsers) -> None:
+    puzzle = subparsers.add_parser(
+        "puzzle",
+        help="solve a puzzle: the one right move in a real ending",
+        description="A position from a real ending where one move, and only one, keeps the "
+        "result best play gives you (or wins by clearly more than any other), proven by the "
+        "solver. Type your move; a wrong one shows the line that refutes it, a right one the "
+        "line that proves it.",
+    )
+    puzzle.add_argument(
+        "--family", type=str.lower, choices=FAMILY_WORDS, help="puzzles of one rules family"
+    )
+    puzzle.add_argument("--grade", type=str.lower, choices=GRADE_WORDS, help="puzzles of one grade")
+    puzzle.add_argument("--id", type=text(40), metavar="ID", help="one puzzle, e.g. kalah-0001")
+    puzzle.add_argument(
+        "--answer", type=text(40), metavar="MOVE", help="answer at once (for scripts)"
+    )
+    puzzle.set_defaults(func=run_puzzle)
+
+
+def build_args(
+    family: str | None = None,
+    grade: str | None = None,
+    id: str | None = None,
+    answer: str | None = None,
+) -> argparse.Namespace:
+    """The arguments ``run_puzzle`` takes, as the command line gives them."""
+    return argparse.Namespace(family=family, grade=grade, id=id, answer=answer)
+
+
+def run_puzzle(args: argparse.Namespace, read: Callable[[str], str | None] | None = None) -> int:
+    """The command; ``read(prompt)`` gives the next line typed (None at the end of input)."""
+    from engine import MancalaError
+    from engine.puzzles import by_id, pick
+
+    read = read or _read_line
+    seen: set[str] = set()
+    seed = random.randrange(1 << 30)
+    try:
+        puzzle = by_id(args.id) if args.id else pick(seen, args.family, args.grade, seed)
+    except MancalaError as err:
+        print(f"error: {err}")
+        return 2
+    if args.answer is not None:
+        print(describe(puzzle))
+        return _answer_once(puzzle, args.answer)
+    while True:
+        seen.add(puzzle.id)
+        print(describe(puzzle))
+        done = _solve(puzzle, read)
+        if done == QUIT:
+            return 0
+        if done == SOLVED:
+            again = read("Another puzzle? [Y/n] ")
+            if again is None or again.strip().lower() in ("n", "no", "q", "quit"):
+                return 0
+        puzzle = pick(seen, args.family, args.grade, seed)
+
+
+def _answer_once(puzzle: Puzzle, move: str) -> int:
+    from engine import MancalaError
+    from engine.puzzles import check
+
+    try:
+        answer = check(puzzle, _from_seat(puzzle, move))
+    except MancalaError as err:
+        print(f"error: {_message(puzzle, err)}")
+        return 2
+    print(verdict(answer))
+    return 0 if answer.correct else 1
+
+
+QUIT, SOLVED, NEXT = "quit", "solved", "next"  # how a puzzle was left
+
+
+def _solve(puzzle: Puzzle, read: Callable[[str], str | None]) -> str:
+    """Ask until the right move, 'solution', 'next' or 'quit': how the puzzle was left."""
+    from engine import MancalaError
+    from engine.puzzles import check
+
+    while True:
+        typed = read("Your move: ")
+        if typed is None:
+            print()
+            return QUIT
+        word = typed.strip().lower()
+        if word in ("quit", "q", "exit"):
+            return QUIT
+        if word in ("next", "skip"):
+            return NEXT
+        if word in ("solution", "show", "give up"):
+            print(verdict(check(puzzle, puzzle.solution), shown=True))
+            return SOLVED
+        if word in ("", "help", "?"):
+            print(f"Type {WORDS}.")
+            continue
+        try:
+            answer = check(puzzle, _from_seat(puzzle, typed))
+        except MancalaError as err:
+            print(f"{_message(puzzle, err)}. Type {WORDS}.")
+            continue
+        print(verdict(answer))
+        if answer.correct:
+            return SOLVED
+        print("Try again, or type 'solution'.")
+
+
+def _from_seat(puzzle: Puzzle, move: str) -> str:
+    """A move as the solver types it, in the engine's notation. Where players sow from their
+    own row either case names one's own pit, so the move is read as typed (and an error
+    quotes it as typed); elsewhere the case is turned round for North, who sees their pits
+    uppercase."""
+    from engine import from_perspective
+
+    if puzzle.position.rules.choose == "own":
+        return move
+    return from_perspective(move.strip(), puzzle.side)
+
+
+# A pit the engine names ("pit a is empty") or the legal moves it lists ("legal moves: b, d").
+_PITS_NAMED = re.compile(
+    r"(\bpit |legal moves: |legal: )([A-Za-z][<>]?(?:, [A-Za-z][<>]?)*)(?![A-Za-z])"
+)
+
+
+def _message(puzzle: Puzzle, err: Exception) -> str:
+    """The engine's message, its pit letters as the solver sees them (North's own pits
+    uppercase)."""
+    from engine import to_perspective
+
+    def seat(match: re.Match[str]) -> str:
+        moves = re.sub(r"[A-Za-z]", lambda m: to_perspective(m[0], puzzle.side), match[2])
+        return match[1] + moves
+
+    return _PITS_NAMED.sub(seat, str(err))
+
+
+def _seat(puzzle: Puzzle, moves: tuple[str, ...]) -> str:
+    from engine import to_perspective
+
+    return " ".join(to_perspective(move, puzzle.side) for move in moves)
+
+
+def describe(puzzle: Puzzle) -> str:
+    """The puzzle: what to find, then the board from the solver's seat."""
+    from engine import render
+    from engine.puzzles import GAP, Goal
+
+    task = {
+        Goal.WIN: "the one move that wins",
+        Goal.DRAW: "the one move that saves the draw",
+        Goal.MOST: f"the move that wins by the most (by at least {GAP} more than any other)",
+    }[puzzle.goal]
+    head = (
+        f"Puzzle {puzzle.id} ({puzzle.position.rules}, {puzzle.grade}): "
+        f"{puzzle.side.title()} to move. Find {task}."
+    )
+    return head + "\n" + render(puzzle.position, perspective=puzzle.side)
+
+
+def _score(puzzle: Puzzle, line: tuple[str, ...]) -> str:
+    from engine import Game
+
+    game = Game.from_moves(puzzle.position.rules, line, position=puzzle.position)
+    south, north = game.position.stores
+    return f"South {south}, North {north}"
+
+
+def _result(margin: int) -> str:
+    if margin > 0:
+        return f"you win by {margin}"
+    if margin < 0:
+        return f"you lose by {-margin}"
+    return "it is a draw"
+
+
+def verdict(answer: Answer, shown: bool = False) -> str:
+    """Right or wrong, and the line that shows it, from the solver's seat."""
+    puzzle = answer.puzzle
+    line = f"{_seat(puzzle, answer.line)}  ({_score(puzzle, answer.line)}: "
+    line += f"{_result(answer.value_after)})"
+    move = _seat(puzzle, (answer.move,))
+    if shown:
+        return f"The solution is {move}; with best play after it:\n  {line}"
+    if answer.correct:
+        return f"Right: {move}. With best play after it:\n  {line}"
+    right = _result(puzzle.value)
+    return f"Not {move}: best play after it goes\n  {line}\nWith the right move {right}."
+
+
+def _read_line(prompt: str) -> str | None:
+    """A line from standard input (None at its end), read as UTF-8 whatever the bytes: a
+    terminal in another encoding gets an answer that is not a move, never a traceback."""
+    print(prompt, end="", flush=True)
+    raw = getattr(sys.stdin, "buffer", None)
+    if raw is not None:
+        data = raw.readline(MAX_LINE)
+        line = data.decode("utf-8", "replace")
+        whole = data.endswith(b"\n")
+    else:
+        line = sys.stdin.readline(MAX_LINE)
+        whole = line.endswith("\n")
+    if not line:
+        return None
+    if not whole:  # a longer line: the rest is not an answer either
+        (raw or sys.stdin).readline()
+    return line
