@@ -326,4 +326,3 @@ class Play:
             actor=by,
         )
         return view
-
