@@ -615,3 +615,20 @@ async def test_an_arena_pairs_whoever_is_free_until_its_time_is_up(tmp_path, clo
     assert all(n.pairing is not None for n in arena_news if not n.in_place)
     assert [n.round for n in arena_news if n.in_place] == [1]  # the place hears the start
     await service.close()
+
+
+async def test_a_correspondence_tournament_reminds_when_a_day_is_left(tmp_path, opened):
+    # Its games are days-a-move games: reminded a day before the deadline, as any game of days
+    # a move (not after a third of the time, as a live tournament's are).
+    service = await opened(tmp_path / "games.sqlite3")
+    t = await service.create_tournament(
+        ORGANISER, "Slow", "swiss", "kalah", CORRESPONDENCE, rounds=1
+    )
+    for who in people(2):
+        await service.join_tournament(t.id, who)
+    await service.start_tournament(t.id, ORGANISER)
+    (pairing,) = await service.tournament_pairings(t.id)
+    record = await service.premoves.store.game(pairing.game_id)
+    assert record.forfeit_at - record.last_move_at == 3 * 86400
+    assert record.remind_at - record.last_move_at == 2 * 86400
+    await service.close()

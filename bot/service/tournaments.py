@@ -96,9 +96,10 @@ LATEST_START = 90 * DAY  # how far ahead a start may be set
 @dataclass(frozen=True)
 class TimeControl:
     """A tournament's time control: ``live``, minutes per move, or ``correspondence``, days
-    per move. Each move has that long: the player to move is reminded after a third of it
-    and forfeits the game when it runs out (``bot.service.deadlines``; the games keep no
-    clock for a whole game, so a live tournament's time is per move too).
+    per move. Each move has that long: the player to move is reminded (after a third of a
+    live move's time; when a day is left of a correspondence move's, as in any game of days
+    a move) and forfeits the game when it runs out (``bot.service.deadlines``; the games keep
+    no clock for a whole game, so a live tournament's time is per move too).
 
     >>> str(TimeControl.live(5)), str(TimeControl.correspondence(3))
     ('5 minutes a move', '3 days a move')
@@ -698,12 +699,16 @@ class Tournaments:
     ) -> None:
         """Create the games of pairings that have none yet, each once (the store notes the
         game on its pairing in the same transaction, or makes none)."""
+        # A correspondence tournament's games are days-a-move games (a reminder when a day
+        # is left, clocks that stand still on vacation); a live one's, minutes a move.
+        correspondence = record.pace is Pace.CORRESPONDENCE
         options = GameOptions(
             side="south",
             first="south",
             forfeit_after=record.move_seconds,
             expires_after=0,
             rated=True,
+            days=round(record.move_seconds / DAY) if correspondence else None,
         )
         gone = {
             e.player_id
