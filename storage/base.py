@@ -77,6 +77,10 @@ class Storage(ABC):
     async def set_ping(self, player_id: int, ping: PingMode) -> None:
         """How the player wants to hear it is their move: mention, dm or off."""
 
+    @abstractmethod
+    async def set_language(self, player_id: int, language: str | None) -> None:
+        """The language code the player chose (``None``: each surface guesses again)."""
+
     # -- challenges
     @abstractmethod
     async def create_challenge(self, challenge: NewChallenge) -> int: ...

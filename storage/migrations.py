@@ -380,6 +380,14 @@ CREATE TABLE premoves (
 ALTER TABLE games ADD COLUMN premoves INTEGER NOT NULL DEFAULT 0;
 """,
     ),
+    (
+        10,
+        """
+-- The language a player chose (en, fr, ... as in bot.i18n.Language), on every surface. NULL until
+-- they choose one, when each surface goes by what it knows (a Discord locale, a mail's).
+ALTER TABLE players ADD COLUMN language TEXT;
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -275,6 +275,9 @@ class PostgresStorage(Storage):
     async def set_ping(self, player_id: int, ping: PingMode) -> None:
         await self._execute(queries.SET_PING, ping.value, player_id)
 
+    async def set_language(self, player_id: int, language: str | None) -> None:
+        await self._execute(queries.SET_LANGUAGE, language, player_id)
+
     # -- servers ------------------------------------------------------------------------------
 
     async def server_settings(self, surface: str, server_id: str) -> str | None:

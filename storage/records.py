@@ -217,6 +217,7 @@ class PlayerRecord:
     display_name: str | None
     created_at: float
     ping: PingMode
+    language: str | None  # a bot.i18n.Language code, or None until the player chooses
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> PlayerRecord:

@@ -239,6 +239,10 @@ class SQLiteStorage(Storage):
         async with self._transaction() as w:
             await w.execute(queries.SET_PING, (ping.value, player_id))
 
+    async def set_language(self, player_id: int, language: str | None) -> None:
+        async with self._transaction() as w:
+            await w.execute(queries.SET_LANGUAGE, (language, player_id))
+
     # -- servers ------------------------------------------------------------------------------
 
     async def server_settings(self, surface: str, server_id: str) -> str | None:

@@ -19,6 +19,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from bot import metrics
 from bot.ai_runtime.pool import DEFAULT_WORKERS, AIPool
+from bot.i18n import Language
 from bot.service.ai_limits import AIBusy, AIFairness, AILimits
 from bot.service.ai_turns import AITurns
 from bot.service.announcer import Announcer
@@ -29,6 +30,7 @@ from bot.service.digests import Digests, DigestSetting
 from bot.service.errors import ServiceError, Unavailable
 from bot.service.events import Notifier
 from bot.service.games import Games
+from bot.service.languages import Languages
 from bot.service.looking import Looking
 from bot.service.pings import Ping, Pings
 from bot.service.play import Play
@@ -197,6 +199,7 @@ class GameService:
         games.game_over = self.tournaments.game_over
         self.deadlines.also.append(self.tournaments.tick)
         self.pings = Pings(store=store, clock=clock, players=self.players)
+        self.languages = Languages(store=store, players=self.players)
         self.servers = Servers(store=store, clock=clock, players=self.players)
         self.puzzles = Puzzles(
             store=store,
@@ -621,6 +624,16 @@ class GameService:
     async def set_ping_mode(self, player: Player, mode: PingMode | str) -> None:
         """How ``player`` wants to hear it is their move. See ``Pings.set_mode``."""
         await self.pings.set_mode(player, mode)
+
+    @refusals_counted
+    async def set_language(self, player: Player, text: str | None) -> Language | None:
+        """The language ``player`` chose, on every surface. See ``Languages.set``."""
+        return await self.languages.set(player, text)
+
+    @refusals_counted
+    async def language_for(self, player: Player | None, *hints: Language | str | None) -> Language:
+        """The language to answer ``player`` in. See ``Languages.for_player``."""
+        return await self.languages.for_player(player, *hints)
 
     @refusals_counted
     async def ping_for_turn(

@@ -1,0 +1,32 @@
+"""Where the engine's messages meet a translation, without the engine knowing any language.
+
+The engine writes its messages in English and passes each through ``_`` before filling it
+in, so an extractor finds them and an application can install a translator (``bot.i18n``
+does, per request). Without one, ``_`` returns the English text.
+
+>>> from engine.translation import _
+>>> _("pit {pit} is empty").format(pit="c")
+'pit c is empty'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def _identity(message: str) -> str:
+    return message
+
+
+_translate: Callable[[str], str] = _identity
+
+
+def _(message: str) -> str:
+    """``message`` in the installed translator's current language (English by default)."""
+    return _translate(message)
+
+
+def install(translate: Callable[[str], str] | None) -> None:
+    """Make ``translate`` the translator of every engine message (``None``: English again)."""
+    global _translate
+    _translate = translate or _identity
