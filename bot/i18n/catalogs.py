@@ -1,8 +1,8 @@
 """The message catalogs: gettext ``.po`` files in ``bot/locale``, read once per language.
 
 Each part of the code has its own domain, so the catalogs of one part change without
-touching the others': ``engine`` (rules, positions, moves), ``service`` (the game service
-and storage), ``discord``, ``mail`` and ``terminal`` (the terminal, the CLI and the
+touching the others': ``engine`` (rules, positions, moves, and storage's few messages),
+``service`` (the game service), ``discord``, ``mail`` and ``terminal`` (the terminal, the CLI and the
 pictures' words). ``bot/locale/<domain>.pot`` lists a domain's English messages (made by
 ``python -m bot.i18n.update``); ``bot/locale/<lang>/LC_MESSAGES/<domain>.po`` translates
 them.
@@ -28,8 +28,8 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
 # Which source folders each domain's messages are extracted from (relative to the project).
 DOMAINS: dict[str, tuple[str, ...]] = {
-    "engine": ("engine",),
-    "service": ("bot/service", "storage"),
+    "engine": ("engine", "storage"),
+    "service": ("bot/service",),
     "discord": ("bot/discord",),
     "mail": ("bot/mail",),
     "terminal": (
