@@ -4,7 +4,7 @@ The engine writes its messages in English and passes each through ``_`` before f
 in, so an extractor finds them and an application can install a translator (``bot.i18n``
 does, per request). Without one, ``_`` returns the English text.
 
->>> from engine.translation import _
+>>> from engine.translation import N_, _
 >>> _("pit {pit} is empty").format(pit="c")
 'pit c is empty'
 """
@@ -24,6 +24,12 @@ _translate: Callable[[str], str] = _identity
 def _(message: str) -> str:
     """``message`` in the installed translator's current language (English by default)."""
     return _translate(message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` (a rule's description, say) for extraction where it is defined; the
+    code that shows it translates it then, with ``_``."""
+    return message
 
 
 def install(translate: Callable[[str], str] | None) -> None:
