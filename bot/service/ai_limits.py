@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 
 from bot.ai_runtime.pool import AIPool
+from bot.i18n import ngettext
 from bot.service import errors
 from bot.service.players import Players
 from bot.service.types import GameView, Player
@@ -43,17 +44,21 @@ class AILimits:
 
 @dataclass(frozen=True)
 class AIBusy:
-    """The AI's reply will come late: about ``seconds`` from now, behind ``ahead`` requests."""
+    """The AI's reply will come late: about ``seconds`` from now, behind ``ahead`` requests.
+    ``str()`` of it is in the current language."""
 
     seconds: float
     ahead: int
 
     def __str__(self) -> str:
         wait = max(1, math.ceil(self.seconds))
-        return (
-            f"The AI is busy: {self.ahead} request{'s' * (self.ahead != 1)} before this one, "
-            f"so its reply comes in about {wait} s. Your move is saved."
-        )
+        return ngettext(
+            "The AI is busy: {ahead} request before this one, so its reply comes in about "
+            "{wait} s. Your move is saved.",
+            "The AI is busy: {ahead} requests before this one, so its reply comes in about "
+            "{wait} s. Your move is saved.",
+            self.ahead,
+        ).format(ahead=self.ahead, wait=wait)
 
 
 def owner_of(game: GameView) -> Player | None:
@@ -78,8 +83,13 @@ class AIFairness:
         cap = self.limits.waiting_per_player
         if waiting >= cap:
             raise errors.TooMuchAIWork(
-                f"you have {waiting} request{'s' * (waiting != 1)} waiting for the AI "
-                f"(at most {cap}); wait for its replies, then try again"
+                ngettext(
+                    "you have {waiting} request waiting for the AI (at most {cap}); wait for "
+                    "its replies, then try again",
+                    "you have {waiting} requests waiting for the AI (at most {cap}); wait for "
+                    "its replies, then try again",
+                    waiting,
+                ).format(waiting=waiting, cap=cap)
             )
 
     async def check_new_game(self, player: Player) -> None:
@@ -98,8 +108,13 @@ class AIFairness:
             against_ai += south.is_ai or north.is_ai
         if against_ai >= cap:
             raise errors.TooMuchAIWork(
-                f"you have {against_ai} games against the AI in progress (at most {cap}); "
-                "finish or resign one first"
+                ngettext(
+                    "you have {count} game against the AI in progress (at most {cap}); "
+                    "finish or resign one first",
+                    "you have {count} games against the AI in progress (at most {cap}); "
+                    "finish or resign one first",
+                    against_ai,
+                ).format(count=against_ai, cap=cap)
             )
 
     def reply_after(self, game: GameView) -> AIBusy | None:

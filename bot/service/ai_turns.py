@@ -15,6 +15,7 @@ from typing import Any
 
 from bot import metrics
 from bot.ai_runtime.pool import AIPool
+from bot.i18n import _
 from bot.service import errors
 from bot.service.ai_limits import AIFairness, owner_of
 from bot.service.announcer import Announcer
@@ -66,15 +67,19 @@ class AITurns:
         self.tasks.check_open()
         view = await self.games.get(game_id)
         if view.side_of(by) is None:
-            raise errors.NotAllowed(f"you are not playing in game #{game_id}")
+            raise errors.NotAllowed(_("you are not playing in game #{id}").format(id=game_id))
         if view.is_over:
-            raise errors.GameFinished(f"game #{game_id} is over; there is no move to suggest")
+            raise errors.GameFinished(
+                _("game #{id} is over; there is no move to suggest").format(id=game_id)
+            )
         if view.to_move != by:
-            raise errors.NotYourTurn("hints are for the player to move, and it is not your turn")
+            raise errors.NotYourTurn(_("hints are for the player to move, and it is not your turn"))
         if view.options.rated and not (view.south.is_ai or view.north.is_ai):
             raise errors.NotAllowed(
-                "no hints in a rated game between people: a hint would "
-                "decide it; they are for games against the AI or unrated"
+                _(
+                    "no hints in a rated game between people: a hint would "
+                    "decide it; they are for games against the AI or unrated"
+                )
             )
         self.fairness.check_waiting(by)
         if thinking is not None:
@@ -86,7 +91,9 @@ class AITurns:
         except Exception as err:  # the AI's own failure, not the player's mistake
             log.exception("hint in game %s failed", game_id)
             raise errors.NoHint(
-                f"the AI could not suggest a move here ({err}); try again in a moment"
+                _("the AI could not suggest a move here ({reason}); try again in a moment").format(
+                    reason=err
+                )
             ) from None
         return Hint(
             found.move,

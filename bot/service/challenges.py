@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from bot.i18n import N_, _
 from bot.service import errors
 from bot.service.ai_limits import AIFairness
 from bot.service.announcer import Announcer
@@ -24,6 +25,16 @@ from storage import ChannelTaken, Storage
 from storage.records import ChallengeRecord, ChallengeStatus, NewChallenge, NewGame
 
 Role = Literal["opponent", "challenger"]
+_ONLY = {  # who alone may answer a challenge, by role
+    "opponent": N_("only the challenged player can do that with challenge #{id}"),
+    "challenger": N_("only the challenger can do that with challenge #{id}"),
+}
+_CLOSED = {  # a challenge answered already, by its status
+    ChallengeStatus.ACCEPTED: N_("challenge #{id} is accepted already"),
+    ChallengeStatus.DECLINED: N_("challenge #{id} is declined already"),
+    ChallengeStatus.CANCELLED: N_("challenge #{id} is cancelled already"),
+    ChallengeStatus.EXPIRED: N_("challenge #{id} is expired already"),
+}
 
 
 @dataclass(eq=False, kw_only=True)
@@ -48,19 +59,27 @@ class Challenges:
         options = options or GameOptions()
         if options.side not in (*SIDES, "random"):
             raise errors.BadRequest(
-                f"side must be south, north or random, not '{excerpt(options.side)}'"
+                # TRANSLATORS: south, north and random are the option's values: keep them.
+                _("side must be south, north or random, not '{side}'").format(
+                    side=excerpt(options.side)
+                )
             )
         if options.first not in (*SIDES, None):
             raise errors.BadRequest(
-                "first must be south or north (or unset: the ruleset's "
-                f"rule), not '{excerpt(options.first)}'"
+                # TRANSLATORS: south and north are the option's values: keep them.
+                _(
+                    "first must be south or north (or unset: the ruleset's rule), not '{first}'"
+                ).format(first=excerpt(options.first))
             )
         humans = [p for p in players if not p.is_ai] or list(players)
 
         def pick(value: float | None, attr: str) -> float | None:
             if value is not None:
                 if not isinstance(value, (int, float)) or value < 0:
-                    raise errors.BadRequest(f"{attr} must be a number of seconds (0 for never)")
+                    raise errors.BadRequest(
+                        # TRANSLATORS: {option} is an option's name (reminder_after): keep it.
+                        _("{option} must be a number of seconds (0 for never)").format(option=attr)
+                    )
                 return float(value) or None
             found = [getattr(defaults_for(p.surface), attr) for p in humans]
             return None if None in found else max(found)
@@ -70,8 +89,9 @@ class Challenges:
             days = options.days
             if isinstance(days, bool) or not isinstance(days, int) or not low <= days <= high:
                 raise errors.BadRequest(
-                    f"days a move are a whole number from {low} to {high}, "
-                    f"not '{excerpt(str(days))}'"
+                    _("days a move are a whole number from {low} to {high}, not '{days}'").format(
+                        low=low, high=high, days=excerpt(str(days))
+                    )
                 )
             remind, forfeit = days_per_move_clock(days)
             options = replace(
@@ -129,10 +149,10 @@ class Challenges:
         ruleset = parse_rules(rules)
         if challenger == opponent:
             raise errors.BadRequest(
-                "you cannot challenge yourself; challenge another player or the AI"
+                _("you cannot challenge yourself; challenge another player or the AI")
             )
         if challenger.is_ai:
-            raise errors.BadRequest("the AI does not send challenges")
+            raise errors.BadRequest(_("the AI does not send challenges"))
         options = self._resolve_options(options, (challenger, opponent))
         await self._check_channel_free(channel)
         if opponent.is_ai:
@@ -161,20 +181,22 @@ class Challenges:
 
     async def _check_channel_free(self, channel: Channel) -> None:
         if not isinstance(channel, Channel):
-            raise errors.BadRequest(f"not a channel: {excerpt(repr(channel))}")
+            raise errors.BadRequest(_("not a channel: {what}").format(what=excerpt(repr(channel))))
         if await self.store.active_game_in(channel.surface, channel.id):
             raise errors.ChannelBusy(
-                "this channel already has a game going; finish it first or play in another channel"
+                _(
+                    "this channel already has a game going; finish it first or play in another "
+                    "channel"
+                )
             )
 
     async def _open_challenge(self, challenge_id: int, by: Player, role: Role) -> ChallengeRecord:
         record = await self.store.challenge(known_id(challenge_id, "challenge"))
         if record is None:
-            raise errors.NotFound(f"there is no challenge #{challenge_id}")
+            raise errors.NotFound(_("there is no challenge #{id}").format(id=challenge_id))
         allowed = record.opponent_id if role == "opponent" else record.challenger_id
         if self.players.known(by) != allowed and await self.players.pid(by) != allowed:
-            who = "the challenged player" if role == "opponent" else "the challenger"
-            raise errors.NotAllowed(f"only {who} can do that with challenge #{challenge_id}")
+            raise errors.NotAllowed(_(_ONLY[role]).format(id=challenge_id))
         status = record.status
         if (
             status is ChallengeStatus.OPEN
@@ -184,7 +206,7 @@ class Challenges:
             await self.expire(record)
             status = ChallengeStatus.EXPIRED
         if status is not ChallengeStatus.OPEN:
-            raise errors.ChallengeClosed(f"challenge #{challenge_id} is {status} already")
+            raise errors.ChallengeClosed(_(_CLOSED[status]).format(id=challenge_id))
         return record
 
     async def accept(self, challenge_id: int, by: Player) -> GameView:
@@ -211,11 +233,15 @@ class Challenges:
             game_id = await self.store.accept_challenge(challenge_id, new_game, self.clock())
         except ChannelTaken:
             raise errors.ChannelBusy(
-                "a game started in this channel meanwhile; accept again "
-                "once it is over, or play elsewhere"
+                _(
+                    "a game started in this channel meanwhile; accept again "
+                    "once it is over, or play elsewhere"
+                )
             ) from None
         if game_id is None:
-            raise errors.ChallengeClosed(f"challenge #{challenge_id} was answered meanwhile")
+            raise errors.ChallengeClosed(
+                _("challenge #{id} was answered meanwhile").format(id=challenge_id)
+            )
         view = await self.games.get(game_id)
         challenge = await self.get_challenge(challenge_id)
         if not by.is_ai:  # a challenge to the AI is answered by the method's return value
@@ -242,7 +268,9 @@ class Challenges:
         self.tasks.check_open()
         await self._open_challenge(challenge_id, by, role)
         if not await self.store.close_challenge(challenge_id, status, self.clock()):
-            raise errors.ChallengeClosed(f"challenge #{challenge_id} was answered meanwhile")
+            raise errors.ChallengeClosed(
+                _("challenge #{id} was answered meanwhile").format(id=challenge_id)
+            )
         challenge = await self.get_challenge(challenge_id)
         self.announcer.notify(
             [challenge.challenger, challenge.opponent],
@@ -265,7 +293,7 @@ class Challenges:
         """A challenge by id. Raises NotFound."""
         record = await self.store.challenge(known_id(challenge_id, "challenge"))
         if record is None:
-            raise errors.NotFound(f"there is no challenge #{challenge_id}")
+            raise errors.NotFound(_("there is no challenge #{id}").format(id=challenge_id))
         return await self._challenge_view(record)
 
     async def open_challenges(self, player: Player) -> list[Challenge]:
@@ -288,12 +316,14 @@ class Challenges:
         game = await self.games.get(game_id)
         side = game.side_of(by)
         if side is None:
-            raise errors.NotAllowed(f"you did not play game #{game.id}")
+            raise errors.NotAllowed(_("you did not play game #{id}").format(id=game.id))
         if not game.is_over:
-            raise errors.BadRequest(f"game #{game.id} is still going on; a rematch comes after")
+            raise errors.BadRequest(
+                _("game #{id} is still going on; a rematch comes after").format(id=game.id)
+            )
         opponent = game.player(side.other)
         if opponent == by:
-            raise errors.BadRequest("you played both sides; start a new game instead")
+            raise errors.BadRequest(_("you played both sides; start a new game instead"))
         options = replace(game.options, side=side.other)
         return await self.challenge(by, opponent, game.rules, game.channel, options)
 
@@ -325,7 +355,7 @@ class Challenges:
         try:
             game_id = await self.store.create_game(new_game)
         except ChannelTaken:
-            raise errors.ChannelBusy("this channel already has a game going") from None
+            raise errors.ChannelBusy(_("this channel already has a game going")) from None
         view = await self.games.get(game_id)
         self.announcer.after_change(view)
         return view

@@ -19,7 +19,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from bot import metrics
 from bot.ai_runtime.pool import DEFAULT_WORKERS, AIPool
-from bot.i18n import Language
+from bot.i18n import Language, _
 from bot.service.ai_limits import AIBusy, AIFairness, AILimits
 from bot.service.ai_turns import AITurns
 from bot.service.announcer import Announcer
@@ -83,7 +83,9 @@ def _refusal_leaving() -> Iterator[None]:
     except StorageUnavailable:
         metrics.ERRORS.labels(kind=Unavailable.__name__).inc()
         raise Unavailable(
-            "the game database cannot be reached just now; nothing was lost: try again in a moment"
+            _(
+                "the game database cannot be reached just now; nothing was lost: try again in a moment"
+            )
         ) from None
 
 

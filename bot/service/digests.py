@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from bot.i18n import _
 from bot.service import errors
 from bot.service.announcer import Announcer
 from bot.service.clock import DAY
@@ -58,18 +59,20 @@ class DigestSetting:
         return None if self.first_day is None else self.first_day * DAY + self.hour * 3600
 
     def words(self) -> str:
-        """The setting in the words every surface uses."""
+        """The setting in the words every surface uses (in the current language)."""
         if not self.on:
-            return (
+            # TRANSLATORS: 'digest on' and 'digest on at 18' are mail commands: keep them.
+            return _(
                 "Your daily digest is off: you get a mail for each of your opponents' moves. "
-                f"'digest on' (or 'digest on at 18') gives one mail a day instead, at "
-                f"{DIGEST_HOUR:02d}:00 UTC or the hour you name."
-            )
-        return (
-            f"Your daily digest is on: one mail a day at {self.hour:02d}:00 UTC, listing every "
+                "'digest on' (or 'digest on at 18') gives one mail a day instead, at "
+                "{hour} UTC or the hour you name."
+            ).format(hour=f"{DIGEST_HOUR:02d}:00")
+        # TRANSLATORS: '#12 C' and 'digest off' are what a player writes: keep them.
+        return _(
+            "Your daily digest is on: one mail a day at {hour} UTC, listing every "
             "game where it is your move; your opponents' moves are not mailed one by one. "
             "Reply to a digest with a line per game, like '#12 C'. 'digest off' turns it off."
-        )
+        ).format(hour=f"{self.hour:02d}:00")
 
 
 @dataclass(eq=False, kw_only=True)
@@ -87,12 +90,14 @@ class Digests:
         first digest is today's if its hour is still to come, else tomorrow's. Raises
         BadRequest (not a player by mail, an hour outside 0 to 23)."""
         if player.surface not in DIGEST_SURFACES:
-            raise errors.BadRequest("the daily digest is a mail: it is for players by email")
+            raise errors.BadRequest(_("the daily digest is a mail: it is for players by email"))
         if hour is None:
             hour = DIGEST_HOUR
         if isinstance(hour, bool) or not isinstance(hour, int) or not 0 <= hour <= 23:
             raise errors.BadRequest(
-                f"a digest's hour is 0 to 23 (UTC), not '{excerpt(str(hour), 20)}'"
+                _("a digest's hour is 0 to 23 (UTC), not '{hour}'").format(
+                    hour=excerpt(str(hour), 20)
+                )
             )
         pid = await self.players.pid(player)
         now = self.clock()

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
+from bot.i18n import N_, _
 from bot.service import errors
 from bot.service.live import LiveCache, LiveGame
 from bot.service.players import Players
@@ -38,14 +39,20 @@ _CHANGING = attrgetter(
 )  # and the deadline: a vacation's end moves it
 MAX_ID = 2**63 - 1  # the database's ids are signed 64-bit
 NO_OFFER: GameChanges = {"offer_kind": None, "offer_by": None, "offer_ply": None}
+_NO_SUCH = {  # by the kind of thing an id names
+    "game": N_("there is no game '{id}'"),
+    "challenge": N_("there is no challenge '{id}'"),
+    "tournament": N_("there is no tournament '{id}'"),
+}
 
 
 def known_id(value: object, kind: str = "game") -> int:
-    """``value`` if it can be the id of a stored ``kind``, else NotFound (an id past the
-    database's range, a negative one or not a number at all names nothing stored)."""
+    """``value`` if it can be the id of a stored ``kind`` (game, challenge, tournament),
+    else NotFound (an id past the database's range, a negative one or not a number at all
+    names nothing stored)."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_ID:
         return value
-    raise errors.NotFound(f"there is no {kind} '{excerpt(value)}'")
+    raise errors.NotFound(_(_NO_SUCH.get(kind, _NO_SUCH["game"])).format(id=excerpt(value)))
 
 
 def parse_rules(text: str) -> Ruleset:
@@ -146,7 +153,7 @@ class Games:
             self.live.drop(game_id)
         found, moves = await self._store.game_with_moves(game_id)
         if found is None:
-            raise errors.NotFound(f"there is no game #{game_id}")
+            raise errors.NotFound(_("there is no game #{id}").format(id=game_id))
         live = LiveGame.build(
             found,
             moves,
@@ -179,14 +186,14 @@ class Games:
         """``by``'s side in the game (NotAllowed if not a player of it)."""
         side = live.side_of(by)
         if side is None:
-            raise errors.NotAllowed(f"you are not playing in game #{live.id}")
+            raise errors.NotAllowed(_("you are not playing in game #{id}").format(id=live.id))
         return side
 
     def side_in_active_game(self, live: LiveGame, by: Player) -> Side:
         """``by``'s side in a game that is still going on (NotAllowed, GameFinished)."""
         side = self.side_of(live, by)
         if not live.record.is_active:
-            raise errors.GameFinished(f"game #{live.id} is over already")
+            raise errors.GameFinished(_("game #{id} is over already").format(id=live.id))
         return side
 
     async def commit(
@@ -211,8 +218,10 @@ class Games:
         if not ok:
             self.live.drop(game_id)
             raise errors.StaleMove(
-                "the game changed meanwhile (another move or session); "
-                "look at the board again and retry"
+                _(
+                    "the game changed meanwhile (another move or session); "
+                    "look at the board again and retry"
+                )
             )
         live.record = live.record.changed(changes)
         live.snapshot = None

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.ai_runtime.pool import known_levels
+from bot.i18n import _
 from bot.service import errors, ratings
 from bot.service.games import Games
 from bot.service.players import Players
@@ -42,7 +43,8 @@ class Looking:
         if isinstance(perspective, Player):
             perspective = view.side_of(perspective) or Side.SOUTH
         if perspective not in SIDES:
-            raise errors.BadRequest("a board is seen from south or north")
+            # TRANSLATORS: south and north are the values a surface sends: keep them.
+            raise errors.BadRequest(_("a board is seen from south or north"))
         return view.board(Side(perspective))
 
     async def list_games(
@@ -141,7 +143,7 @@ class Looking:
         drawn per family, in the order of ``Family``; only the family of ``rules`` if given.
         Raises BadRules, BadRequest (a player against themselves)."""
         if player == opponent:
-            raise errors.BadRequest("a record is between two different players")
+            raise errors.BadRequest(_("a record is between two different players"))
         wanted = _family(rules) if rules is not None else None
         first, second = await self.players.pid(player), await self.players.pid(opponent)
         counts: dict[Family, list[int]] = {}

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from bot.i18n import _
 from bot.service import errors
 from bot.service.players import Players
 from bot.service.servers import ServerSettings
@@ -51,7 +52,10 @@ class Pings:
             chosen = PingMode(mode)
         except ValueError:
             modes = ", ".join(PingMode)
-            raise errors.BadRequest(f"pings are one of: {modes}; not '{excerpt(mode)}'") from None
+            raise errors.BadRequest(
+                # TRANSLATORS: {modes} are the settings' keywords (mention, dm, off): keep them.
+                _("pings are one of: {modes}; not '{mode}'").format(modes=modes, mode=excerpt(mode))
+            ) from None
         await self.store.set_ping(await self.players.pid(player), chosen)
 
     async def mode(self, player: Player) -> PingMode:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot import metrics
+from bot.i18n import N_, _
 from bot.service import errors
 from bot.service.ai_limits import AIFairness
 from bot.service.announcer import Announcer
@@ -17,11 +18,16 @@ from bot.service.games import MAX_ID, NO_OFFER, Games
 from bot.service.live import LiveGame, board_json
 from bot.service.players import Players
 from bot.service.tasks import Tasks
-from bot.service.types import GameView, OfferKind, Player
+from bot.service.types import GameView, OfferKind, Player, side_name
 from engine import Game, Outcome, Side, Termination, excerpt
 from engine import IllegalMove as EngineIllegalMove  # the service's IllegalMove wraps it
 from engine.inputs import whole_number
 from storage.records import GameChanges, NewMove, RatingRecord
+
+_AI_REFUSES = {  # the AI's answer to an offer it never accepts, by the offer's kind
+    OfferKind.DRAW: N_("the AI does not agree to a draw; play on or resign"),
+    OfferKind.END: N_("the AI does not agree to an agreed end; play on or resign"),
+}
 
 
 def _offer_kind(kind: object) -> OfferKind:
@@ -30,7 +36,10 @@ def _offer_kind(kind: object) -> OfferKind:
         return OfferKind(str(kind))
     except ValueError:
         kinds = ", ".join(OfferKind)
-        raise errors.BadRequest(f"an offer is one of: {kinds}; not '{excerpt(kind)}'") from None
+        raise errors.BadRequest(
+            # TRANSLATORS: {kinds} are the offers' keywords (draw, end, undo): kept as they are.
+            _("an offer is one of: {kinds}; not '{kind}'").format(kinds=kinds, kind=excerpt(kind))
+        ) from None
 
 
 def _as_ply(value: int | str | None) -> int | None:
@@ -41,7 +50,9 @@ def _as_ply(value: int | str | None) -> int | None:
         return whole_number(str(value), "the expected move number", 0, MAX_ID)
     except (TypeError, ValueError):
         raise errors.BadRequest(
-            f"the expected move number must be a whole number, not '{excerpt(value)}'"
+            _("the expected move number must be a whole number, not '{value}'").format(
+                value=excerpt(value)
+            )
         ) from None
 
 
@@ -84,12 +95,17 @@ class Play:
             if expected_ply is not None and expected_ply != live.record.ply:
                 raise self._stale(live, move, expected_ply)
             if not live.record.is_active:
-                raise errors.GameFinished(f"game #{game_id} is over; start a new one")
+                raise errors.GameFinished(
+                    _("game #{id} is over; start a new one").format(id=game_id)
+                )
             mover = live.to_move_side
             if live.player(mover) != by:
                 name = await self.players.display_name(live.player(mover))
                 raise errors.NotYourTurn(
-                    f"it is not your turn: {mover.title()} ({name}) is to move"
+                    # TRANSLATORS: {side} is South or North; {name} the player's name.
+                    _("it is not your turn: {side} ({name}) is to move").format(
+                        side=side_name(mover), name=name
+                    )
                 )
             if live.player(mover.other).is_ai:
                 self.fairness.check_waiting(by)
@@ -108,15 +124,21 @@ class Play:
                 same = False
             if same:
                 return errors.DuplicateMove(
-                    f"move {expected_ply + 1} ({done}) was already played; it is not played "
-                    f"twice. The game is at move {ply + 1} now."
+                    _(
+                        "move {number} ({move}) was already played; it is not played twice. "
+                        "The game is at move {now} now."
+                    ).format(number=expected_ply + 1, move=done, now=ply + 1)
                 )
             return errors.StaleMove(
-                f"that board is out of date: it showed move {expected_ply + 1}, and the game "
-                f"is at move {ply + 1} now; look at the board again"
+                _(
+                    "that board is out of date: it showed move {number}, and the game is at "
+                    "move {now} now; look at the board again"
+                ).format(number=expected_ply + 1, now=ply + 1)
             )
         return errors.StaleMove(
-            f"there is no move {expected_ply + 1} yet: the game is at move {ply + 1}"
+            _("there is no move {number} yet: the game is at move {now}").format(
+                number=expected_ply + 1, now=ply + 1
+            )
         )
 
     async def apply(self, live: LiveGame, by: Player, move: str) -> GameView:
@@ -218,7 +240,7 @@ class Play:
             if kind is OfferKind.UNDO:
                 self._undo_target(live, side)  # raises if there is nothing to take back
             if opponent.is_ai and kind is not OfferKind.UNDO:
-                raise errors.NotAllowed(f"the AI does not agree to a {kind}; play on or resign")
+                raise errors.NotAllowed(_(_AI_REFUSES[kind]))
             if opponent == by or opponent.is_ai:
                 view = await self._grant(live, kind, side)
                 granted = True
@@ -258,7 +280,7 @@ class Play:
         for ply in range(len(game.moves), 0, -1):
             if one_keyboard or live.mover_of_ply(ply) == side:
                 return ply - 1
-        raise errors.BadRequest("there is no move of yours to take back")
+        raise errors.BadRequest(_("there is no move of yours to take back"))
 
     async def _grant(self, live: LiveGame, kind: OfferKind, side: Side) -> GameView:
         """Carry out an accepted offer made by ``side``; the caller holds the game's lock."""
@@ -281,7 +303,7 @@ class Play:
             probe.agree_end()
             ended = probe.outcome()
             if ended is None:
-                raise errors.BadRequest("this game cannot be ended by agreement here")
+                raise errors.BadRequest(_("this game cannot be ended by agreement here"))
             outcome = ended
         ending = await self.games.ending(live, outcome)
         await self.games.commit(live, ending.changes, ratings=ending.ratings)
@@ -297,9 +319,9 @@ class Play:
             side = self.games.side_in_active_game(live, by)
             kind = live.record.offer_kind
             if kind is None:
-                raise errors.NoOffer("there is no offer to accept in this game")
+                raise errors.NoOffer(_("there is no offer to accept in this game"))
             if live.record.offer_by == self.players.known(by):
-                raise errors.NoOffer("you made this offer; your opponent has to accept it")
+                raise errors.NoOffer(_("you made this offer; your opponent has to accept it"))
             offerer = live.player(side.other)
             view = await self._grant(live, kind, side.other)
         self.announcer.notify(
@@ -317,7 +339,7 @@ class Play:
             side = self.games.side_of(live, by)
             kind = live.record.offer_kind
             if kind is None or not live.record.is_active:
-                raise errors.NoOffer("there is no offer to decline in this game")
+                raise errors.NoOffer(_("there is no offer to decline in this game"))
             await self.games.commit(live, {**NO_OFFER})
             view = await self.games.view(live)
         self.announcer.notify(

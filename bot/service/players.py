@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from bot.ai_runtime.pool import known_levels
+from bot.i18n import _
 from bot.service import errors
 from bot.service.addresses import is_own_address, mailbox
 from bot.service.types import SURFACES, Player
@@ -46,21 +47,23 @@ class Players:
         address = mailbox(str(text))
         if not address:
             raise errors.BadRequest(
-                f"'{excerpt(str(text), 60)}' is not an email address; "
-                f"write one like ann@example.org"
+                _("'{text}' is not an email address; write one like ann@example.org").format(
+                    text=excerpt(str(text), 60)
+                )
             )
         if is_own_address(address, self.mail_address):
-            raise errors.BadRequest("that is my own address; to play me, challenge the AI")
+            raise errors.BadRequest(_("that is my own address; to play me, challenge the AI"))
         return Player("email", address)
 
     def check(self, player: Player) -> None:
         """BadRequest unless ``player`` is a player of a known surface with a usable id."""
         if not isinstance(player, Player):
-            raise errors.BadRequest(f"not a player: {excerpt(repr(player))}")
+            raise errors.BadRequest(_("not a player: {what}").format(what=excerpt(repr(player))))
         if player.surface not in SURFACES and player.surface not in self._extra_surfaces():
             raise errors.BadRequest(
-                f"unknown surface '{excerpt(player.surface)}'; players are "
-                f"on: {', '.join(SURFACES)}"
+                _("unknown surface '{surface}'; players are on: {surfaces}").format(
+                    surface=excerpt(player.surface), surfaces=", ".join(SURFACES)
+                )
             )
         if not (
             isinstance(player.id, str)
@@ -68,11 +71,15 @@ class Players:
             and player.id.isprintable()
         ):
             raise errors.BadRequest(
-                f"a player needs an id on their surface: 1 to {MAX_PLAYER_ID} printable characters"
+                _("a player needs an id on their surface: 1 to {most} printable characters").format(
+                    most=MAX_PLAYER_ID
+                )
             )
         if player.is_ai and player.id not in known_levels():
             raise errors.BadRequest(
-                f"unknown AI level '{excerpt(player.id)}'; levels are: {', '.join(known_levels())}"
+                _("unknown AI level '{level}'; levels are: {levels}").format(
+                    level=excerpt(player.id), levels=", ".join(known_levels())
+                )
             )
 
     def known(self, player: Player) -> int | None:
@@ -94,7 +101,7 @@ class Players:
         if player is None:
             record = await self._store.player(pid)
             if record is None:
-                raise errors.NotFound(f"there is no player #{pid}")
+                raise errors.NotFound(_("there is no player #{id}").format(id=pid))
             player = Player(record.surface, record.external_id)
             self._by_id[pid] = player
             self._ids[player] = pid
@@ -105,12 +112,14 @@ class Players:
         unknown surface or an unknown AI level."""
         name = excerpt(str(name)[:1000], 64)  # printable, one line: names reach every surface
         if not name:
-            raise errors.BadRequest("a display name cannot be empty")
+            raise errors.BadRequest(_("a display name cannot be empty"))
         await self._store.set_display_name(await self.pid(player), name)
 
     async def display_name(self, player: Player) -> str:
-        """The player's display name, or a readable default ("AI (hard)", the address...)."""
+        """The player's display name, or a readable default ("AI (hard)", the address...);
+        the AI's in the current language."""
         if player.is_ai:
-            return f"AI ({player.id})"
+            # TRANSLATORS: the AI's name as a player; {level} is its level's name (hard).
+            return _("AI ({level})").format(level=player.id)
         record = await self._store.player(await self.pid(player))
         return (record and record.display_name) or player.id

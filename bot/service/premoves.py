@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot.i18n import _
 from bot.service import errors
 from bot.service.announcer import Announcer
 from bot.service.games import Games
@@ -117,7 +118,9 @@ class Premoves:
             conditions = {r.if_moves for r in kept if r.ply >= start} | set(rows)
             if len(conditions) > MOST_PREMOVES:
                 raise errors.BadRequest(
-                    f"at most {MOST_PREMOVES} conditional moves a game; clear some first"
+                    _("at most {most} conditional moves a game; clear some first").format(
+                        most=MOST_PREMOVES
+                    )
                 )
             if not live.record.premoves:
                 # Flag the game first (a change of its row, which other processes hear of):
@@ -214,12 +217,14 @@ class Premoves:
         opponent = live.player(side.other)
         if opponent.is_ai or opponent == live.player(side):
             raise errors.BadRequest(
-                "conditional moves are for games between two people: the AI answers at once"
+                _("conditional moves are for games between two people: the AI answers at once")
             )
         if live.to_move_side == side:
             raise errors.BadRequest(
-                "it is your move: play it first; a conditional move answers your "
-                "opponent's next move"
+                _(
+                    "it is your move: play it first; a conditional move answers your "
+                    "opponent's next move"
+                )
             )
 
     @staticmethod
@@ -228,8 +233,10 @@ class Premoves:
         written = str(condition).replace(",", " ").split()
         if not written or len(written) > 8:
             raise errors.BadRequest(
-                "a condition is your opponent's move, like 'f' (or their moves, where one "
-                f"earns another: 'f c'), not '{excerpt(str(condition))}'"
+                _(
+                    "a condition is your opponent's move, like 'f' (or their moves, where one "
+                    "earns another: 'f c'), not '{condition}'"
+                ).format(condition=excerpt(str(condition)))
             )
         position = live.game.position
         moves: list[str] = []
@@ -237,24 +244,37 @@ class Premoves:
             for move in written:
                 if position.is_over() or position.to_move != side.other:
                     raise errors.BadRequest(
-                        f"after {' '.join(moves)} it is no longer your opponent's turn; "
-                        "a condition is one turn of theirs"
+                        _(
+                            "after {moves} it is no longer your opponent's turn; "
+                            "a condition is one turn of theirs"
+                        ).format(moves=" ".join(moves))
                     )
                 position = position.play(move)
                 assert position.last_move is not None  # play names the move it made
                 moves.append(position.last_move)
         except IllegalMove as err:
-            raise errors.BadRequest(f"if {excerpt(' '.join(written), 40)}: {err}") from None
+            raise errors.BadRequest(
+                # TRANSLATORS: "if" is the keyword of a conditional move as written: keep it.
+                _("if {moves}: {reason}").format(moves=excerpt(" ".join(written), 40), reason=err)
+            ) from None
         if position.is_over():
-            raise errors.BadRequest(f"after {' '.join(moves)} the game is over: nothing to answer")
+            raise errors.BadRequest(
+                _("after {moves} the game is over: nothing to answer").format(moves=" ".join(moves))
+            )
         if position.to_move != side:
             raise errors.BadRequest(
-                f"after {' '.join(moves)} your opponent moves again: write their whole turn, "
-                f"like 'if {' '.join(moves)} b then C'"
+                # TRANSLATORS: 'if ... then ...' is a conditional move as written: keep it.
+                _(
+                    "after {moves} your opponent moves again: write their whole turn, "
+                    "like 'if {moves} b then C'"
+                ).format(moves=" ".join(moves))
             )
         try:
             after = position.play(answer)
         except IllegalMove as err:
-            raise errors.BadRequest(f"then {excerpt(str(answer), 40)}: {err}") from None
+            raise errors.BadRequest(
+                # TRANSLATORS: "then" is the keyword of a conditional move as written: keep it.
+                _("then {move}: {reason}").format(move=excerpt(str(answer), 40), reason=err)
+            ) from None
         assert after.last_move is not None
         return moves, after.last_move

@@ -43,6 +43,7 @@ from typing import Any
 
 from bot.ai_runtime.fair_queue import Priority
 from bot.ai_runtime.pool import AIPool
+from bot.i18n import _
 from bot.service import errors
 from bot.service.ai_limits import AIFairness
 from bot.service.players import Players
@@ -62,12 +63,14 @@ BOARD_LIMIT = 25  # players on a puzzle board at most
 
 
 def describe_value(value: int) -> str:
-    """A final seed margin for the player to move, in words."""
+    """A final seed margin for the player to move, in words (in the current language)."""
     if value > 0:
-        return f"a win by {value}"
+        # TRANSLATORS: a puzzle's result: a win by {margin} seeds.
+        return _("a win by {margin}").format(margin=value)
     if value < 0:
-        return f"a loss by {-value}"
-    return "a draw"
+        # TRANSLATORS: a puzzle's result: a loss by {margin} seeds.
+        return _("a loss by {margin}").format(margin=-value)
+    return _("a draw")
 
 
 def line_text(line: Sequence[str], perspective: Side | str = Side.SOUTH) -> str:
@@ -124,28 +127,38 @@ class PuzzleResult:
         answer, puzzle, side = self.answer, self.puzzle, perspective
         move = to_perspective(answer.move, side)
         if answer.correct:
-            head = f"Right: {move} keeps {describe_value(puzzle.value)} with best play."
-            line = f"The proof line: {line_text(answer.line, side)}."
-        else:
-            head = (
-                f"Not this one: after {move} the best is {describe_value(answer.value_after)}, "
-                f"where the right move keeps {describe_value(puzzle.value)}."
+            # TRANSLATORS: {result} is "a win by 6", "a draw"...; {line} a line of moves.
+            return _("Right: {move} keeps {result} with best play. The proof line: {line}.").format(
+                move=move, result=describe_value(puzzle.value), line=line_text(answer.line, side)
             )
-            line = f"The refutation: {line_text(answer.line, side)}."
-        return f"{head} {line}"
+        return _(
+            "Not this one: after {move} the best is {after}, where the right move keeps "
+            "{result}. The refutation: {line}."
+        ).format(
+            move=move,
+            after=describe_value(answer.value_after),
+            result=describe_value(puzzle.value),
+            line=line_text(answer.line, side),
+        )
 
     def streak_words(self) -> str:
         """Where the answer leaves the player: their streak, or that it was practice."""
         s = self.standing
         if not self.counted:
-            return (
-                "Practice: only your first answer to a puzzle counts "
-                f"(your streak stays {s.streak})."
-            )
+            return _(
+                "Practice: only your first answer to a puzzle counts (your streak stays {streak})."
+            ).format(streak=s.streak)
         if self.correct:
-            best = f", your best {s.best_streak}" if s.best_streak > s.streak else ""
-            return f"Streak: {s.streak} in a row{best}; {s.solved} solved of {s.answered}."
-        return f"Your streak starts again from 0 (your best: {s.best_streak})."
+            if s.best_streak > s.streak:
+                message = _(
+                    "Streak: {streak} in a row, your best {best}; {solved} solved of {answered}."
+                )
+            else:
+                message = _("Streak: {streak} in a row; {solved} solved of {answered}.")
+            return message.format(
+                streak=s.streak, best=s.best_streak, solved=s.solved, answered=s.answered
+            )
+        return _("Your streak starts again from 0 (your best: {best}).").format(best=s.best_streak)
 
 
 @dataclass(eq=False, kw_only=True)
@@ -183,8 +196,9 @@ class Puzzles:
             name = str(family).strip().lower()
         if name not in have:
             raise errors.BadRequest(
-                f"there are no puzzles of '{excerpt(str(family), 30)}'; "
-                f"puzzles are of {', '.join(have)}"
+                _("there are no puzzles of '{family}'; puzzles are of {families}").format(
+                    family=excerpt(str(family), 30), families=", ".join(have)
+                )
             )
         return name
 
@@ -196,8 +210,10 @@ class Puzzles:
             return Grade(str(grade).strip().lower())
         except ValueError:
             raise errors.BadRequest(
-                f"a puzzle's grade is {', '.join(g.value for g in Grade)}; "
-                f"not '{excerpt(str(grade), 20)}'"
+                # TRANSLATORS: {grades} are the grades' keywords: keep them.
+                _("a puzzle's grade is {grades}; not '{grade}'").format(
+                    grades=", ".join(g.value for g in Grade), grade=excerpt(str(grade), 20)
+                )
             ) from None
 
     async def daily(
@@ -233,10 +249,18 @@ class Puzzles:
             raise errors.NotFound(str(err)) from None
         if found.id in seen:  # every one answered: pick gives one again
             what = " ".join(x for x in (level and level.value, wanted) if x)
-            raise errors.NotFound(
-                f"you have answered every {what + ' ' if what else ''}puzzle there is; "
-                "well done! Try another family or grade"
-            )
+            if what:
+                # TRANSLATORS: {kind} is a grade and/or a family, as keywords: "easy kalah".
+                message = _(
+                    "you have answered every {kind} puzzle there is; well done! Try another "
+                    "family or grade"
+                )
+            else:
+                message = _(
+                    "you have answered every puzzle there is; well done! Try another family or "
+                    "grade"
+                )
+            raise errors.NotFound(message.format(kind=what))
         return found
 
     async def answer(
@@ -296,8 +320,9 @@ class Puzzles:
         except Exception as err:  # the solver's own failure, not the player's mistake
             log.exception("checking %s on puzzle %s failed", move, puzzle.id)
             raise errors.NoReview(
-                f"the solver could not check your answer ({excerpt(str(err), 60)}); "
-                "try again in a moment"
+                _(
+                    "the solver could not check your answer ({reason}); try again in a moment"
+                ).format(reason=excerpt(str(err), 60))
             ) from None
 
     async def streak(self, player: Player) -> PuzzleStanding:

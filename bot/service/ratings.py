@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.i18n import _
 from engine import Ruleset, RulesetError
 from storage.records import Established, RatingRecord
 
@@ -80,7 +81,9 @@ def family_of(rules: str | Ruleset) -> Family:
     try:
         return FAMILIES[rules.name]
     except KeyError:
-        raise RulesetError(f"the ruleset {rules.name} has no rating family") from None
+        raise RulesetError(
+            _("the ruleset {name} has no rating family").format(name=rules.name)
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -222,7 +225,7 @@ def updated_ratings(
     before = {south_id: (south, current(south, now)), north_id: (north, current(north, now))}
     out = []
     for me, other, mine in ((south_id, north_id, score), (north_id, south_id, 1.0 - score)):
-        record, _ = before[me]
+        record = before[me][0]
         periods = elapsed_periods(record.rated_at, now) if record else 0.0
         start = Glicko(record.rating, record.deviation, record.volatility) if record else Glicko()
         after = glicko2(start, [(before[other][1], mine)], periods=periods, max_deviation=START_RD)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ai_runtime.pool import AIPool
+from bot.i18n import _
 from bot.service import errors
 from bot.service.games import Games
 from bot.service.looking import Looking
@@ -82,17 +83,21 @@ class Reviews:
         if game_id is None:
             finished = [g for g in await self.looking.list_games(by, True, 20) if g.is_over]
             if not finished:
-                raise errors.NotFound("you have no finished game to review; name one by its number")
+                raise errors.NotFound(
+                    _("you have no finished game to review; name one by its number")
+                )
             game_id = finished[0].id
         view = await self.games.get(game_id)
         if not view.is_over:
             raise errors.NotAllowed(
-                f"game #{game_id} is still going on; its review comes when it is over (during "
-                "the game it would tell the players what to play)"
+                _(
+                    "game #{id} is still going on; its review comes when it is over (during "
+                    "the game it would tell the players what to play)"
+                ).format(id=game_id)
             )
         if not view.moves:
             raise errors.NotAllowed(
-                f"game #{game_id} ended before its first move: nothing to review"
+                _("game #{id} ended before its first move: nothing to review").format(id=game_id)
             )
         kept = self._kept.get(game_id)
         if kept is not None:
@@ -100,7 +105,7 @@ class Reviews:
             return kept
         if by in self._running:
             raise errors.TooMuchAIWork(
-                "your last review is still running; wait for it, then ask for the next"
+                _("your last review is still running; wait for it, then ask for the next")
             )
         self._running.add(by)
         try:
@@ -135,8 +140,9 @@ class Reviews:
             except Exception as err:  # the AI's own failure, not the player's mistake
                 log.exception("review of game %s failed at move %s", game_id, ply)
                 raise errors.NoReview(
-                    f"the AI could not review game #{game_id} ({excerpt(str(err), 60)}); "
-                    "try again in a moment"
+                    _(
+                        "the AI could not review game #{id} ({reason}); try again in a moment"
+                    ).format(id=game_id, reason=excerpt(str(err), 60))
                 ) from None
             found.append(judged)
             budget = budget_before(budget, position, judged)

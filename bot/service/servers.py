@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from bot.ai_runtime.pool import default_level, known_levels
+from bot.i18n import _, ngettext
 from bot.service import errors
 from bot.service.players import Players
 from bot.service.types import Player
@@ -46,21 +47,32 @@ class ServerSettings:
     text_board: bool = True
 
     def describe(self) -> list[str]:
-        """One line per setting, for a settings command's answer."""
-        clock = (
-            "the default"
-            if self.clock is None
-            else "off"
-            if self.clock == 0
-            else f"{self.clock / 3600:g} hours per move"
-        )
+        """One line per setting, for a settings command's answer (in the current language;
+        the values a setting takes, ruleset and level names, stay as they are written)."""
+        if self.clock is None:
+            clock = _("clock: the default")
+        elif self.clock == 0:
+            clock = _("clock: off")
+        else:
+            hours = self.clock / 3600
+            count = int(hours) if hours == int(hours) else 2  # 2: a fraction reads plural
+            clock = ngettext(
+                "clock: {hours} hour per move", "clock: {hours} hours per move", count
+            ).format(hours=f"{hours:g}")
+        if self.level:
+            level = _("level: {level}").format(level=self.level)
+        else:
+            level = _("level: (the default: {level})").format(level=default_level())
         return [
-            f"ruleset: {self.ruleset}",
-            f"level: {self.level or f'(the default: {default_level()})'}",
-            f"clock: {clock}",
-            f"pings: {self.pings}",
-            f"threads: {'every game in its own thread' if self.threads else 'when asked'}",
-            f"text board: {'shown beside the picture' if self.text_board else 'off'}",
+            _("ruleset: {ruleset}").format(ruleset=self.ruleset),
+            level,
+            clock,
+            # TRANSLATORS: {pings} is the setting's keyword (mention, off): keep it.
+            _("pings: {pings}").format(pings=self.pings),
+            _("threads: every game in its own thread")
+            if self.threads
+            else _("threads: when asked"),
+            _("text board: shown beside the picture") if self.text_board else _("text board: off"),
         ]
 
 
@@ -75,27 +87,34 @@ def _checked(name: str, value: Any) -> Any:
         if value is None or value in known_levels():
             return value
         raise errors.BadRequest(
-            f"level is one of {', '.join(known_levels())}; not '{excerpt(str(value))}'"
+            _("level is one of {levels}; not '{value}'").format(
+                levels=", ".join(known_levels()), value=excerpt(str(value))
+            )
         )
     if name == "clock":
         if value is None or value == 0:  # the surface's default, or no clock at all
             return None if value is None else 0.0
         if not isinstance(value, (int, float)) or not CLOCK_RANGE[0] <= value <= CLOCK_RANGE[1]:
-            raise errors.BadRequest("the clock is a minute to thirty days per move, or off")
+            raise errors.BadRequest(_("the clock is a minute to thirty days per move, or off"))
         return float(value)
     if name == "pings":
         if value in SERVER_PINGS:
             return value
         raise errors.BadRequest(
-            f"pings is one of {', '.join(SERVER_PINGS)}; not '{excerpt(str(value))}'"
+            _("pings is one of {modes}; not '{value}'").format(
+                modes=", ".join(SERVER_PINGS), value=excerpt(str(value))
+            )
         )
     if name in ("threads", "text_board"):
         if isinstance(value, bool):
             return value
-        raise errors.BadRequest(f"{name.replace('_', ' ')} is yes or no")
+        if name == "threads":
+            raise errors.BadRequest(_("threads is yes or no"))
+        raise errors.BadRequest(_("text board is yes or no"))
     raise errors.BadRequest(
-        f"there is no server setting '{excerpt(str(name))}'; the settings "
-        f"are {', '.join(f.name for f in fields(ServerSettings))}"
+        _("there is no server setting '{name}'; the settings are {settings}").format(
+            name=excerpt(str(name)), settings=", ".join(f.name for f in fields(ServerSettings))
+        )
     )
 
 

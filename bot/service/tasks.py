@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any
 
+from bot.i18n import _
 from bot.service import errors
 
 CLOSE_GRACE = 10.0  # seconds close() gives notifications in flight
@@ -30,7 +31,7 @@ class Tasks:
     def check_open(self) -> None:
         """ServiceClosed once ``close`` has begun: a request then is refused, not half-done."""
         if self.closed:
-            raise errors.ServiceClosed("the game service is shutting down; try again shortly")
+            raise errors.ServiceClosed(_("the game service is shutting down; try again shortly"))
 
     async def idle(self) -> None:
         """Wait until no task is left (new ones started meanwhile included)."""

@@ -32,6 +32,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
+from bot.i18n import N_, _, ngettext
 from bot.service import errors
 from bot.service.announcer import Announcer
 from bot.service.challenges import Challenges
@@ -92,6 +93,20 @@ MOST_ROUND_ROBIN = 16  # players: a double round robin of 16 is 30 rounds alread
 NAME_LENGTH = 64
 LATEST_START = 90 * DAY  # how far ahead a start may be set
 
+# Why a tournament refuses what was asked, once it is past it: its state, then the request.
+_STATE = {
+    TournamentStatus.OPEN: N_("tournament #{id} has not started yet"),
+    TournamentStatus.RUNNING: N_("tournament #{id} has started"),
+    TournamentStatus.FINISHED: N_("tournament #{id} is over"),
+    TournamentStatus.CANCELLED: N_("tournament #{id} was cancelled"),
+}
+_TOO_LATE = {
+    "join": N_("it is too late or too early to join it"),
+    "withdraw": N_("it is too late or too early to withdraw from it"),
+    "start": N_("it is too late or too early to start it"),
+    "cancel": N_("it is too late or too early to cancel it"),
+}
+
 
 @dataclass(frozen=True)
 class TimeControl:
@@ -114,14 +129,23 @@ class TimeControl:
     @classmethod
     def live(cls, minutes: object) -> TimeControl:
         return cls(
-            Pace.LIVE, _whole(minutes, LIVE_MINUTES, "a live tournament gives", "minutes a move")
+            Pace.LIVE,
+            _whole(
+                minutes,
+                LIVE_MINUTES,
+                N_("a live tournament gives {low} to {high} minutes a move, not {value}"),
+            ),
         )
 
     @classmethod
     def correspondence(cls, days: object) -> TimeControl:
         return cls(
             Pace.CORRESPONDENCE,
-            _whole(days, CORRESPONDENCE_DAYS, "a correspondence tournament gives", "days a move"),
+            _whole(
+                days,
+                CORRESPONDENCE_DAYS,
+                N_("a correspondence tournament gives {low} to {high} days a move, not {value}"),
+            ),
         )
 
     @classmethod
@@ -135,11 +159,16 @@ class TimeControl:
         return self.per_move * (MINUTE if self.pace is Pace.LIVE else DAY)
 
     def __str__(self) -> str:
-        unit = "minute" if self.pace is Pace.LIVE else "day"
-        return f"{self.per_move} {unit}{'s' if self.per_move != 1 else ''} a move"
+        """The time control in words, in the current language: "5 minutes a move"."""
+        n = self.per_move
+        if self.pace is Pace.LIVE:
+            return ngettext("{n} minute a move", "{n} minutes a move", n).format(n=n)
+        return ngettext("{n} day a move", "{n} days a move", n).format(n=n)
 
 
-def _whole(value: object, bounds: tuple[int, int], what: str, unit: str) -> int:
+def _whole(value: object, bounds: tuple[int, int], message: str) -> int:
+    """``value`` as a whole number within ``bounds``, else BadRequest with ``message`` (marked
+    with ``N_``; its fields are ``{low}``, ``{high}`` and ``{value}``)."""
     low, high = bounds
     if (
         isinstance(value, bool)
@@ -147,7 +176,7 @@ def _whole(value: object, bounds: tuple[int, int], what: str, unit: str) -> int:
         or value != int(value)
         or not low <= value <= high
     ):
-        raise errors.BadRequest(f"{what} {low} to {high} {unit}, not {excerpt(value)}")
+        raise errors.BadRequest(_(message).format(low=low, high=high, value=excerpt(value)))
     return int(value)
 
 
@@ -290,43 +319,54 @@ class Tournaments:
         self.tasks.check_open()
         self.players.check(by)
         if by.is_ai:
-            raise errors.BadRequest("the AI does not organise tournaments")
+            raise errors.BadRequest(_("the AI does not organise tournaments"))
         ruleset = parse_rules(rules)
         kind = self._format(format)
         title = excerpt(str(name)[:1000], NAME_LENGTH).strip()
         if not title:
-            raise errors.BadRequest("a tournament needs a name")
+            raise errors.BadRequest(_("a tournament needs a name"))
         if not isinstance(time_control, TimeControl):
-            raise errors.BadRequest("a tournament needs a time control: minutes or days a move")
+            raise errors.BadRequest(_("a tournament needs a time control: minutes or days a move"))
         now = self.clock()
         if kind is Format.SWISS:
-            rounds = _whole(rounds, (1, MOST_SWISS_ROUNDS), "a Swiss plays", "rounds")
+            rounds = _whole(
+                rounds,
+                (1, MOST_SWISS_ROUNDS),
+                N_("a Swiss plays {low} to {high} rounds, not {value}"),
+            )
         elif rounds is not None:
             raise errors.BadRequest(
-                "only a Swiss takes a number of rounds: a round robin has one per opponent, "
-                "an arena a length in minutes"
+                _(
+                    "only a Swiss takes a number of rounds: a round robin has one per opponent, "
+                    "an arena a length in minutes"
+                )
             )
         seconds = None
         if kind is Format.ARENA:
-            arena_minutes = _whole(arena_minutes, ARENA_MINUTES, "an arena lasts", "minutes")
+            arena_minutes = _whole(
+                arena_minutes,
+                ARENA_MINUTES,
+                N_("an arena lasts {low} to {high} minutes, not {value}"),
+            )
             seconds = arena_minutes * MINUTE
             if time_control.pace is not Pace.LIVE:
-                raise errors.BadRequest("an arena is played live: give it minutes a move")
+                raise errors.BadRequest(_("an arena is played live: give it minutes a move"))
             if place is None:
-                raise errors.BadRequest("an arena is played in a Discord channel: give it one")
+                raise errors.BadRequest(_("an arena is played in a Discord channel: give it one"))
         elif arena_minutes is not None:
-            raise errors.BadRequest("only an arena takes a length in minutes")
+            raise errors.BadRequest(_("only an arena takes a length in minutes"))
         if starts_at is not None:
             if not isinstance(starts_at, (int, float)) or isinstance(starts_at, bool):
-                raise errors.BadRequest("a start time is a clock time in seconds")
+                raise errors.BadRequest(_("a start time is a clock time in seconds"))
             if not now < starts_at <= now + LATEST_START:
-                raise errors.BadRequest("a start time must be in the next 90 days")
+                raise errors.BadRequest(_("a start time must be in the next 90 days"))
         if place is not None:
             if not isinstance(place, Channel) or place.surface != by.surface:
-                raise errors.BadRequest("a tournament's place is a channel where you are")
+                raise errors.BadRequest(_("a tournament's place is a channel where you are"))
             if not server or not as_organiser:
                 raise errors.NotAllowed(
-                    "only the server's admins (Manage Server) can organise a tournament here"
+                    # TRANSLATORS: Manage Server is Discord's name of the permission.
+                    _("only the server's admins (Manage Server) can organise a tournament here")
                 )
         new: NewTournament = {
             "name": title,
@@ -353,15 +393,17 @@ class Tournaments:
         self.tasks.check_open()
         self.players.check(by)
         if by.is_ai:
-            raise errors.BadRequest("the AI does not play in tournaments")
+            raise errors.BadRequest(_("the AI does not play in tournaments"))
         record = await self._record(tournament_id)
         if by.surface != "email" and by.surface != record.place_surface:
             raise errors.NotAllowed(
-                f"tournament #{record.id} is played by mail; join it with your email address, "
-                "or join one held in a channel where you play"
+                _(
+                    "tournament #{id} is played by mail; join it with your email address, "
+                    "or join one held in a channel where you play"
+                ).format(id=record.id)
             )
         if not self._joinable(record):
-            raise errors.TournamentClosed(self._closed(record, "to join"))
+            raise errors.TournamentClosed(self._closed(record, "join"))
         pid = await self.players.pid(by)
         rating = (await self.looking.rating(by, record.rules)).rating
         if not await self.store.join_tournament(record.id, pid, rating, self.clock(), MOST_PLAYERS):
@@ -370,12 +412,16 @@ class Tournaments:
                 None,
             )
             if entry is not None and entry.withdrawn_at is None:
-                raise errors.NotAllowed(f"you are in tournament #{record.id} already")
+                raise errors.NotAllowed(
+                    _("you are in tournament #{id} already").format(id=record.id)
+                )
             record = await self._record(tournament_id)
             if not self._joinable(record):
-                raise errors.TournamentClosed(self._closed(record, "to join"))
+                raise errors.TournamentClosed(self._closed(record, "join"))
             raise errors.TournamentClosed(
-                f"tournament #{record.id} is full: {MOST_PLAYERS} players at most"
+                _("tournament #{id} is full: {most} players at most").format(
+                    id=record.id, most=MOST_PLAYERS
+                )
             )
         view = await self.view(record.id)
         self._place_news(view, TournamentNewsKind.JOINED, player=by)
@@ -391,10 +437,12 @@ class Tournaments:
         self.tasks.check_open()
         record = await self._record(tournament_id)
         if record.status not in (TournamentStatus.OPEN, TournamentStatus.RUNNING):
-            raise errors.TournamentClosed(self._closed(record, "to withdraw from"))
+            raise errors.TournamentClosed(self._closed(record, "withdraw"))
         pid = await self.players.pid(by)
         if not await self.store.withdraw_from_tournament(record.id, pid, self.clock()):
-            raise errors.NotAllowed(f"you are not playing in tournament #{record.id}")
+            raise errors.NotAllowed(
+                _("you are not playing in tournament #{id}").format(id=record.id)
+            )
         for row in await self.store.tournament_games(record.id):
             if (
                 row.game_id is not None
@@ -418,12 +466,14 @@ class Tournaments:
         record = await self._record(tournament_id)
         await self._check_organiser(record, by, as_organiser)
         if record.status is not TournamentStatus.OPEN:
-            raise errors.TournamentClosed(self._closed(record, "to start"))
+            raise errors.TournamentClosed(self._closed(record, "start"))
         problem = self._cannot_start(record, await self._in(record.id))
         if problem:
             raise errors.TooFewPlayers(problem)
         if not await self._start(record):
-            raise errors.TournamentClosed(f"tournament #{record.id} started meanwhile")
+            raise errors.TournamentClosed(
+                _("tournament #{id} started meanwhile").format(id=record.id)
+            )
         await self.advance(record.id)
         return await self.view(record.id)
 
@@ -436,7 +486,7 @@ class Tournaments:
         record = await self._record(tournament_id)
         await self._check_organiser(record, by, as_organiser)
         if not await self._end(record, TournamentStatus.CANCELLED):
-            raise errors.TournamentClosed(self._closed(await self._record(record.id), "to cancel"))
+            raise errors.TournamentClosed(self._closed(await self._record(record.id), "cancel"))
         return await self.view(record.id)
 
     async def view(self, tournament_id: int) -> TournamentView:
@@ -488,7 +538,10 @@ class Tournaments:
             except ValueError:
                 words = ", ".join(TournamentStatus)
                 raise errors.BadRequest(
-                    f"a tournament is {words}; not '{excerpt(status)}'"
+                    # TRANSLATORS: {statuses} are the statuses' keywords: keep them.
+                    _("a tournament is {statuses}; not '{status}'").format(
+                        statuses=words, status=excerpt(status)
+                    )
                 ) from None
         pid = await self.players.pid(player) if player is not None else None
         limit = max(1, min(int(limit), 100))
@@ -564,7 +617,7 @@ class Tournaments:
         process, any number of times."""
         lock = self._advancing.setdefault(tournament_id, asyncio.Lock())
         async with lock:
-            for _ in range(MOST_SWISS_ROUNDS * 2 + 4):  # each pass begins a round or ends
+            for _pass in range(MOST_SWISS_ROUNDS * 2 + 4):  # each begins a round or ends
                 self.tasks.check_open()
                 if not await self._step(await self._record(tournament_id)):
                     break
@@ -787,17 +840,21 @@ class Tournaments:
         """Why the tournament cannot start with these players, or None."""
         count = len(entries)
         if record.format is Format.SWISS and count < 2 * record.rounds:
-            return (
-                f"a Swiss of {record.rounds} round{'s' if record.rounds != 1 else ''} needs at "
-                f"least {2 * record.rounds} players (then nobody has to meet anyone twice); "
-                f"{count} joined"
-            )
+            return ngettext(
+                "a Swiss of {rounds} round needs at least {least} players (then nobody has to "
+                "meet anyone twice); {count} joined",
+                "a Swiss of {rounds} rounds needs at least {least} players (then nobody has to "
+                "meet anyone twice); {count} joined",
+                record.rounds,
+            ).format(rounds=record.rounds, least=2 * record.rounds, count=count)
         if count < 2:
-            return f"a tournament needs at least 2 players; {count} joined"
+            return _("a tournament needs at least 2 players; {count} joined").format(count=count)
         if record.format in (Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN) and (
             count > MOST_ROUND_ROBIN
         ):
-            return f"a round robin takes {MOST_ROUND_ROBIN} players at most; {count} joined"
+            return _("a round robin takes {most} players at most; {count} joined").format(
+                most=MOST_ROUND_ROBIN, count=count
+            )
         return None
 
     async def _start(self, record: TournamentRecord) -> bool:
@@ -872,7 +929,7 @@ class Tournaments:
     async def _record(self, tournament_id: int) -> TournamentRecord:
         record = await self.store.tournament(known_id(tournament_id, "tournament"))
         if record is None:
-            raise errors.NotFound(f"there is no tournament #{tournament_id}")
+            raise errors.NotFound(_("there is no tournament #{id}").format(id=tournament_id))
         return record
 
     async def _in(self, tournament_id: int) -> list[TournamentPlayerRecord]:
@@ -886,7 +943,10 @@ class Tournaments:
         except ValueError:
             formats = ", ".join(Format)
             raise errors.BadRequest(
-                f"a tournament is one of: {formats}; not '{excerpt(value)}'"
+                # TRANSLATORS: {formats} are the formats' keywords (swiss, arena...): keep them.
+                _("a tournament is one of: {formats}; not '{format}'").format(
+                    formats=formats, format=excerpt(value)
+                )
             ) from None
 
     @staticmethod
@@ -896,14 +956,11 @@ class Tournaments:
         )
 
     @staticmethod
-    def _closed(record: TournamentRecord, what: str) -> str:
-        state = {
-            TournamentStatus.OPEN: "has not started yet",
-            TournamentStatus.RUNNING: "has started",
-            TournamentStatus.FINISHED: "is over",
-            TournamentStatus.CANCELLED: "was cancelled",
-        }[record.status]
-        return f"tournament #{record.id} {state}: it is too late or too early {what} it"
+    def _closed(record: TournamentRecord, action: str) -> str:
+        """Why ``action`` (join, withdraw, start, cancel) comes too late or too early."""
+        state = _(_STATE[record.status]).format(id=record.id)
+        # TRANSLATORS: {state} is "tournament #3 has started"; {reason} "it is too late...".
+        return _("{state}: {reason}").format(state=state, reason=_(_TOO_LATE[action]))
 
     async def _check_organiser(
         self, record: TournamentRecord, by: Player, as_organiser: bool
@@ -915,7 +972,7 @@ class Tournaments:
         if as_organiser and record.place_server is not None and by.surface == record.place_surface:
             return
         raise errors.NotAllowed(
-            "only the tournament's organisers can do that: its creator, or the server's admins"
+            _("only the tournament's organisers can do that: its creator, or the server's admins")
         )
 
     async def _pairing(self, row: TournamentGameRecord) -> Pairing:

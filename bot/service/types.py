@@ -15,29 +15,64 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.i18n import N_, _, ngettext
 from engine import SIDES, Outcome, Position, Side, excerpt, render
 from storage.records import ChallengeStatus, GameStatus, OfferKind
 
 SURFACES = ("terminal", "discord", "email", "ai")
 
 # What each offer asks, in the words every surface uses: after a name ("Alice offers a
-# draw") and as a noun ("your offer of a draw").
+# draw") and as a noun ("your offer of a draw"). Marked here, translated where shown:
+# ``offer_asks(kind)`` / ``offer_noun(kind)`` (or ``_(OFFER_ASKS[kind])``).
 OFFER_ASKS: dict[OfferKind, str] = {
-    OfferKind.DRAW: "offers a draw",
-    OfferKind.END: "offers to end the game here, scored as agreed",
-    OfferKind.UNDO: "asks to take back their last move",
+    # TRANSLATORS: follows a player's name: "Alice offers a draw".
+    OfferKind.DRAW: N_("offers a draw"),
+    # TRANSLATORS: follows a player's name: "Alice offers to end the game here, ...".
+    OfferKind.END: N_("offers to end the game here, scored as agreed"),
+    # TRANSLATORS: follows a player's name: "Alice asks to take back their last move".
+    OfferKind.UNDO: N_("asks to take back their last move"),
 }
 OFFER_NOUNS: dict[OfferKind, str] = {
-    OfferKind.DRAW: "a draw",
-    OfferKind.END: "an agreed end",
-    OfferKind.UNDO: "a take-back",
+    # TRANSLATORS: an offer as a noun: "You offer a draw."
+    OfferKind.DRAW: N_("a draw"),
+    # TRANSLATORS: an offer as a noun: "You offer an agreed end."
+    OfferKind.END: N_("an agreed end"),
+    # TRANSLATORS: an offer as a noun: "You offer a take-back."
+    OfferKind.UNDO: N_("a take-back"),
 }
+
+
+def offer_asks(kind: OfferKind | str) -> str:
+    """What an offer of ``kind`` asks, after its maker's name, in the current language.
+
+    >>> offer_asks("draw")
+    'offers a draw'
+    """
+    return _(OFFER_ASKS[OfferKind(kind)])
+
+
+def offer_noun(kind: OfferKind | str) -> str:
+    """An offer of ``kind`` as a noun ("a draw"), in the current language."""
+    return _(OFFER_NOUNS[OfferKind(kind)])
+
+
+def side_name(side: Side | str) -> str:
+    """A side as prose names it, in the current language: "South" or "North".
+
+    >>> side_name("north")
+    'North'
+    """
+    return _("South") if side == Side.SOUTH else _("North")
+
 
 __all__ = [
     "Away",
     "OFFER_ASKS",
     "OFFER_NOUNS",
     "SIDES",
+    "offer_asks",
+    "offer_noun",
+    "side_name",
     "SURFACES",
     "Challenge",
     "ChallengeStatus",
@@ -81,7 +116,9 @@ class Player:
             from bot.service.errors import BadRequest
 
             raise BadRequest(
-                f"a player is written surface:id (like discord:1234), not '{excerpt(text)}'"
+                _("a player is written surface:id (like discord:1234), not '{text}'").format(
+                    text=excerpt(text)
+                )
             )
         return cls(surface.strip().lower(), ident.strip())
 
@@ -154,13 +191,14 @@ class Offer:
 
     @property
     def asks(self) -> str:
-        """What the offer asks, after its maker's name."""
-        return OFFER_ASKS[self.kind]
+        """What the offer asks, after its maker's name (in the current language)."""
+        return offer_asks(self.kind)
 
     @property
     def noun(self) -> str:
-        """The offer as a noun: "a draw", "an agreed end", "a take-back"."""
-        return OFFER_NOUNS[self.kind]
+        """The offer as a noun: "a draw", "an agreed end", "a take-back" (in the current
+        language)."""
+        return offer_noun(self.kind)
 
 
 @dataclass(frozen=True)
@@ -289,29 +327,52 @@ class Hint:
     plain: bool = False  # rules the compiled search does not know: always the plain search
 
     def summary(self) -> str:
-        """What the hint is worth and how sure it is, in words any surface can show."""
+        """What the hint is worth and how sure it is, in words any surface can show (in the
+        current language)."""
         if self.value is None:
-            return "the only move" if self.depth == 0 else f"searched {self.depth} plies"
+            if self.depth == 0:
+                return _("the only move")
+            return ngettext("searched {n} ply", "searched {n} plies", self.depth).format(
+                n=self.depth
+            )
         if self.result == "draw":
-            return "a draw with best play, proven"
-        if self.result is not None:  # proven by a table's bounds, which leave the margin open
-            return f"a {self.result} with best play, proven"
+            return _("a draw with best play, proven")
+        if self.result == "win":  # proven by a table's bounds, which leave the margin open
+            return _("a win with best play, proven")
+        if self.result is not None:
+            return _("a loss with best play, proven")
         if self.exact:  # the result itself, not just a margin: a margin of 0 is a draw
             if self.value == 0:
-                return "a draw with best play, proven"
-            result = "win" if self.value > 0 else "loss"
-            return f"a {result} by {abs(self.value):g} seeds with best play, proven"
-        how = f"estimate, {self.depth} plies deep"
+                return _("a draw with best play, proven")
+            margin = abs(self.value)
+            count = int(margin) if margin == int(margin) else 2  # 2: a fraction reads plural
+            if self.value > 0:
+                message = ngettext(
+                    "a win by {n} seed with best play, proven",
+                    "a win by {n} seeds with best play, proven",
+                    count,
+                )
+            else:
+                message = ngettext(
+                    "a loss by {n} seed with best play, proven",
+                    "a loss by {n} seeds with best play, proven",
+                    count,
+                )
+            return message.format(n=f"{margin:g}")
+        how = ngettext("estimate, {n} ply deep", "estimate, {n} plies deep", self.depth).format(
+            n=self.depth
+        )
         if self.reduced and self.plain:  # nothing is compiling for these rules
-            how += "; this game is played by the plain search (no compiled search to wait for)"
+            how += _("; this game is played by the plain search (no compiled search to wait for)")
         elif self.reduced:
-            how += (
+            how += _(
                 "; the full search is still being compiled, so this is a quick search's "
                 "estimate and may change"
             )
         elif self.timed_out:
-            how += "; the machine was busy and the clock cut the search short"
-        return f"worth {self.value:+g} seeds to you, {how}"
+            how += _("; the machine was busy and the clock cut the search short")
+        # TRANSLATORS: {value} is a signed number of seeds (+1.25); {how} says how sure it is.
+        return _("worth {value} seeds to you, {how}").format(value=f"{self.value:+g}", how=how)
 
 
 @dataclass(frozen=True)

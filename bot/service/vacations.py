@@ -29,6 +29,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from bot.i18n import _, ngettext
 from bot.service import errors
 from bot.service.clock import DAY
 from bot.service.games import Games
@@ -52,13 +53,14 @@ def calendar_year(at: float) -> tuple[int, float, float]:
 
 
 def days_words(seconds: float) -> str:
-    """A length as people say it: hours under a day, else days to a tenth."""
+    """A length as people say it: hours under a day, else days to a tenth (in the current
+    language)."""
     if 0 < seconds < DAY:
         hours = max(1, round(seconds / 3600))
-        return f"{hours} hour{'s' if hours != 1 else ''}"
+        return ngettext("{n} hour", "{n} hours", hours).format(n=hours)
     days = round(seconds / DAY, 1)
-    shown = f"{days:g}"
-    return f"{shown} day{'s' if shown != '1' else ''}"
+    count = int(days) if days == int(days) else 2  # 2: a fraction reads plural
+    return ngettext("{n} day", "{n} days", count).format(n=f"{days:g}")
 
 
 def when_words(at: float) -> str:
@@ -91,17 +93,23 @@ class VacationStatus:
         return max(0.0, self.allowance - self.used)
 
     def words(self) -> str:
-        """The status in the words every surface uses."""
+        """The status in the words every surface uses (in the current language)."""
         head = (
-            f"You are on vacation until {when_words(self.until)} (or until you move or "
-            "end it): your clocks stand still and you get no reminders."
+            _(
+                "You are on vacation until {when} (or until you move or end it): your clocks "
+                "stand still and you get no reminders."
+            ).format(when=when_words(self.until))
             if self.until is not None
-            else "You are not on vacation."
+            else _("You are not on vacation.")
         )
-        return (
-            f"{head} Vacation used in {self.year}: {days_words(self.used)} of "
-            f"{days_words(self.allowance)}; {days_words(self.left)} left."
+        # TRANSLATORS: {used}, {allowance} and {left} are lengths: "2.5 days", "5 hours".
+        used = _("Vacation used in {year}: {used} of {allowance}; {left} left.").format(
+            year=self.year,
+            used=days_words(self.used),
+            allowance=days_words(self.allowance),
+            left=days_words(self.left),
         )
+        return f"{head} {used}"
 
 
 @dataclass(eq=False, kw_only=True)
@@ -124,12 +132,14 @@ class Vacations:
         come back. Raises BadRequest (bad days, away already, not a person), NotAllowed (no
         allowance left this year)."""
         if player.is_ai:
-            raise errors.BadRequest("the AI takes no vacations")
+            raise errors.BadRequest(_("the AI takes no vacations"))
         if days is not None and (
             isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= ALLOWANCE_DAYS
         ):
             raise errors.BadRequest(
-                f"a vacation lasts 1 to {ALLOWANCE_DAYS} days (or until you end it), not '{excerpt(str(days), 20)}'"
+                _("a vacation lasts 1 to {most} days (or until you end it), not '{days}'").format(
+                    most=ALLOWANCE_DAYS, days=excerpt(str(days), 20)
+                )
             )
         pid = await self.players.pid(player)
         now = self.clock()
@@ -137,21 +147,24 @@ class Vacations:
         status = await self._status(player, pid, now)
         if status.until is not None:
             raise errors.BadRequest(
-                f"you are on vacation already, until {when_words(status.until)}; end it first "
-                "to start another"
+                _(
+                    "you are on vacation already, until {when}; end it first to start another"
+                ).format(when=when_words(status.until))
             )
         if status.left <= 0:
             raise errors.NotAllowed(
-                f"you have used all {ALLOWANCE_DAYS} vacation days of {status.year}; the next "
-                "year's come on 1 January"
+                _(
+                    "you have used all {most} vacation days of {year}; the next year's come on "
+                    "1 January"
+                ).format(most=ALLOWANCE_DAYS, year=status.year)
             )
-        _, _, next_year = calendar_year(now)
+        next_year = calendar_year(now)[2]
         # past New Year, the new year's allowance carries it on
         ends_at = now + status.left if now + status.left < next_year else next_year + ALLOWANCE
         if days is not None:
             ends_at = min(ends_at, now + days * DAY)
         if not await self.store.start_vacation(pid, now, ends_at):
-            raise errors.BadRequest("you are on vacation already; end it first to start another")
+            raise errors.BadRequest(_("you are on vacation already; end it first to start another"))
         self.away[pid] = self._begun[pid] = ends_at
         log.info("vacation until %s", when_words(ends_at), extra={"player": str(player)})
         return await self._status(player, pid, now)
@@ -163,7 +176,7 @@ class Vacations:
         found = await self.store.open_vacations(pid)
         if not found:
             self.away.pop(pid, None)
-            raise errors.BadRequest("you are not on vacation")
+            raise errors.BadRequest(_("you are not on vacation"))
         await self._end(found[0], self.clock())
         return await self._status(player, pid, self.clock())
 
