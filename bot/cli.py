@@ -3,6 +3,12 @@
 A command module defines ``register(subparsers)``, which adds parsers and sets ``func`` on
 them; ``func(args)`` returns the exit status. Modules import heavy libraries (discord.py,
 numba) inside ``func``, so ``mancala rules`` starts fast.
+
+Every command talks in the language of ``--lang`` where it has the option, else of the
+environment (LC_ALL, LC_MESSAGES, LANG), else English; its help too. ``mancala play`` puts
+the player's own setting first (``bot.terminal.session``). The servers (``mancala bot``,
+``mancala mail``) say what is wrong with their settings in that language, then serve in
+English by default: each request they answer chooses its own language.
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ import sys
 from typing import NoReturn
 
 import bot.commands
+from bot.cli_args import asked_language, environment_language
 from bot.config import EX_CONFIG, ConfigError
+from bot.i18n import _, choose, speaking
 from storage import StorageError
 
 
@@ -31,7 +39,8 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
-        prog="mancala", description="Play mancala games in the terminal, on Discord and by email."
+        prog="mancala",
+        description=_("Play mancala games in the terminal, on Discord and by email."),
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(bot.commands.__path__), key=lambda m: m.name):
@@ -43,6 +52,12 @@ def main(argv: list[str] | None = None) -> int:
     from bot.ai_runtime.kernel_cache import configure
 
     configure()  # before anything imports numba: its compiled code goes where it survives
+    words = sys.argv[1:] if argv is None else argv
+    with speaking(choose(asked_language(words), environment_language())):
+        return _run(argv)
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -23,6 +23,7 @@ from typing import Any
 
 import platformdirs
 
+from bot.i18n import N_, _
 from engine import excerpt
 from engine.inputs import whole_number
 
@@ -69,7 +70,8 @@ EX_CONFIG = 78  # sysexits: a configuration error; service managers do not resta
 
 
 class ConfigError(Exception):
-    """A setting that cannot work; ``mancala`` prints it as one line and exits EX_CONFIG."""
+    """A setting that cannot work; ``mancala`` prints it as one line and exits EX_CONFIG.
+    Its message is for the operator, in the language ``mancala`` talks in (LANG...)."""
 
 
 def check_database(path: str | os.PathLike[str]) -> Path | str:
@@ -89,7 +91,9 @@ def check_database(path: str | os.PathLike[str]) -> Path | str:
     path = Path(path).expanduser()
     if path.is_dir():
         raise ConfigError(
-            f"MANCALA_DB is {path}, a directory; give a file in it, like {path / DB_FILE}"
+            _("MANCALA_DB is {path}, a directory; give a file in it, like {file}").format(
+                path=path, file=path / DB_FILE
+            )
         )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -97,16 +101,19 @@ def check_database(path: str | os.PathLike[str]) -> Path | str:
             pass
     except OSError as err:
         raise ConfigError(
-            f"MANCALA_DB is {path}, which cannot be written "
-            f"({err.strerror or err}); give a file in a folder this user may "
-            "write"
+            _(
+                "MANCALA_DB is {path}, which cannot be written ({reason}); give a file in a "
+                "folder this user may write"
+            ).format(path=path, reason=err.strerror or err)
         ) from None
     if path.stat().st_size:
         with open(path, "rb") as handle:
             if handle.read(16) != b"SQLite format 3\x00":
                 raise ConfigError(
-                    f"MANCALA_DB is {path}, which is not a SQLite database; give "
-                    "the games database, or a new file name"
+                    _(
+                        "MANCALA_DB is {path}, which is not a SQLite database; give the games "
+                        "database, or a new file name"
+                    ).format(path=path)
                 )
         _check_schema(path)
     return path
@@ -129,16 +136,18 @@ def _check_schema(path: Path) -> None:
         return  # no schema yet (a new file), or locked: opening it says more
     if version is not None and version > LATEST:
         raise ConfigError(
-            f"MANCALA_DB is {path}, written by a newer version of this program "
-            f"(schema {version}; this one knows up to {LATEST}); upgrade the "
-            "program, or restore a backup made for this version"
+            _(
+                "MANCALA_DB is {path}, written by a newer version of this program (schema "
+                "{version}; this one knows up to {latest}); upgrade the program, or restore a "
+                "backup made for this version"
+            ).format(path=path, version=version, latest=LATEST)
         )
 
 
-AI_SETTINGS = {  # variable: (what it sets, lowest, highest)
-    "MANCALA_AI_WORKERS": ("AI worker processes", 1, 64),
-    "MANCALA_AI_GAMES_PER_PLAYER": ("games against the AI in progress per player", 1, 1000),
-    "MANCALA_AI_WAITING_PER_PLAYER": ("AI requests waiting per player", 1, 1000),
+AI_SETTINGS = {  # variable: (what it sets, marked with N_; lowest, highest)
+    "MANCALA_AI_WORKERS": (N_("AI worker processes"), 1, 64),
+    "MANCALA_AI_GAMES_PER_PLAYER": (N_("games against the AI in progress per player"), 1, 1000),
+    "MANCALA_AI_WAITING_PER_PLAYER": (N_("AI requests waiting per player"), 1, 1000),
 }
 
 
@@ -167,8 +176,10 @@ def ai_options(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
             values[name] = whole_number(text, name, low, high)
         except ValueError:
             raise ConfigError(
-                f"{name} is '{excerpt(text)}'; give a whole number of {meaning} "
-                f"from {low} to {high}"
+                # TRANSLATORS: {meaning} is what the setting counts: "AI worker processes"
+                _(
+                    "{name} is '{value}'; give a whole number of {meaning} from {low} to {high}"
+                ).format(name=name, value=excerpt(text), meaning=_(meaning), low=low, high=high)
             ) from None
     defaults = AILimits()
     options: dict[str, Any] = {

@@ -4,7 +4,8 @@ Anything that can take more than about a second (compiling the AI, a solve, buil
 endgame table, a hint) runs inside ``waiting(...)``. On a terminal the line is redrawn twice a
 second with the time so far, the estimate when one is known and the latest news
 (``update``); when the output is a pipe or a log, a line is written every ``log_every``
-seconds instead, so a solve never runs silent.
+seconds instead, so a solve never runs silent. The line talks in the language of the code
+that waits (``bot.i18n.speaking``), though a thread draws it.
 
 >>> import io
 >>> out = io.StringIO()
@@ -16,12 +17,15 @@ seconds instead, so a solve never runs silent.
 
 from __future__ import annotations
 
+import contextvars
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
+
+from bot.i18n import _
 
 SPINNER = "|/-\\"
 
@@ -52,8 +56,11 @@ class Waiting:
         self.news = news
 
     def _head(self) -> str:
-        about = f" (about {self.estimate:.0f} s)" if self.estimate else ""
-        return f"{self.what}{about}"
+        if not self.estimate:
+            return self.what
+        return _("{what} (about {seconds} s)").format(
+            what=self.what, seconds=f"{self.estimate:.0f}"
+        )
 
     def _line(self, tick: int) -> str:
         if self.poll is not None:
@@ -82,8 +89,11 @@ class Waiting:
         self._stop.set()
         if not self._shown:
             return
-        elapsed = time.monotonic() - self.started
-        end = f"done in {elapsed:.0f} s." if ok else f"stopped after {elapsed:.0f} s."
+        elapsed = f"{time.monotonic() - self.started:.0f}"
+        if ok:
+            end = _("done in {seconds} s.").format(seconds=elapsed)
+        else:
+            end = _("stopped after {seconds} s.").format(seconds=elapsed)
         prefix = "\r\x1b[K" if self._live else ""
         self.stream.write(f"{prefix}{self._head()}: {end}\n")
         self.stream.flush()
@@ -101,7 +111,10 @@ def waiting(
     """Show ``what`` is being waited for, from ``after`` seconds on (nothing for a quick
     wait), until the block ends; ``poll()``, if given, says the latest news each time."""
     wait = Waiting(what, stream or sys.stderr, estimate, log_every, poll)
-    thread = threading.Thread(target=wait._run, args=(after,), daemon=True)
+    # The line is drawn by a thread, in the language of the code that waits (a thread starts
+    # with no context of its own).
+    context = contextvars.copy_context()
+    thread = threading.Thread(target=context.run, args=(wait._run, after), daemon=True)
     thread.start()
     ok = False
     try:

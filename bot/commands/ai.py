@@ -2,7 +2,9 @@
 
 ``solve`` proves the game value (the final seed margin for the player to move under perfect
 play) and names a best move; ``hint`` answers within a time limit, exactly when the solver
-finishes in time and with the expert's estimate otherwise.
+finishes in time and with the expert's estimate otherwise. Both talk in the language of
+``--lang``, else of LC_ALL, LC_MESSAGES or LANG, else English; moves and rulesets are
+written the same in every language.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
@@ -11,7 +13,7 @@ finishes in time and with the expert's estimate otherwise.
 ruleset kalah:pits=3,seeds=2 after B: South to move
 value +4 for South (proven)
 best move C
-... nodes in ... s
+... nodes in ...
 line C ...: Game over (a row is empty). South ..., North ...: South wins.
 0
 """
@@ -33,12 +35,15 @@ from bot.cli_args import (
     MAX_NODES,
     SIDE_WORDS,
     Subparsers,
+    add_lang_option,
     bounded_int,
     node_count,
     seconds,
     text,
 )
+from bot.i18n import N_, _, ngettext
 from bot.progress import waiting
+from bot.render.words import side_name
 from engine import Side, to_perspective
 
 if TYPE_CHECKING:  # the commands import the engine's heavier parts only when they run
@@ -49,54 +54,63 @@ if TYPE_CHECKING:  # the commands import the engine's heavier parts only when th
 def register(subparsers: Subparsers) -> None:
     solve = subparsers.add_parser(
         "solve",
-        help="the exact value of a position and a best move",
-        description="Solve a position exactly: the final seed margin for the player to move "
-        "under perfect play, a best move, nodes searched and time. Large boards "
-        "can take minutes; --nodes caps the work.",
+        help=_("the exact value of a position and a best move"),
+        description=_(
+            "Solve a position exactly: the final seed margin for the player to move under "
+            "perfect play, a best move, nodes searched and time. Large boards can take "
+            "minutes; --nodes caps the work."
+        ),
     )
     _common(solve)
     solve.add_argument(
         "--no-line",
         action="store_true",
-        help="do not write out the line of best play after a proven value",
+        help=_("do not write out the line of best play after a proven value"),
     )
     solve.add_argument(
         "--quiet",
         action="store_true",
-        help="no progress on stderr (by default a live line on a terminal, "
-        "else a line every 10 s: bounds, nodes, nodes/s, table fill, "
-        "best move)",
+        help=_(
+            "no progress on stderr (by default a live line on a terminal, else a line every "
+            "10 s: bounds, nodes, nodes/s, table fill, best move)"
+        ),
     )
     solve.add_argument(
         "--nodes",
         type=node_count,
         metavar="N",
-        help=f"give up after N nodes (e.g. 5e8, at most {MAX_NODES:.0e}) and say how far it got",
+        help=_("give up after N nodes (e.g. 5e8, at most {most}) and say how far it got").format(
+            most=f"{MAX_NODES:.0e}"
+        ),
     )
     solve.add_argument(
         "--table",
-        type=bounded_int(0, 20, "a seed count"),
+        type=bounded_int(0, 20, N_("a seed count")),
         metavar="SEEDS",
-        help="read every board with at most SEEDS seeds left in the pits from "
-        "an endgame table (default: the largest one kept, up to 20, else "
-        "one of 5/12 of the seeds, at most 18, but none built for more "
-        "seeds than the board holds, and none for a board of a few seeds; "
-        "0 for none); big tables are kept in MANCALA_TABLES after the "
-        "first build",
+        help=_(
+            "read every board with at most SEEDS seeds left in the pits from an endgame "
+            "table (default: the largest one kept, up to 20, else one of 5/12 of the seeds, "
+            "at most 18, but none built for more seeds than the board holds, and none for a "
+            "board of a few seeds; 0 for none); big tables are kept in MANCALA_TABLES after "
+            "the first build"
+        ),
     )
     solve.add_argument(
         "--tt-bits",
-        type=bounded_int(10, 32, "a number of bits"),
+        type=bounded_int(10, 32, N_("a number of bits")),
         metavar="BITS",
-        help="transposition table of 2**BITS entries of 16 bytes (default 22, "
-        "or 25 above 40 seeds)",
+        help=_(
+            "transposition table of 2**BITS entries of 16 bytes (default 22, or 25 above 40 seeds)"
+        ),
     )
     solve.set_defaults(func=run_solve)
     hint = subparsers.add_parser(
         "hint",
-        help="the best move in a position and its value, within a time limit",
-        description="Suggest a move: proven by the solver when it finishes in time, else the "
-        "expert level's estimate.",
+        help=_("the best move in a position and its value, within a time limit"),
+        description=_(
+            "Suggest a move: proven by the solver when it finishes in time, else the expert "
+            "level's estimate."
+        ),
     )
     _common(hint)
     hint.add_argument(
@@ -104,51 +118,62 @@ def register(subparsers: Subparsers) -> None:
         type=seconds(0, 600),
         default=2.0,
         metavar="SECONDS",
-        help="seconds to think (default 2, at most 600)",
+        help=_("seconds to think (default 2, at most 600)"),
     )
     hint.set_defaults(func=run_hint)
     warm = subparsers.add_parser(
         "warm-up",
-        help="compile the AI's search now (once per machine), with progress",
-        description="Compile the AI's search into numba's cache (NUMBA_CACHE_DIR, else the "
-        "user's cache directory), so that no game waits for it. The game compiles "
-        "it in the background by itself; this does it now, in the foreground.",
+        help=_("compile the AI's search now (once per machine), with progress"),
+        description=_(
+            "Compile the AI's search into numba's cache (NUMBA_CACHE_DIR, else the user's "
+            "cache directory), so that no game waits for it. The game compiles it in the "
+            "background by itself; this does it now, in the foreground."
+        ),
     )
     warm.set_defaults(func=run_warm_up)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "rules", metavar="RULES", type=text(), help="a ruleset such as kalah or wari:captures=2-4"
+        "rules",
+        metavar="RULES",
+        type=text(),
+        help=_("a ruleset such as kalah or wari:captures=2-4"),
     )
     parser.add_argument(
         "--moves",
         default="",
         metavar="MOVES",
         type=text(),
-        help="the moves played so far, space-separated (e.g. 'C F d'); "
-        "after --position if both are given",
+        help=_(
+            "the moves played so far, space-separated (e.g. 'C F d'); after --position if "
+            "both are given"
+        ),
     )
     parser.add_argument(
         "--position",
         metavar="FILE",
-        help="start from a written board (as `mancala board` prints it, or as "
-        "in 003; - reads standard input), with its stores or captured "
-        "counts",
+        help=_(
+            "start from a written board (as `mancala board` prints it, or as in 003; - reads "
+            "standard input), with its stores or captured counts"
+        ),
     )
     parser.add_argument(
         "--perspective",
         choices=SIDE_WORDS,
         default=Side.SOUTH.value,
-        help="whose side the --position board is written from",
+        help=_("whose side the --position board is written from"),
     )
     parser.add_argument(
         "--to-move",
         choices=SIDE_WORDS,
         default=None,
-        help="who is to move in the --position board (default: as written, "
-        "else the --perspective side)",
+        help=_(
+            "who is to move in the --position board (default: as written, else the "
+            "--perspective side)"
+        ),
     )
+    add_lang_option(parser)
 
 
 def _position(args: argparse.Namespace) -> Position | None:
@@ -166,25 +191,34 @@ def _position(args: argparse.Namespace) -> Position | None:
         moves = [from_perspective(move, args.perspective) for move in args.moves.split()]
         game = Game.from_moves(rules, moves, position=start)
     except OSError as err:
-        print(f"error: cannot read the position: {err.strerror or err}")
+        print(_("error: cannot read the position: {reason}").format(reason=err.strerror or err))
         return None
     except MancalaError as err:
-        print(f"error: {err}")
+        print(_("error: {message}").format(message=err))
         return None
     outcome = game.outcome()
     if outcome is not None:
         print(
-            f"the game is over ({outcome.words}): {outcome.score[0]}-{outcome.score[1]}; "
-            "there is nothing to solve"
+            _("the game is over ({why}): {south}-{north}; there is nothing to solve").format(
+                why=outcome.words, south=outcome.score[0], north=outcome.score[1]
+            )
         )
         return None
     return game.position
 
 
 def _header(args: argparse.Namespace, position: Position) -> str:
-    after = " from the position given" if args.position else ""
-    after += f" after {args.moves.strip()}" if args.moves.strip() else ""
-    return f"ruleset {position.rules}{after}: {position.to_move.capitalize()} to move"
+    moves = args.moves.strip()
+    side = side_name(position.to_move)
+    if args.position and moves:
+        text = _("ruleset {rules} from the position given after {moves}: {side} to move")
+    elif args.position:
+        text = _("ruleset {rules} from the position given: {side} to move")
+    elif moves:
+        text = _("ruleset {rules} after {moves}: {side} to move")
+    else:
+        text = _("ruleset {rules}: {side} to move")
+    return text.format(rules=position.rules, moves=moves, side=side)
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -199,8 +233,10 @@ def run_solve(args: argparse.Namespace) -> int:
         if _solved_in_python(args, position, time.perf_counter(), kernel=False):
             return 0
         print(
-            f"error: {position.rules.name} is solved only where few stones are left (the "
-            "compiled solver does not know its rules yet); `mancala hint` gives an estimate"
+            _(
+                "error: {rules} is solved only where few stones are left (the compiled solver "
+                "does not know its rules yet); `mancala hint` gives an estimate"
+            ).format(rules=position.rules.name)
         )
         return 2
     from engine.ai.pysolve import QUICK_SEEDS
@@ -217,11 +253,16 @@ def run_solve(args: argparse.Namespace) -> int:
     most = min(largest_table_seeds(rules), LARGEST_TABLE_SEEDS)
     if table and not most:
         print(
-            f"error: no endgame table for {rules}: the two players sow differently (use --table 0)"
+            _(
+                "error: no endgame table for {rules}: the two players sow differently "
+                "(use --table 0)"
+            ).format(rules=rules)
         )
         return 2
     if not 0 <= table <= most:
-        print(f"error: --table takes 0 to {most} seeds for {rules}")
+        print(
+            _("error: --table takes 0 to {most} seeds for {rules}").format(most=most, rules=rules)
+        )
         return 2
     table = sized_table_seeds(table, position)
     started = time.perf_counter()
@@ -234,7 +275,7 @@ def run_solve(args: argparse.Namespace) -> int:
     tried = 0  # the nodes of a try without the table
     if table and not args.nodes and sum(position.pits) <= QUICK_SEEDS:
         # A small board may well be proven before its table would be built: try without.
-        with watch.on_interrupt(), waiting(f"Solving {rules}", stream, poll=watch.news):
+        with watch.on_interrupt(), waiting(_solving(rules), stream, poll=watch.news):
             first = solve(
                 position,
                 node_limit=TRY_WITHOUT_TABLE_NODES,
@@ -250,7 +291,7 @@ def run_solve(args: argparse.Namespace) -> int:
             watch = SolveWatch(position, args.tt_bits or default_tt_bits(rules))
     stored = _endgame_table(rules, table) if table and result is None else None
     if result is None:
-        with watch.on_interrupt(), waiting(f"Solving {rules}", stream, poll=watch.news):
+        with watch.on_interrupt(), waiting(_solving(rules), stream, poll=watch.news):
             result = solve(
                 position,
                 node_limit=args.nodes or UNLIMITED,
@@ -262,27 +303,41 @@ def run_solve(args: argparse.Namespace) -> int:
         result = result._replace(nodes=result.nodes + tried)
     seconds = time.perf_counter() - started
     print(_header(args, position))
-    side = position.to_move.capitalize()
+    side = side_name(position.to_move)
+    value = f"{result.value:+g}"
     if result.complete:
-        print(f"value {result.value:+g} for {side} (proven)")
+        print(_("value {value} for {side} (proven)").format(value=value, side=side))
     elif watch.interrupted:
         print(
-            f"interrupted: {watch.bounds()} for {side} proven so far; last estimate "
-            f"{result.value:+g}"
+            _("interrupted: {bounds} for {side} proven so far; last estimate {value}").format(
+                bounds=watch.bounds(), side=side, value=value
+            )
+        )
+    elif args.nodes:
+        print(
+            ngettext(
+                "not proven within {n} node ({bounds} for {side} proven); last estimate {value}",
+                "not proven within {n} nodes ({bounds} for {side} proven); last estimate {value}",
+                args.nodes,
+            ).format(n=f"{args.nodes:,}", bounds=watch.bounds(), side=side, value=value)
         )
     else:
-        within = f" within {args.nodes:,} nodes" if args.nodes else ""
         print(
-            f"not proven{within} ({watch.bounds()} for {side} proven); last estimate "
-            f"{result.value:+g}"
+            _("not proven ({bounds} for {side} proven); last estimate {value}").format(
+                bounds=watch.bounds(), side=side, value=value
+            )
         )
-    print(f"best move {to_perspective(result.move, args.perspective)}")
-    print(
-        f"{result.nodes:,} nodes in {seconds:.2f} s"
-        + (f" (with a table of the boards with at most {table} seeds left)" if table else "")
-    )
+    print(_best_move(to_perspective(result.move, args.perspective)))
+    searched = _nodes_in(result.nodes, seconds)
+    if table:
+        searched += " " + ngettext(
+            "(with a table of the boards with at most {n} seed left)",
+            "(with a table of the boards with at most {n} seeds left)",
+            table,
+        ).format(n=table)
+    print(searched)
     if stored:
-        print(f"the table: {stored.note}")
+        print(_("the table: {note}").format(note=stored.note))
     if result.complete and not args.no_line:
         print(_proof_line(position, result.move, args, table, stored, stream))
     return 0
@@ -310,10 +365,18 @@ def _solved_in_python(
         line, complete = pysolve.proof_line(position, result.move)
     seconds = time.perf_counter() - started
     print(_header(args, position))
-    print(f"value {result.value:+g} for {position.to_move.capitalize()} (proven)")
-    print(f"best move {to_perspective(result.move, args.perspective)}")
-    why = "no compiled search yet" if kernel else "the compiled search does not know these rules"
-    print(f"{result.nodes:,} nodes in {seconds:.2f} s (the quick solver: {why})")
+    print(
+        _("value {value} for {side} (proven)").format(
+            value=f"{result.value:+g}", side=side_name(position.to_move)
+        )
+    )
+    print(_best_move(to_perspective(result.move, args.perspective)))
+    why = (
+        _("(the quick solver: no compiled search yet)")
+        if kernel
+        else _("(the quick solver: the compiled search does not know these rules)")
+    )
+    print(f"{_nodes_in(result.nodes, seconds)} {why}")
     if not args.no_line:
         print(_line_text(position, line, complete, args))
     return True
@@ -331,7 +394,7 @@ def _proof_line(
     the game ends on it; where a step costs more than its budget the line stops there."""
     from engine.ai import proof_line
 
-    with waiting("Writing out the line of best play", stream):
+    with waiting(_("Writing out the line of best play"), stream):
         line, complete = proof_line(
             position, best, table_seeds=table, table=stored.table if stored else None
         )
@@ -345,11 +408,28 @@ def _line_text(
 
     moves = " ".join(to_perspective(m, args.perspective) for m in line)
     if not complete:
-        return f"line {moves} ... (the rest costs more than a step's budget to prove)"
+        return _("line {moves} ... (the rest costs more than a step's budget to prove)").format(
+            moves=moves
+        )
     outcome = Game.from_moves(position.rules, line, position=position).outcome()
     if outcome is None:  # a complete proof line plays the game out
-        return f"line {moves}"
-    return f"line {moves}: {' '.join(result_lines(outcome))}"
+        return _("line {moves}").format(moves=moves)
+    return _("line {moves}: {result}").format(moves=moves, result=" ".join(result_lines(outcome)))
+
+
+def _solving(rules: object) -> str:
+    return _("Solving {rules}").format(rules=rules)
+
+
+def _best_move(move: str) -> str:
+    return _("best move {move}").format(move=move)
+
+
+def _nodes_in(nodes: int, seconds: float) -> str:
+    """ "12,345 nodes in 0.52 s" """
+    return ngettext("{n} node in {seconds} s", "{n} nodes in {seconds} s", nodes).format(
+        n=f"{nodes:,}", seconds=f"{seconds:.2f}"
+    )
 
 
 class SolveWatch:
@@ -373,7 +453,7 @@ class SolveWatch:
     def bounds(self) -> str:
         low = "-inf" if self.lower is None or self.lower < -1000 else f"{self.lower:+g}"
         high = "+inf" if self.upper is None or self.upper > 1000 else f"{self.upper:+g}"
-        return f"value in [{low}, {high}]"
+        return _("value in [{low}, {high}]").format(low=low, high=high)
 
     def news(self) -> str:
         """Bounds, nodes, nodes/s since the last line, table fill and the best root move."""
@@ -381,11 +461,15 @@ class SolveWatch:
         now, nodes = time.monotonic(), stats.nodes
         rate = (nodes - self._last[1]) / max(now - self._last[0], 1e-9)
         self._last = (now, nodes)
-        best = f", best move {stats.best_move}" if stats.best_move is not None else ""
-        return (
-            f"{self.bounds()}, {nodes:,} nodes, {rate / 1e6:.1f} M nodes/s, table "
-            f"{stats.table_fill:.0%} full{best}"
+        news = _("{bounds}, {n} nodes, {rate} M nodes/s, table {fill} full").format(
+            bounds=self.bounds(),
+            n=f"{nodes:,}",
+            rate=f"{rate / 1e6:.1f}",
+            fill=f"{stats.table_fill:.0%}",
         )
+        if stats.best_move is not None:
+            news += ", " + _best_move(str(stats.best_move))
+        return news
 
     @contextmanager
     def on_interrupt(self) -> Iterator[None]:
@@ -497,8 +581,10 @@ def _endgame_table(rules: Ruleset, max_seeds: int) -> StoredTable | None:
         return None
     # It is read in a moment once on disk; building it the first time takes minutes.
     with waiting(
-        f"Reading or building the endgame table ({boards:,} boards, {max_seeds} "
-        f"seeds; kept in {tables_dir()} after the first build)"
+        _(
+            "Reading or building the endgame table ({boards} boards, {seeds} seeds; kept in "
+            "{directory} after the first build)"
+        ).format(boards=f"{boards:,}", seeds=max_seeds, directory=tables_dir())
     ):
         return endgame_table(rules, max_seeds, tables_dir())
 
@@ -514,16 +600,25 @@ def run_hint(args: argparse.Namespace) -> int:
     shown = None if kernel_cache.is_ready() else quick_proof(position, args.time)
     if shown is None:
         compile_first()
-        with waiting("Looking for the best move"):
+        with waiting(_("Looking for the best move")):
             shown = hint(position, time_limit=args.time)
     print(_header(args, position))
-    how = "proven" if shown.exact else f"estimate, {shown.depth} plies"
+    if shown.exact:
+        how = _("proven")
+    else:
+        how = ngettext("estimate, {n} ply", "estimate, {n} plies", shown.depth).format(
+            n=shown.depth
+        )
     if shown.timed_out:
-        how += ", cut short by the clock: a less busy machine may suggest another"
+        how += _(", cut short by the clock: a less busy machine may suggest another")
     print(
-        f"hint: {to_perspective(shown.move, args.perspective)} (value {shown.value:+g} for "
-        f"{position.to_move.capitalize()}, {how}; {shown.nodes:,} nodes in "
-        f"{shown.seconds:.2f} s)"
+        _("hint: {move} (value {value} for {side}, {how}; {searched})").format(
+            move=to_perspective(shown.move, args.perspective),
+            value=f"{shown.value:+g}",
+            side=side_name(position.to_move),
+            how=how,
+            searched=_nodes_in(shown.nodes, shown.seconds),
+        )
     )
     return 0
 
@@ -534,7 +629,7 @@ def compile_first() -> None:
     from bot.ai_runtime import kernel_cache
 
     if not kernel_cache.is_ready():  # loading a cached kernel shows nothing: it is quick
-        with waiting("Compiling the AI's search (once on this machine)", estimate=30):
+        with waiting(_("Compiling the AI's search (once on this machine)"), estimate=30):
             kernel_cache.compile_now()
 
 
@@ -543,9 +638,13 @@ def run_warm_up(args: argparse.Namespace) -> int:
 
     where = kernel_cache.configure()
     if kernel_cache.is_ready():
-        print(f"The AI's search is compiled already (cache: {where}).")
+        print(_("The AI's search is compiled already (cache: {where}).").format(where=where))
         return 0
-    with waiting("Compiling the AI's search (once on this machine)", estimate=30, after=0):
+    with waiting(_("Compiling the AI's search (once on this machine)"), estimate=30, after=0):
         seconds = kernel_cache.compile_now()
-    print(f"Compiled in {seconds:.0f} s; cached in {where}.")
+    print(
+        _("Compiled in {seconds} s; cached in {where}.").format(
+            seconds=f"{seconds:.0f}", where=where
+        )
+    )
     return 0

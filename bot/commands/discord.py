@@ -14,6 +14,7 @@ import sys
 
 from bot.cli_args import Subparsers, add_env_option
 from bot.config import EX_CONFIG, check_database
+from bot.i18n import _
 from engine import excerpt
 
 NO_TOKEN_EXIT = EX_CONFIG  # a setting is missing: restarting cannot fix it
@@ -21,7 +22,9 @@ NO_TOKEN_EXIT = EX_CONFIG  # a setting is missing: restarting cannot fix it
 
 def token_help() -> str:
     """What to set and how to create a bot application, for an operator who has no token yet."""
-    return """No Discord token: set DISCORD_TOKEN in .env (or in the environment).
+    # TRANSLATORS: the quoted names ("New Application", "Bot"...) are the English labels of
+    # Discord's developer portal, which has no other language: keep them as they are.
+    return _("""No Discord token: set DISCORD_TOKEN in .env (or in the environment).
 
 To get one:
   1. Open https://discord.com/developers/applications and press "New Application".
@@ -37,19 +40,20 @@ To get one:
   5. Optional, while testing: DISCORD_GUILD=<your server's id> makes the commands appear at
      once in that server (global commands can take up to an hour).
 
-Then run: mancala bot"""
+Then run: mancala bot""")
 
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "bot",
-        help="run the Discord bot (token from .env: DISCORD_TOKEN)",
-        description="Run the Discord bot. Settings come from .env in the current directory "
-        "(or --env FILE) and the environment: DISCORD_TOKEN (required), "
-        "DISCORD_GUILD (optional: sync commands to this server at once), "
-        "DISCORD_MESSAGE_CONTENT=yes (optional: typed moves in game channels), "
-        "MANCALA_DB (optional: the games database file, shared with "
-        "mancala play).",
+        help=_("run the Discord bot (token from .env: DISCORD_TOKEN)"),
+        description=_(
+            "Run the Discord bot. Settings come from .env in the current directory (or --env "
+            "FILE) and the environment: DISCORD_TOKEN (required), DISCORD_GUILD (optional: "
+            "sync commands to this server at once), DISCORD_MESSAGE_CONTENT=yes (optional: "
+            "typed moves in game channels), MANCALA_DB (optional: the games database file, "
+            "shared with mancala play)."
+        ),
     )
     add_env_option(parser)
     parser.set_defaults(func=run_bot)
@@ -66,9 +70,10 @@ def run_bot(args: argparse.Namespace) -> int:
     guild = os.environ.get("DISCORD_GUILD", "").strip()
     if guild and not (guild.isascii() and guild.isdigit()):
         print(
-            f"DISCORD_GUILD must be a server id (digits only), not '{excerpt(guild)}'; in "
-            "Discord, "
-            "enable Developer Mode, right-click the server and choose Copy Server ID.",
+            _(
+                "DISCORD_GUILD must be a server id (digits only), not '{guild}'; in Discord, "
+                "enable Developer Mode, right-click the server and choose Copy Server ID."
+            ).format(guild=excerpt(guild)),
             file=sys.stderr,
         )
         return NO_TOKEN_EXIT
@@ -95,4 +100,7 @@ def run_bot(args: argparse.Namespace) -> int:
         except MailSettingsError as err:
             print(err, file=sys.stderr)
             return NO_TOKEN_EXIT
-    return run(token, settings, mail_settings)
+    from bot.i18n import Language, speaking
+
+    with speaking(Language.EN):  # not the operator's LANG: each request chooses its language
+        return run(token, settings, mail_settings)

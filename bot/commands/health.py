@@ -12,22 +12,24 @@ import sys
 from pathlib import Path
 
 from bot.cli_args import Subparsers, add_env_option
+from bot.i18n import _
 
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "health",
-        help="check the database, the running bot, the mail relay and the AI",
-        description="Check that the games database opens and is intact, that a bot (mancala "
-        "bot or mancala mail) is running with its surfaces up, that the mail relay "
-        "answers (when MANCALA_MAIL_ADDRESS is set), and the AI's state. One line "
-        "per check; exit status 0 when all pass, 1 otherwise, 78 for a bad "
-        "setting.",
+        help=_("check the database, the running bot, the mail relay and the AI"),
+        description=_(
+            "Check that the games database opens and is intact, that a bot (mancala bot or "
+            "mancala mail) is running with its surfaces up, that the mail relay answers (when "
+            "MANCALA_MAIL_ADDRESS is set), and the AI's state. One line per check; exit "
+            "status 0 when all pass, 1 otherwise, 78 for a bad setting."
+        ),
     )
     parser.add_argument(
         "--before-start",
         action="store_true",
-        help="check the settings and the database only (before the bot runs)",
+        help=_("check the settings and the database only (before the bot runs)"),
     )
     add_env_option(parser)
     parser.set_defaults(func=run_health)
@@ -43,7 +45,8 @@ def run_health(args: argparse.Namespace) -> int:
     database = database_path()
     if args.before_start and isinstance(database, Path) and not database.exists():
         check_database(database)  # can it be made? ConfigError (78) says why not
-        checks = [health.Check("database", True, f"{database} is created on first start")]
+        created = _("{database} is created on first start").format(database=database)
+        checks = [health.Check("database", True, created)]
     else:
         checks = [health.check_database(database)]
     if not args.before_start:

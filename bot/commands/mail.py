@@ -13,38 +13,43 @@ import os
 import sys
 
 from bot.cli_args import Subparsers, add_env_option
+from bot.i18n import _
 
 
 def register(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "mail",
-        help="play by email: run the SMTP server (or --pipe one message)",
-        description="Play by email. Runs an SMTP server (MANCALA_MAIL_LISTEN, default "
-        "127.0.0.1:8025) and sends replies through a relay (MANCALA_MAIL_RELAY, "
-        "default 127.0.0.1:25). With --pipe, reads one message from standard "
-        "input instead. Settings: .env and the environment, MANCALA_MAIL_*.",
+        help=_("play by email: run the SMTP server (or --pipe one message)"),
+        description=_(
+            "Play by email. Runs an SMTP server (MANCALA_MAIL_LISTEN, default "
+            "127.0.0.1:8025) and sends replies through a relay (MANCALA_MAIL_RELAY, default "
+            "127.0.0.1:25). With --pipe, reads one message from standard input instead. "
+            "Settings: .env and the environment, MANCALA_MAIL_*."
+        ),
     )
     parser.add_argument(
         "--pipe",
         action="store_true",
-        help="handle one message from standard input (for a mail server)",
+        help=_("handle one message from standard input (for a mail server)"),
     )
     parser.add_argument(
         "--sender",
         default=None,
-        help="with --pipe: the envelope sender (Postfix: ${sender}); empty "
-        "means a bounce, which is never answered",
+        help=_(
+            "with --pipe: the envelope sender (Postfix: ${sender}); empty means a bounce, "
+            "which is never answered"
+        ),
     )
     parser.add_argument(
         "--recipient",
         action="append",
         default=[],
-        help="with --pipe: the envelope recipient (Postfix: ${recipient})",
+        help=_("with --pipe: the envelope recipient (Postfix: ${recipient})"),
     )
     parser.add_argument(
         "--no-games",
         action="store_true",
-        help="only position-and-move mails against the AI (no game database)",
+        help=_("only position-and-move mails against the AI (no game database)"),
     )
     add_env_option(parser)
     parser.set_defaults(func=run_mail)
@@ -55,6 +60,7 @@ def run_mail(args: argparse.Namespace) -> int:
 
     from bot import logs, metrics
     from bot.config import EX_CONFIG, ai_options, check_database, load_env
+    from bot.i18n import Language, speaking
     from bot.mail import runner
     from bot.mail.mail_settings import MailSettings, MailSettingsError
 
@@ -72,17 +78,26 @@ def run_mail(args: argparse.Namespace) -> int:
         raw = sys.stdin.buffer.read(settings.max_bytes + 1)
         while sys.stdin.buffer.read(1 << 16):  # drain an oversized message: the mail server
             pass  # expects its whole message read before it hears the verdict
-        status = asyncio.run(
-            runner.pipe(settings, raw, args.sender, args.recipient, with_games=not args.no_games)
-        )
+        with speaking(Language.EN):  # not the operator's LANG: each mail chooses its language
+            status = asyncio.run(
+                runner.pipe(
+                    settings, raw, args.sender, args.recipient, with_games=not args.no_games
+                )
+            )
         return status
     metrics.serve()  # when METRICS_PORT is set
     try:
-        asyncio.run(runner.serve(settings, with_games=not args.no_games))
+        with speaking(Language.EN):  # not the operator's LANG: each mail chooses its language
+            asyncio.run(runner.serve(settings, with_games=not args.no_games))
     except MailSettingsError as err:
         print(err, file=sys.stderr)
         return EX_CONFIG
     except OSError as err:  # the port is taken, or not ours to listen on
-        print(f"cannot listen on {settings.listen[0]}:{settings.listen[1]}: {err}", file=sys.stderr)
+        print(
+            _("cannot listen on {host}:{port}: {error}").format(
+                host=settings.listen[0], port=settings.listen[1], error=err
+            ),
+            file=sys.stderr,
+        )
         return 1
     return 0

@@ -5,7 +5,9 @@ The board is drawn from the solver's seat (their pits uppercase on the bottom ro
 type them). A right answer shows the proof line, a wrong one the refutation line, each in the
 game's move notation with the final score; then another puzzle, if wanted. ``--answer MOVE``
 answers at once, for scripts: exit status 0 right, 1 wrong, 2 for a move that is not legal
-there or an unknown id, family or grade.
+there or an unknown id, family or grade. It talks in the language of ``--lang``, else of
+LC_ALL, LC_MESSAGES or LANG (``bot.cli``), else English; the board and the moves are the
+same in every language, and so are the words typed (``solution``, ``next``, ``quit``).
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
@@ -25,7 +27,9 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot.cli_args import Subparsers, text
+from bot.cli_args import Subparsers, add_lang_option, text
+from bot.i18n import _, pgettext
+from bot.render.words import grade_word, side_name
 
 if TYPE_CHECKING:
     from engine.puzzles import Answer, Puzzle
@@ -33,26 +37,35 @@ if TYPE_CHECKING:
 GRADE_WORDS = ["easy", "medium", "hard"]
 FAMILY_WORDS = ["kalah", "wari", "oware", "al-manqala"]
 MAX_LINE = 200  # characters of a typed answer read at most
-WORDS = "a move, 'solution', 'next' or 'quit'"
+
+
+def _words() -> str:
+    # TRANSLATORS: 'solution', 'next' and 'quit' are what the player types: keep them
+    return _("Type a move, 'solution', 'next' or 'quit'.")
 
 
 def register(subparsers: Subparsers) -> None:
     puzzle = subparsers.add_parser(
         "puzzle",
-        help="solve a puzzle: the one right move in a real ending",
-        description="A position from a real ending where one move, and only one, keeps the "
-        "result best play gives you (or wins by clearly more than any other), proven by the "
-        "solver. Type your move; a wrong one shows the line that refutes it, a right one the "
-        "line that proves it.",
+        help=_("solve a puzzle: the one right move in a real ending"),
+        description=_(
+            "A position from a real ending where one move, and only one, keeps the result "
+            "best play gives you (or wins by clearly more than any other), proven by the "
+            "solver. Type your move; a wrong one shows the line that refutes it, a right one "
+            "the line that proves it."
+        ),
     )
     puzzle.add_argument(
-        "--family", type=str.lower, choices=FAMILY_WORDS, help="puzzles of one rules family"
+        "--family", type=str.lower, choices=FAMILY_WORDS, help=_("puzzles of one rules family")
     )
-    puzzle.add_argument("--grade", type=str.lower, choices=GRADE_WORDS, help="puzzles of one grade")
-    puzzle.add_argument("--id", type=text(40), metavar="ID", help="one puzzle, e.g. kalah-0001")
     puzzle.add_argument(
-        "--answer", type=text(40), metavar="MOVE", help="answer at once (for scripts)"
+        "--grade", type=str.lower, choices=GRADE_WORDS, help=_("puzzles of one grade")
     )
+    puzzle.add_argument("--id", type=text(40), metavar="ID", help=_("one puzzle, e.g. kalah-0001"))
+    puzzle.add_argument(
+        "--answer", type=text(40), metavar="MOVE", help=_("answer at once (for scripts)")
+    )
+    add_lang_option(puzzle)
     puzzle.set_defaults(func=run_puzzle)
 
 
@@ -61,9 +74,11 @@ def build_args(
     grade: str | None = None,
     id: str | None = None,
     answer: str | None = None,
+    lang: str | None = None,
 ) -> argparse.Namespace:
-    """The arguments ``run_puzzle`` takes, as the command line gives them."""
-    return argparse.Namespace(family=family, grade=grade, id=id, answer=answer)
+    """The arguments ``run_puzzle`` takes, as the command line gives them (``lang`` is read
+    by ``bot.cli.main``, before the command runs)."""
+    return argparse.Namespace(family=family, grade=grade, id=id, answer=answer, lang=lang)
 
 
 def run_puzzle(args: argparse.Namespace, read: Callable[[str], str | None] | None = None) -> int:
@@ -77,7 +92,7 @@ def run_puzzle(args: argparse.Namespace, read: Callable[[str], str | None] | Non
     try:
         puzzle = by_id(args.id) if args.id else pick(seen, args.family, args.grade, seed)
     except MancalaError as err:
-        print(f"error: {err}")
+        print(_("error: {message}").format(message=err))
         return 2
     if args.answer is not None:
         print(describe(puzzle))
@@ -89,8 +104,8 @@ def run_puzzle(args: argparse.Namespace, read: Callable[[str], str | None] | Non
         if done == QUIT:
             return 0
         if done == SOLVED:
-            again = read("Another puzzle? [Y/n] ")
-            if again is None or again.strip().lower() in ("n", "no", "q", "quit"):
+            again = read(_("Another puzzle? [Y/n] "))
+            if again is None or _is_no(again):
                 return 0
         puzzle = pick(seen, args.family, args.grade, seed)
 
@@ -102,7 +117,7 @@ def _answer_once(puzzle: Puzzle, move: str) -> int:
     try:
         answer = check(puzzle, _from_seat(puzzle, move))
     except MancalaError as err:
-        print(f"error: {_message(puzzle, err)}")
+        print(_("error: {message}").format(message=_message(puzzle, err)))
         return 2
     print(verdict(answer))
     return 0 if answer.correct else 1
@@ -117,7 +132,7 @@ def _solve(puzzle: Puzzle, read: Callable[[str], str | None]) -> str:
     from engine.puzzles import check
 
     while True:
-        typed = read("Your move: ")
+        typed = read(_("Your move: "))
         if typed is None:
             print()
             return QUIT
@@ -130,17 +145,27 @@ def _solve(puzzle: Puzzle, read: Callable[[str], str | None]) -> str:
             print(verdict(check(puzzle, puzzle.solution), shown=True))
             return SOLVED
         if word in ("", "help", "?"):
-            print(f"Type {WORDS}.")
+            print(_words())
             continue
         try:
             answer = check(puzzle, _from_seat(puzzle, typed))
         except MancalaError as err:
-            print(f"{_message(puzzle, err)}. Type {WORDS}.")
+            print(f"{_message(puzzle, err)}. {_words()}")
             continue
         print(verdict(answer))
         if answer.correct:
             return SOLVED
-        print("Try again, or type 'solution'.")
+        # TRANSLATORS: 'solution' is what the player types: keep it
+        print(_("Try again, or type 'solution'."))
+
+
+def _is_no(answer: str) -> bool:
+    """Whether ``answer`` to "Another puzzle? [Y/n]" is no: n, no, q, quit, or the current
+    language's no (or its first letter)."""
+    word = answer.strip().lower()
+    # TRANSLATORS: the answer "no" to a yes/no question, as a player types it
+    no = pgettext("answer", "no").strip().lower()
+    return word in ("n", "no", "q", "quit") or bool(no) and word in (no, no[:1])
 
 
 def _from_seat(puzzle: Puzzle, move: str) -> str:
@@ -155,22 +180,27 @@ def _from_seat(puzzle: Puzzle, move: str) -> str:
     return from_perspective(move.strip(), puzzle.side)
 
 
-# A pit the engine names ("pit a is empty") or the legal moves it lists ("legal moves: b, d").
+# A pit the engine names ("pit a is empty") or the legal moves it lists ("legal moves: b, d"),
+# in English; in any language, the list of moves after a colon that ends the message.
 _PITS_NAMED = re.compile(
     r"(\bpit |legal moves: |legal: )([A-Za-z][<>]?(?:, [A-Za-z][<>]?)*)(?![A-Za-z])"
 )
+_LISTED = re.compile(r"(:\s*)([A-Za-z][<>]?(?:, [A-Za-z][<>]?)*)\s*$")
 
 
 def _message(puzzle: Puzzle, err: Exception) -> str:
     """The engine's message, its pit letters as the solver sees them (North's own pits
-    uppercase)."""
+    uppercase). In another language than English only the legal moves listed at its end are
+    found for sure: a letter alone may be a word there."""
     from engine import to_perspective
 
     def seat(match: re.Match[str]) -> str:
         moves = re.sub(r"[A-Za-z]", lambda m: to_perspective(m[0], puzzle.side), match[2])
         return match[1] + moves
 
-    return _PITS_NAMED.sub(seat, str(err))
+    text = str(err)
+    found = _PITS_NAMED.sub(seat, text)
+    return found if found != text else _LISTED.sub(seat, text)
 
 
 def _seat(puzzle: Puzzle, moves: tuple[str, ...]) -> str:
@@ -184,16 +214,20 @@ def describe(puzzle: Puzzle) -> str:
     from engine import render
     from engine.puzzles import GAP, Goal
 
-    task = {
-        Goal.WIN: "the one move that wins",
-        Goal.DRAW: "the one move that saves the draw",
-        Goal.MOST: f"the move that wins by the most (by at least {GAP} more than any other)",
-    }[puzzle.goal]
-    head = (
-        f"Puzzle {puzzle.id} ({puzzle.position.rules}, {puzzle.grade}): "
-        f"{puzzle.side.title()} to move. Find {task}."
+    if puzzle.goal == Goal.WIN:
+        task = _("Find the one move that wins.")
+    elif puzzle.goal == Goal.DRAW:
+        task = _("Find the one move that saves the draw.")
+    else:
+        task = _("Find the move that wins by the most (by at least {gap} more than any other).")
+        task = task.format(gap=GAP)
+    head = _("Puzzle {id} ({rules}, {grade}): {side} to move.").format(
+        id=puzzle.id,
+        rules=puzzle.position.rules,
+        grade=grade_word(puzzle.grade),
+        side=side_name(puzzle.side),
     )
-    return head + "\n" + render(puzzle.position, perspective=puzzle.side)
+    return f"{head} {task}\n" + render(puzzle.position, perspective=puzzle.side)
 
 
 def _score(puzzle: Puzzle, line: tuple[str, ...]) -> str:
@@ -201,15 +235,17 @@ def _score(puzzle: Puzzle, line: tuple[str, ...]) -> str:
 
     game = Game.from_moves(puzzle.position.rules, line, position=puzzle.position)
     south, north = game.position.stores
-    return f"South {south}, North {north}"
+    return _("{south} {south_count}, {north} {north_count}").format(
+        south=side_name("south"), south_count=south, north=side_name("north"), north_count=north
+    )
 
 
 def _result(margin: int) -> str:
     if margin > 0:
-        return f"you win by {margin}"
+        return _("you win by {margin}").format(margin=margin)
     if margin < 0:
-        return f"you lose by {-margin}"
-    return "it is a draw"
+        return _("you lose by {margin}").format(margin=-margin)
+    return _("it is a draw")
 
 
 def verdict(answer: Answer, shown: bool = False) -> str:
@@ -219,11 +255,13 @@ def verdict(answer: Answer, shown: bool = False) -> str:
     line += f"{_result(answer.value_after)})"
     move = _seat(puzzle, (answer.move,))
     if shown:
-        return f"The solution is {move}; with best play after it:\n  {line}"
+        return _("The solution is {move}; with best play after it:").format(move=move) + (
+            f"\n  {line}"
+        )
     if answer.correct:
-        return f"Right: {move}. With best play after it:\n  {line}"
-    right = _result(puzzle.value)
-    return f"Not {move}: best play after it goes\n  {line}\nWith the right move {right}."
+        return _("Right: {move}. With best play after it:").format(move=move) + f"\n  {line}"
+    right = _("With the right move {result}.").format(result=_result(puzzle.value))
+    return _("Not {move}: best play after it goes").format(move=move) + f"\n  {line}\n{right}"
 
 
 def _read_line(prompt: str) -> str | None:

@@ -5,6 +5,9 @@ mancala rules wari:captures=2-4    # one ruleset with every parameter
 mancala board wari --moves "E d A" # the position after those moves
 mancala board togyz-kumalak --moves "E d" --fen   # ... as PlayStrategy writes it
 mancala move wari --position board.txt --move E   # check a move, print the new position
+
+The boards and positions they print are notation: the same in every language. The words
+around them (help, errors, the presets' summaries) follow LC_ALL, LC_MESSAGES or LANG.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import argparse
 import sys
 
 from bot.cli_args import SIDE_WORDS, Subparsers, bounded_int, text
+from bot.i18n import N_, _
 from engine import Game, MancalaError, Ruleset, Side, from_perspective, parse_position, render
 from engine.fen import game_fen
 from engine.notation import MAX_POSITION
@@ -20,53 +24,56 @@ from engine.ruleset import APPLET_WORDS, PRESETS
 
 
 def register(subparsers: Subparsers) -> None:
-    rules = subparsers.add_parser("rules", help="list the rulesets, or explain one")
+    rules = subparsers.add_parser("rules", help=_("list the rulesets, or explain one"))
     rules.add_argument(
-        "ruleset", nargs="?", type=text(), help="a preset, optionally with name:key=value,..."
+        "ruleset", nargs="?", type=text(), help=_("a preset, optionally with name:key=value,...")
     )
     rules.set_defaults(func=rules_command)
 
-    board = subparsers.add_parser("board", help="show the position after some moves")
+    board = subparsers.add_parser("board", help=_("show the position after some moves"))
     board.add_argument("ruleset", type=text())
     board.add_argument(
-        "--moves", default="", type=text(), help='moves from the start, e.g. "E d A"'
+        "--moves", default="", type=text(), help=_('moves from the start, e.g. "E d A"')
     )
     board.add_argument("--perspective", choices=SIDE_WORDS, default=Side.SOUTH.value)
     board.add_argument(
         "--seed",
-        type=bounded_int(0, 2**63 - 1, "a seed"),
+        # TRANSLATORS: a random seed (the number a coin flip is drawn from), not a game's seed
+        type=bounded_int(0, 2**63 - 1, N_("a random seed")),
         default=None,
-        help="coin-flip seed where the ruleset says first=random",
+        help=_("coin-flip seed where the ruleset says first=random"),
     )
     board.add_argument(
         "--fen",
         action="store_true",
-        help="also print the position as PlayStrategy writes it (togyz-kumalak, bestemshe)",
+        help=_("also print the position as PlayStrategy writes it (togyz-kumalak, bestemshe)"),
     )
     board.set_defaults(func=board_command)
 
-    move = subparsers.add_parser("move", help="check a move against a written position")
+    move = subparsers.add_parser("move", help=_("check a move against a written position"))
     move.add_argument("ruleset", type=text())
     move.add_argument(
         "--position",
         required=True,
         metavar="FILE",
-        help="a board as `mancala board` prints it, as in 003, or PlayStrategy's position "
-        "string (togyz-kumalak, bestemshe); - reads stdin",
+        help=_(
+            "a board as `mancala board` prints it, as in 003, or PlayStrategy's position "
+            "string (togyz-kumalak, bestemshe); - reads stdin"
+        ),
     )
-    move.add_argument("--move", required=True, type=text(), help="the pit letter to play")
+    move.add_argument("--move", required=True, type=text(), help=_("the pit letter to play"))
     move.add_argument(
         "--perspective",
         choices=SIDE_WORDS,
         default=Side.SOUTH.value,
-        help="whose side the board is written from (their pits are A-F)",
+        help=_("whose side the board is written from (their pits are A-F)"),
     )
     move.add_argument("--to-move", choices=SIDE_WORDS, default=None)
     move.set_defaults(func=move_command)
 
 
 def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    print(_("error: {message}").format(message=message), file=sys.stderr)
     return 1
 
 
@@ -74,12 +81,14 @@ def rules_command(args: argparse.Namespace) -> int:
     if not args.ruleset:
         width = max(map(len, PRESETS))
         for name, summary in Ruleset.presets().items():
-            print(f"{name.ljust(width)}  {summary}")
+            print(f"{name.ljust(width)}  {_(summary)}")  # the engine marks summaries N_
         aliases = ", ".join(f"{a} = {n}" for a, n in Ruleset.aliases().items())
-        print(f"\nAliases: {aliases}.")
+        print("\n" + _("Aliases: {aliases}.").format(aliases=aliases))
         print(
-            "Options: NAME:key=value,... (see `mancala rules NAME`). The applet's words "
-            f"{', '.join(APPLET_WORDS)} work too."
+            _(
+                "Options: NAME:key=value,... (see `mancala rules NAME`). The applet's words "
+                "{words} work too."
+            ).format(words=", ".join(APPLET_WORDS))
         )
         return 0
     try:
@@ -109,7 +118,7 @@ def move_command(args: argparse.Namespace) -> int:
         )
         after = position.play(from_perspective(args.move.strip(), args.perspective))
     except OSError as err:
-        return _fail(f"cannot read the position: {err.strerror or err}")
+        return _fail(_("cannot read the position: {reason}").format(reason=err.strerror or err))
     except MancalaError as err:
         return _fail(str(err))
     print(render(after, args.perspective))

@@ -4,7 +4,9 @@ move by move by the solver (``engine.review``).
 Every move gets a line: the ply, who moved, the move, the mover's value before and after it
 (final seed margin with best play), the best move or moves, whether the values are proven or
 estimated (and how deep), and its class; then a summary per player. ``--json`` prints the
-review as ``engine.review.Review.to_json`` writes it.
+review as ``engine.review.Review.to_json`` writes it (the same in every language); the table
+and the summaries talk in the language of ``--lang``, else of LC_ALL, LC_MESSAGES or LANG,
+else English.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(); register(parser.add_subparsers())
@@ -27,8 +29,10 @@ import io
 import time
 from typing import TYPE_CHECKING
 
-from bot.cli_args import SIDE_WORDS, Subparsers, node_count, seconds, text
+from bot.cli_args import SIDE_WORDS, Subparsers, add_lang_option, node_count, seconds, text
+from bot.i18n import _, ngettext
 from bot.progress import waiting
+from bot.render.words import class_count, move_class, side_name
 from engine import Side, to_perspective
 from engine.ai import kernel_knows
 
@@ -41,53 +45,56 @@ if TYPE_CHECKING:  # the engine's heavier parts load only when the command runs
 def register(subparsers: Subparsers) -> None:
     review = subparsers.add_parser(
         "review",
-        help="a game reviewed move by move by the solver",
-        description="Review a game move by move: each move's value for the mover before and "
-        "after it (the final seed margin with best play), the best moves, whether the values "
-        "are proven by the solver or estimated by a search, and a class (best, good, "
-        "inaccuracy, mistake, blunder); then each player's accuracy, mistakes and the "
-        "turning point.",
+        help=_("a game reviewed move by move by the solver"),
+        description=_(
+            "Review a game move by move: each move's value for the mover before and after it "
+            "(the final seed margin with best play), the best moves, whether the values are "
+            "proven by the solver or estimated by a search, and a class (best, good, "
+            "inaccuracy, mistake, blunder); then each player's accuracy, mistakes and the "
+            "turning point."
+        ),
     )
     review.add_argument(
         "rules",
         nargs="?",
         metavar="RULES",
         type=text(),
-        help="a ruleset such as kalah or wari:captures=2-4 (with --moves)",
+        help=_("a ruleset such as kalah or wari:captures=2-4 (with --moves)"),
     )
     review.add_argument(
         "--moves",
         metavar="MOVES",
         type=text(),
-        help="the game's moves from the start, space-separated (e.g. 'C F d')",
+        help=_("the game's moves from the start, space-separated (e.g. 'C F d')"),
     )
     review.add_argument(
         "--record",
         metavar="FILE",
-        help="a game record as `/mancala history` exports it (- reads standard input)",
+        help=_("a game record as `/mancala history` exports it (- reads standard input)"),
     )
     review.add_argument(
         "--perspective",
         choices=SIDE_WORDS,
         default=Side.SOUTH.value,
-        help="whose side the moves are written from (default south)",
+        help=_("whose side the moves are written from (default south)"),
     )
-    review.add_argument("--json", action="store_true", help="print the review as JSON")
+    review.add_argument("--json", action="store_true", help=_("print the review as JSON"))
     review.add_argument(
         "--nodes",
         type=node_count,
         metavar="N",
-        help="the solver's node budget for each move's proof (default 4e6)",
+        help=_("the solver's node budget for each move's proof (default 4e6)"),
     )
     review.add_argument(
         "--time",
         type=seconds(0, 600),
         metavar="SECONDS",
-        help="the time limit of each move's proof, a safety net (default 10)",
+        help=_("the time limit of each move's proof, a safety net (default 10)"),
     )
     review.add_argument(
-        "--quiet", action="store_true", help="no progress on stderr while it reviews"
+        "--quiet", action="store_true", help=_("no progress on stderr while it reviews")
     )
+    add_lang_option(review)
     review.set_defaults(func=run_review)
 
 
@@ -98,24 +105,24 @@ def _game(args: argparse.Namespace) -> Game | None:
     from engine.review import game_from_record
 
     if (args.record is None) == (args.moves is None):
-        print("error: give RULES --moves 'MOVES', or --record FILE")
+        print(_("error: give RULES --moves 'MOVES', or --record FILE"))
         return None
     try:
         if args.record is not None:
             if args.rules:
-                print("error: a record names its rules: give --record FILE without RULES")
+                print(_("error: a record names its rules: give --record FILE without RULES"))
                 return None
             return game_from_record(read_text(args.record))
         if not args.rules:
-            print("error: --moves needs the RULES they were played by")
+            print(_("error: --moves needs the RULES they were played by"))
             return None
         moves = [from_perspective(move, args.perspective) for move in args.moves.split()]
         return Game.from_moves(args.rules, moves)
     except OSError as err:
-        print(f"error: cannot read the record: {err.strerror or err}")
+        print(_("error: cannot read the record: {reason}").format(reason=err.strerror or err))
         return None
     except MancalaError as err:
-        print(f"error: {err}")
+        print(_("error: {message}").format(message=err))
         return None
 
 
@@ -124,7 +131,7 @@ def run_review(args: argparse.Namespace) -> int:
     if game is None:
         return 2
     if not game.moves:
-        print("error: there is no move to review")
+        print(_("error: there is no move to review"))
         return 2
     from bot.ai_runtime import kernel_cache
     from bot.commands.ai import compile_first
@@ -146,10 +153,15 @@ def run_review(args: argparse.Namespace) -> int:
     total = len(game.moves)
     stream = io.StringIO() if args.quiet else None  # --quiet: the progress goes nowhere
     started = time.perf_counter()
-    with waiting(f"Reviewing {total} moves", stream) as wait:
+    reviewing = ngettext("Reviewing {n} move", "Reviewing {n} moves", total).format(n=total)
+    with waiting(reviewing, stream) as wait:
 
         def progress(done: int, total: int) -> None:
-            wait.update(f"{done} of {total} moves")
+            wait.update(
+                ngettext("{done} of {n} move", "{done} of {n} moves", total).format(
+                    done=done, n=total
+                )
+            )
 
         found = review(game, budget=budget, compiled=compiled, endgame=endgame, progress=progress)
     if args.json:
@@ -184,21 +196,36 @@ def render(found: Review, perspective: str, seconds: float | None = None) -> str
     """The review as a table for the terminal, then each player's summary."""
     plies = found.plies
     lines = [
-        f"ruleset {found.rules}, {len(plies)} moves (values: the mover's final margin with "
-        "best play)"
+        ngettext(
+            "ruleset {rules}, {n} move (values: the mover's final margin with best play)",
+            "ruleset {rules}, {n} moves (values: the mover's final margin with best play)",
+            len(plies),
+        ).format(rules=found.rules, n=len(plies))
     ]
-    rows = [("ply", "side", "move", "before", "after", "best", "values", "class")]
+    rows = [
+        (
+            # TRANSLATORS: the review table's column headers: short words, one each
+            _("ply"),
+            _("side"),
+            _("move"),
+            _("before"),
+            _("after"),
+            _("best"),
+            _("values"),
+            _("class"),
+        )
+    ]
     for p in plies:
         rows.append(
             (
                 str(p.ply),
-                p.side.title(),
+                side_name(p.side),
                 to_perspective(p.move, perspective),
                 f"{p.value_before:+d}",
                 f"{p.value_after:+d}",
                 " ".join(to_perspective(m, perspective) for m in p.best),
-                "proven" if p.proven else f"depth {p.depth}",
-                p.move_class.value,
+                _("proven") if p.proven else _("depth {depth}").format(depth=p.depth),
+                move_class(p.move_class),
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -213,35 +240,58 @@ def render(found: Review, perspective: str, seconds: float | None = None) -> str
         if not summary.moves:
             continue
         accuracy = (
-            "no move with a choice"
+            _("no move with a choice")
             if summary.accuracy is None
-            else f"accuracy {summary.accuracy:.0%} ({summary.kept} of {summary.choices} moves "
-            "with a choice kept the best value)"
+            else _(
+                "accuracy {accuracy} ({kept} of {n} moves with a choice kept the best value)"
+            ).format(accuracy=f"{summary.accuracy:.0%}", kept=summary.kept, n=summary.choices)
         )
         counts = ", ".join(
-            f"{count} {kind.value}" for kind, count in summary.counts.items() if count
+            class_count(kind, count) for kind, count in summary.counts.items() if count
         )
-        lines.append(f"{side.title()}: {accuracy}; {counts}")
+        lines.append(f"{side_name(side)}: {accuracy}; {counts}")
         for p in summary.mistakes:
-            better = " or ".join(to_perspective(m, perspective) for m in p.best)
+            better = _(" or ").join(to_perspective(m, perspective) for m in p.best)
             lines.append(
-                f"  move {p.ply} {to_perspective(p.move, perspective)}: {p.move_class.value}, "
-                f"{p.loss} seeds of margin given away; better {better}"
+                "  "
+                + ngettext(
+                    "move {ply} {move}: {kind}, {n} seed of margin given away; better {better}",
+                    "move {ply} {move}: {kind}, {n} seeds of margin given away; better {better}",
+                    p.loss,
+                ).format(
+                    ply=p.ply,
+                    move=to_perspective(p.move, perspective),
+                    kind=move_class(p.move_class),
+                    n=p.loss,
+                    better=better,
+                )
             )
     if found.turning_point is not None:
         p = plies[found.turning_point - 1]
         lines.append(
-            f"turning point: move {p.ply}, {p.side.title()}'s "
-            f"{to_perspective(p.move, perspective)} ({p.value_before:+d} to {p.value_after:+d})"
+            _("turning point: move {ply}, {side}'s {move} ({before} to {after})").format(
+                ply=p.ply,
+                side=side_name(p.side),
+                move=to_perspective(p.move, perspective),
+                before=f"{p.value_before:+d}",
+                after=f"{p.value_after:+d}",
+            )
         )
     proven = found.proven
     reduced = any(p.reduced for p in plies)
-    tail = f"{proven} of {len(plies)} moves proven"
     if seconds is not None:
-        tail += f" in {seconds:.1f} s"
+        tail = ngettext(
+            "{proven} of {n} move proven in {seconds} s",
+            "{proven} of {n} moves proven in {seconds} s",
+            len(plies),
+        ).format(proven=proven, n=len(plies), seconds=f"{seconds:.1f}")
+    else:
+        tail = ngettext(
+            "{proven} of {n} move proven", "{proven} of {n} moves proven", len(plies)
+        ).format(proven=proven, n=len(plies))
     if reduced and not kernel_knows(found.rules):  # nothing to wait for: it never will be
-        tail += " (the plain-Python solver: this game has no compiled search)"
+        tail += " " + _("(the plain-Python solver: this game has no compiled search)")
     elif reduced:
-        tail += " (the plain-Python solver: no compiled search yet)"
+        tail += " " + _("(the plain-Python solver: no compiled search yet)")
     lines.append(tail)
     return "\n".join(lines)

@@ -11,6 +11,10 @@ It has its own opaque background with dark seeds-and-numbers on light wells, so 
 same in Discord's dark and light themes, and its numbers are at least 26 px high at the
 width a phone shows (about 400 px for the widest board).
 
+Its few words (the title, the sides' names) and the alt text are in the current language
+(``bot.i18n.speaking``). Pillow's own font has no accented or Cyrillic letters: such words
+are drawn in DejaVu Sans where the system has it, else in English (``picture_words``).
+
 >>> from engine import Game, Ruleset
 >>> pos = Game.from_moves(Ruleset.parse("kalah"), "C").position
 >>> draw_board(pos)[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
@@ -22,10 +26,13 @@ True
 from __future__ import annotations
 
 import io
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import Language, _, current_language, speaking
+from bot.render.words import side_name
 from engine import SIDES, Position, Side, result_lines
 
 CELL = 76  # a pit's square, in pixels
@@ -45,10 +52,59 @@ TURN = (120, 220, 120)  # the side to move
 TUZDYK = (70, 46, 30)  # a tuzdyk's well: dark, its X and owner's name light on it
 
 
-@lru_cache(maxsize=8)
-def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    # Pillow's own font (built in since 10.1): nothing to install, the same everywhere
-    return ImageFont.load_default(size=size)
+Font = ImageFont.ImageFont | ImageFont.FreeTypeFont
+# Where Pillow's own font lacks a letter (é, ü, ж...): a font most systems have, by name.
+FALLBACK_FONTS = ("DejaVuSans.ttf", "NotoSans-Regular.ttf", "LiberationSans-Regular.ttf")
+
+
+def font_for(size: int, text: str = "") -> Font:
+    """Pillow's own font (built in since 10.1: nothing to install, the same everywhere), or
+    the system's fallback font for a ``text`` with letters Pillow's lacks."""
+    if _fits(text, False) or not _fits(text, True):
+        return _sized(size, False)
+    return _sized(size, True)
+
+
+@lru_cache(maxsize=32)
+def _sized(size: int, fallback: bool) -> Font:
+    name = _fallback_font() if fallback else None
+    return ImageFont.truetype(name, size) if name else ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=1)
+def _fallback_font() -> str | None:
+    for name in FALLBACK_FONTS:
+        try:
+            ImageFont.truetype(name, 10)
+        except OSError:
+            continue
+        return name
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _glyph(char: str, fallback: bool) -> bytes:
+    image = Image.new("L", (40, 40))
+    ImageDraw.Draw(image).text((4, 4), char, font=_sized(20, fallback), fill=255)
+    return image.tobytes()
+
+
+def _fits(text: str, fallback: bool) -> bool:
+    """Whether the font draws every letter of ``text`` (none comes out as its empty box)."""
+    if fallback and _fallback_font() is None:
+        return False
+    missing = _glyph("\uffff", fallback)  # a code point no font has
+    return all(char.isspace() or _glyph(char, fallback) != missing for char in set(text))
+
+
+def picture_words(make: Callable[[], str]) -> str:
+    """Words for a picture, ``make()`` in the current language where a font here draws them,
+    else in English."""
+    text = make()
+    if current_language() is not Language.EN and not (_fits(text, False) or _fits(text, True)):
+        with speaking(Language.EN):
+            text = make()
+    return text
 
 
 def _pit_letters(pits: int) -> tuple[str, str]:
@@ -80,7 +136,8 @@ def draw_board(position: Position) -> bytes:
     draw.rounded_rectangle(
         (left - 6, top - 6, width - MARGIN + 6, top + 2 * CELL + GAP + 6), radius=28, fill=BOARD
     )
-    draw.text((MARGIN, MARGIN), _title(position), font=_font(24), fill=LABEL)
+    title = picture_words(partial(_title, position))
+    draw.text((MARGIN, MARGIN), title, font=font_for(24, title), fill=LABEL)
 
     south_letters, north_letters = _pit_letters(n)
     moved = _moved_pit(position)
@@ -99,9 +156,8 @@ def draw_board(position: Position) -> bytes:
             if index in owners:  # nobody sows from it: an X, and whose it is
                 draw.ellipse(box, fill=TUZDYK)
                 _centred(draw, (x, y, x + CELL, y + CELL - 14), "X", LABEL)
-                _centred(
-                    draw, (x, y + CELL - 30, x + CELL, y + CELL - 10), owners[index], LABEL, 14
-                )
+                owner = picture_words(partial(side_name, owners[index]))
+                _centred(draw, (x, y + CELL - 30, x + CELL, y + CELL - 10), owner, LABEL, 14)
             else:
                 draw.ellipse(box, fill=WELL)
                 _centred(draw, box, str(pits[index]), INK)
@@ -117,7 +173,8 @@ def draw_board(position: Position) -> bytes:
         draw.rounded_rectangle(box, radius=CELL // 2, fill=STORE)
         _centred(draw, box, str(count), INK)
         label_y = top - LETTERS if side is Side.NORTH else top + store_height + 2
-        _centred(draw, (x, label_y, x + CELL, label_y + LETTERS), side.title(), LABEL, 18)
+        name = picture_words(partial(side_name, side))
+        _centred(draw, (x, label_y, x + CELL, label_y + LETTERS), name, LABEL, 18)
 
     if not position.is_over():  # a bar along the row of the side to move
         y = top - 4 if position.to_move == Side.NORTH else top + store_height + 1
@@ -138,23 +195,19 @@ def _centred(
 ) -> None:
     width = box[2] - box[0]
     size = size or (34 if len(text) <= 2 else 28 if len(text) == 3 else max(12, 84 // len(text)))
-    font = _font(size)
+    font = font_for(size, text)
     while size > 10 and draw.textlength(text, font=font) > width - 8:
         size -= 2
-        font = _font(size)
+        font = font_for(size, text)
     draw.text(
         ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, font=font, fill=fill, anchor="mm"
     )
 
 
-def _tuzdyk_owners(position: Position) -> dict[int, str]:
-    """Each tuzdyk's pit index and its owner's side as a title ("South"): the owner's
-    tuzdyk lies in the opponent's row."""
-    return {
-        pit: side.title()
-        for side, pit in zip(SIDES, position.tuzdyks, strict=True)
-        if pit is not None
-    }
+def _tuzdyk_owners(position: Position) -> dict[int, Side]:
+    """Each tuzdyk's pit index and its owner's side: the owner's tuzdyk lies in the
+    opponent's row."""
+    return {pit: side for side, pit in zip(SIDES, position.tuzdyks, strict=True) if pit is not None}
 
 
 def _title(position: Position) -> str:
@@ -164,7 +217,8 @@ def _title(position: Position) -> str:
     outcome = position.outcome()
     if outcome is not None:
         return f"{rules}: {result_lines(outcome)[1]}"
-    return f"{rules}: {position.to_move.title()} to move"
+    # TRANSLATORS: the picture's title: "kalah: South to move"
+    return _("{rules}: {side} to move").format(rules=rules, side=side_name(position.to_move))
 
 
 def describe_board(position: Position, names: dict[str, str] | None = None) -> str:
@@ -179,37 +233,50 @@ def describe_board(position: Position, names: dict[str, str] | None = None) -> s
     owners = _tuzdyk_owners(position)
 
     def count(index: int) -> str:
-        return f"{owners[index]}'s tuzdyk" if index in owners else str(pits[index])
+        if index in owners:
+            return _("{side}'s tuzdyk").format(side=side_name(owners[index]))
+        return str(pits[index])
 
-    parts = [f"{str(position.rules).split(':')[0].title()} board."]
+    # TRANSLATORS: {game} is the ruleset's name: "Kalah board."
+    parts = [_("{game} board.").format(game=str(position.rules).split(":")[0].title())]
     outcome = position.outcome()
     if outcome is not None:
         parts.append(" ".join(result_lines(outcome, names)))
     else:
         side = position.to_move
-        who = (names or {}).get(side, side.title())
-        again = " again" if position.last_move and _last_mover(position) == side else ""
-        parts.append(f"{who} to move{again}.")
+        who = (names or {}).get(side, side_name(side))
+        if position.last_move and _last_mover(position) == side:
+            parts.append(_("{who} to move again.").format(who=who))
+        else:
+            parts.append(_("{who} to move.").format(who=who))
+    # TRANSLATORS: "North, pits a to f: 4, 4, 4, 4, 4, 4." (the letters are the pits')
+    row = _("{side}, pits {first} to {last}: {counts}.")
     parts.append(
-        f"North, pits {north_letters[0]} to {north_letters[-1]}: "
-        + ", ".join(count(n + i) for i in range(n))
-        + "."
+        row.format(
+            side=side_name(Side.NORTH),
+            first=north_letters[0],
+            last=north_letters[-1],
+            counts=", ".join(count(n + i) for i in range(n)),
+        )
     )
     parts.append(
-        f"South, pits {south_letters[0]} to {south_letters[-1]}: "
-        + ", ".join(count(i) for i in range(n))
-        + "."
+        row.format(
+            side=side_name(Side.SOUTH),
+            first=south_letters[0],
+            last=south_letters[-1],
+            counts=", ".join(count(i) for i in range(n)),
+        )
     )
-    kind = (
-        "Stores"
-        if position.rules.stores
-        else "Kazans"
-        if position.rules.shows_stores
-        else "Captured"
-    )
-    parts.append(f"{kind}: South {position.stores[0]}, North {position.stores[1]}.")
+    south, north = position.stores
+    if position.rules.stores:
+        parts.append(_("Stores: South {south}, North {north}.").format(south=south, north=north))
+    elif position.rules.shows_stores:
+        # TRANSLATORS: Togyz Kumalak's kazans, where each side keeps what it captured
+        parts.append(_("Kazans: South {south}, North {north}.").format(south=south, north=north))
+    else:
+        parts.append(_("Captured: South {south}, North {north}.").format(south=south, north=north))
     if position.last_move:
-        parts.append(f"Last move: {position.last_move}.")
+        parts.append(_("Last move: {move}.").format(move=position.last_move))
     return " ".join(parts)
 
 

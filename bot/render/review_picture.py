@@ -3,7 +3,9 @@ graph), the proven stretch shaded, and the inaccuracies, mistakes and blunders m
 same in words (alt text). Pure functions of the review, drawn with Pillow.
 
 The curve is always South's margin (above the middle line South is winning), so it reads the
-same whoever moved; each point is the value after that move.
+same whoever moved; each point is the value after that move. Its words and the alt text are
+in the current language (the picture's in English where no font here draws them: see
+``board_picture.picture_words``).
 
 >>> from engine import Game
 >>> from engine.review import review
@@ -20,6 +22,9 @@ import io
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import _, ngettext
+from bot.render.board_picture import font_for, picture_words
+from bot.render.words import move_class
 from engine import Side
 from engine.review import ERRORS, MoveClass, PlyReview, Review
 
@@ -67,8 +72,11 @@ def draw_review(review: Review) -> bytes:
     draw.line((MARGIN_X, MARGIN_Y, MARGIN_X, HEIGHT - MARGIN_Y), fill=AXIS)
     for value, label in ((top, f"+{top}"), (0, "0"), (-top, f"-{top}")):
         draw.text((4, y(value) - 6), label, fill=AXIS, font=font)
-    draw.text((MARGIN_X + 4, 2), "South ahead", fill=AXIS, font=font)
-    draw.text((MARGIN_X + 4, HEIGHT - 14), "North ahead", fill=AXIS, font=font)
+    # TRANSLATORS: the review graph's labels: above the middle line South is winning
+    south = picture_words(lambda: _("South ahead"))
+    north = picture_words(lambda: _("North ahead"))
+    draw.text((MARGIN_X + 4, 2), south, fill=AXIS, font=font_for(10, south))
+    draw.text((MARGIN_X + 4, HEIGHT - 14), north, fill=AXIS, font=font_for(10, north))
     points = [(x(i), y(v)) for i, v in enumerate(values)]
     draw.line(points, fill=LINE, width=3)
     for index, ply in enumerate(plies, 1):
@@ -86,19 +94,37 @@ def describe_review(review: Review, most: int = 6) -> str:
     plies = review.plies
     first = next((p.ply for p in plies if p.proven), None)
     marked = [p for p in plies if p.move_class in ERRORS]
-    shown = ", ".join(f"move {p.ply} ({p.move_class})" for p in marked[:most])
-    more = f" and {len(marked) - most} more" if len(marked) > most else ""
-    values = [south_margin(p) for p in plies]
-    return (
-        f"Evaluation graph of {len(plies)} moves, South's margin with best play after each "
-        f"move, from {_signed(max(values))} to {_signed(min(values))}; "
-        + (
-            f"{review.proven} moves proven, the first at move {first}."
-            if first is not None
-            else "nothing proven."
-        )
-        + (f" Marked: {shown}{more}." if marked else " No errors marked.")
+    shown = ", ".join(
+        _("move {ply} ({kind})").format(ply=p.ply, kind=move_class(p.move_class))
+        for p in marked[:most]
     )
+    if len(marked) > most:
+        shown += " " + _("and {n} more").format(n=len(marked) - most)
+    values = [south_margin(p) for p in plies]
+    parts = [
+        ngettext(
+            "Evaluation graph of {n} move, South's margin with best play after each move, "
+            "from {high} to {low};",
+            "Evaluation graph of {n} moves, South's margin with best play after each move, "
+            "from {high} to {low};",
+            len(plies),
+        ).format(n=len(plies), high=_signed(max(values)), low=_signed(min(values)))
+    ]
+    if first is not None:
+        parts.append(
+            ngettext(
+                "{n} move proven, the first at move {first}.",
+                "{n} moves proven, the first at move {first}.",
+                review.proven,
+            ).format(n=review.proven, first=first)
+        )
+    else:
+        parts.append(_("nothing proven."))
+    if marked:
+        parts.append(_("Marked: {moves}.").format(moves=shown))
+    else:
+        parts.append(_("No errors marked."))
+    return " ".join(parts)
 
 
 def _signed(value: int) -> str:

@@ -2,7 +2,8 @@
 turning point and the key moments, short enough for one Discord message.
 
 The moves are written as the game record writes them (the players' own notation); the values
-are final seed margins for the player who moved, with best play.
+are final seed margins for the player who moved, with best play. The words are in the
+current language (``bot.i18n.speaking``); the moves are the same in every language.
 
 >>> from engine import Game
 >>> from engine.review import review
@@ -20,11 +21,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from bot.i18n import N_, _, ngettext
+from bot.render.words import class_count, move_class, side_name
 from engine import Side
 from engine.review import ERRORS, MoveClass, PlyReview, Review, result_of
 
-RESULT_WORDS = {1: "win", 0: "draw", -1: "loss"}
 ORDER = (MoveClass.BLUNDER, MoveClass.MISTAKE, MoveClass.INACCURACY)
+# How a turning point changed the result, by the results (1 win, 0 draw, -1 loss) before and
+# after it, for the player who moved.
+CHANGES = {
+    (1, 0): N_("the win became a draw"),
+    (1, -1): N_("the win became a loss"),
+    (0, -1): N_("the draw became a loss"),
+    (0, 1): N_("the draw became a win"),
+    (-1, 0): N_("the loss became a draw"),
+    (-1, 1): N_("the loss became a win"),
+}
 
 
 def signed(value: int) -> str:
@@ -33,12 +45,21 @@ def signed(value: int) -> str:
 
 def moment(ply: PlyReview) -> str:
     """One move in a line: who played what, its class, the values and the better move."""
-    how = "proven" if ply.proven else f"estimated at depth {ply.depth}"
-    better = f" Better: {' or '.join(ply.best)}." if ply.best and ply.move not in ply.best else ""
-    return (
-        f"Move {ply.ply}, {ply.side.title()} played {ply.move}: {ply.move_class}, "
-        f"{signed(ply.value_before)} -> {signed(ply.value_after)} ({how}).{better}"
+    how = _("proven") if ply.proven else _("estimated at depth {depth}").format(depth=ply.depth)
+    text = _("Move {ply}, {side} played {move}: {kind}, {before} -> {after} ({how}).").format(
+        ply=ply.ply,
+        side=side_name(ply.side),
+        move=ply.move,
+        kind=move_class(ply.move_class),
+        before=signed(ply.value_before),
+        after=signed(ply.value_after),
+        how=how,
     )
+    if ply.best and ply.move not in ply.best:
+        # TRANSLATORS: joins two or more moves: "Better: C or D."
+        better = _(" or ").join(ply.best)
+        text += " " + _("Better: {moves}.").format(moves=better)
+    return text
 
 
 def key_moments(review: Review, most: int = 3) -> list[PlyReview]:
@@ -52,54 +73,61 @@ def review_summary(
     review: Review,
     names: Mapping[Side, str],
     *,
-    title: str = "This game",
+    title: str | None = None,
     moments: int = 3,
     board_at: Callable[[int], str] | None = None,
 ) -> str:
     """The review in a few lines: proven share, each player's accuracy and errors, the
     turning point, then up to ``moments`` key moments (each followed by ``board_at(ply)``,
-    the board before that move, where given: the mail shows it)."""
+    the board before that move, where given: the mail shows it). ``title`` names the game
+    ("Game #7"; default "This game")."""
+    total = len(review.plies)
     lines = [
-        f"{title}, reviewed by the solver: {review.proven} of {len(review.plies)} moves proven."
+        ngettext(
+            "{title}, reviewed by the solver: {proven} of {n} move proven.",
+            "{title}, reviewed by the solver: {proven} of {n} moves proven.",
+            total,
+        ).format(title=title or _("This game"), proven=review.proven, n=total)
     ]
     for side in (Side.SOUTH, Side.NORTH):
         summary = review.summaries.get(side)
         if summary is None or not summary.moves:
             continue
         accuracy = (
-            "no choices"
+            _("no choices")
             if summary.accuracy is None
-            else f"accuracy {round(100 * summary.accuracy)}% ({summary.kept} of "
-            f"{summary.choices} choices kept the best value)"
+            # TRANSLATORS: "accuracy 50% (1 of 2 choices kept the best value)"
+            else _("accuracy {percent}% ({kept} of {n} choices kept the best value)").format(
+                percent=round(100 * summary.accuracy), kept=summary.kept, n=summary.choices
+            )
         )
         counts = [
-            f"{summary.counts[kind]} {kind}{'s' * (summary.counts[kind] != 1)}"
-            for kind in ORDER
-            if summary.counts.get(kind)
+            class_count(kind, summary.counts[kind]) for kind in ORDER if summary.counts.get(kind)
         ]
-        lines.append(
-            f"{side.title()} ({names.get(side, side.title())}): {accuracy}"
-            + (f"; {', '.join(counts)}." if counts else ".")
-        )
+        name = side_name(side)
+        head = f"{name} ({names.get(side, name)}): {accuracy}"
+        lines.append(head + (f"; {', '.join(counts)}." if counts else "."))
     if review.turning_point is not None:
         turning = review.plies[review.turning_point - 1]
         before, after = result_of(turning.value_before), result_of(turning.value_after)
-        change = (
-            f"the {RESULT_WORDS[before]} became a {RESULT_WORDS[after]}"
-            if before != after
-            else f"it gave away {turning.loss} of margin"
-        )
+        if before != after:
+            change = _(CHANGES[before, after])
+        else:
+            change = ngettext(
+                "it gave away {n} seed of margin", "it gave away {n} seeds of margin", turning.loss
+            ).format(n=turning.loss)
         lines.append(
-            f"Turning point: move {turning.ply}, {turning.side.title()}'s {turning.move} "
-            f"({change})."
+            _("Turning point: move {ply}, {side}'s {move} ({change}).").format(
+                ply=turning.ply, side=side_name(turning.side), move=turning.move, change=change
+            )
         )
     chosen = key_moments(review, moments)
     if chosen:
-        lines.append("Key moments:")
+        lines.append(_("Key moments:"))
         for ply in chosen:
             lines.append(f"- {moment(ply)}")
             if board_at is not None:
                 lines.append(board_at(ply.ply))
     else:
-        lines.append("No inaccuracy, mistake or blunder: both kept the best value throughout.")
+        lines.append(_("No inaccuracy, mistake or blunder: both kept the best value throughout."))
     return "\n".join(lines)
