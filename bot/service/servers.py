@@ -29,7 +29,7 @@ from bot.ai_runtime.pool import default_level, known_levels
 from bot.i18n import _, ngettext
 from bot.service import errors
 from bot.service.players import Players
-from bot.service.types import Player
+from bot.service.types import Player, number_words
 from engine import Ruleset, RulesetError, excerpt
 from storage import Storage
 
@@ -58,7 +58,7 @@ class ServerSettings:
             count = int(hours) if hours == int(hours) else 2  # 2: a fraction reads plural
             clock = ngettext(
                 "clock: {hours} hour per move", "clock: {hours} hours per move", count
-            ).format(hours=f"{hours:g}")
+            ).format(hours=number_words(hours))
         if self.level:
             level = _("level: {level}").format(level=self.level)
         else:

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.i18n import N_, _, ngettext
+from babel.numbers import format_decimal
+
+from bot.i18n import N_, _, current_language, ngettext
 from engine import SIDES, Outcome, Position, Side, excerpt, render
 from storage.records import ChallengeStatus, GameStatus, OfferKind
 
@@ -56,6 +58,17 @@ def offer_noun(kind: OfferKind | str) -> str:
     return _(OFFER_NOUNS[OfferKind(kind)])
 
 
+def number_words(value: float, signed: bool = False) -> str:
+    """A number as the current language writes it, to four decimals at most: ``2.5`` in
+    English, ``2,5`` in French; ``signed`` puts a ``+`` before a positive one.
+
+    >>> number_words(2.5), number_words(1.25, signed=True), number_words(3.0)
+    ('2.5', '+1.25', '3')
+    """
+    pattern = "+0.####;-0.####" if signed else "0.####"
+    return str(format_decimal(value, format=pattern, locale=current_language().value))
+
+
 def side_name(side: Side | str) -> str:
     """A side as prose names it, in the current language: "South" or "North".
 
@@ -72,6 +85,7 @@ __all__ = [
     "SIDES",
     "offer_asks",
     "offer_noun",
+    "number_words",
     "side_name",
     "SURFACES",
     "Challenge",
@@ -358,7 +372,7 @@ class Hint:
                     "a loss by {n} seeds with best play, proven",
                     count,
                 )
-            return message.format(n=f"{margin:g}")
+            return message.format(n=number_words(margin))
         how = ngettext("estimate, {n} ply deep", "estimate, {n} plies deep", self.depth).format(
             n=self.depth
         )
@@ -372,7 +386,9 @@ class Hint:
         elif self.timed_out:
             how += _("; the machine was busy and the clock cut the search short")
         # TRANSLATORS: {value} is a signed number of seeds (+1.25); {how} says how sure it is.
-        return _("worth {value} seeds to you, {how}").format(value=f"{self.value:+g}", how=how)
+        return _("worth {value} seeds to you, {how}").format(
+            value=number_words(self.value, signed=True), how=how
+        )
 
 
 @dataclass(frozen=True)

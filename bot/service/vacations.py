@@ -34,7 +34,7 @@ from bot.service import errors
 from bot.service.clock import DAY
 from bot.service.games import Games
 from bot.service.players import Players
-from bot.service.types import Away, GameView, Player
+from bot.service.types import Away, GameView, Player, number_words
 from engine import excerpt
 from storage import Storage
 from storage.records import VacationRecord
@@ -60,7 +60,7 @@ def days_words(seconds: float) -> str:
         return ngettext("{n} hour", "{n} hours", hours).format(n=hours)
     days = round(seconds / DAY, 1)
     count = int(days) if days == int(days) else 2  # 2: a fraction reads plural
-    return ngettext("{n} day", "{n} days", count).format(n=f"{days:g}")
+    return ngettext("{n} day", "{n} days", count).format(n=number_words(days))
 
 
 def when_words(at: float) -> str:
