@@ -1,7 +1,9 @@
 """Typed errors of the game service. Every message is fit to show a user as it is.
 
 A surface catches ``ServiceError`` around each call and shows ``str(err)``; the subclasses let
-it choose a tone (for example, an ephemeral reply for ``NotYourTurn``).
+it choose a tone (for example, an ephemeral reply for ``NotYourTurn``). The service writes each
+message when it raises it, in the language the surface is speaking for the request
+(``bot.i18n.speaking``): a surface calls the service inside ``speaking(language)``.
 
 >>> from bot.service.errors import NotYourTurn, ServiceError
 >>> err = NotYourTurn("it is North's turn")
