@@ -753,7 +753,7 @@ async def test_a_final_board_offers_the_review_and_it_comes_with_its_graph(table
     (name,) = done.files
     assert name.endswith(".png") and done.files[name][:8] == b"\x89PNG\r\n\x1a\n"
     (attachment,) = done.body["attachments"]
-    assert attachment["description"].startswith("Evaluation graph of 1 moves")
+    assert attachment["description"].startswith("Evaluation graph of 1 move")
 
     again = await table.command(ALICE_ID, "review", game=1)  # kept: answered at once
     assert again.body["type"] == 4 and again.content == content

@@ -22,6 +22,7 @@ from bot import metrics
 from bot.discord import formatting as fmt
 from bot.discord.command_group import MancalaGroup
 from bot.discord.cooldowns import COOLDOWNS, Cooldowns, OnCooldown, cooldowns_of, refusal
+from bot.i18n import Language, speaking
 from bot.service import Channel, ManualClock
 from engine.ai import LEVELS
 
@@ -245,9 +246,13 @@ def test_every_refusal_says_what_and_when_within_discords_limits(named):
     for retry_after in (0.0, 0.001, 1.5, named.per / 2, float(named.per)):
         text = named.message(retry_after)
         assert len(text) <= fmt.MESSAGE_LIMIT and fmt.fit(text) == text
-        assert text.startswith(f"You {named.did.format(n=named.rate)} in the last ")
+        assert text.startswith("You ") and f" {named.rate} " in text and " in the last " in text
         assert " try again in " in text and text.endswith(".")
         assert "{" not in text
+    for language in Language:  # and in every language, the numbers filled in
+        with speaking(language):
+            text = named.message(named.per / 2)
+        assert len(text) <= fmt.MESSAGE_LIMIT and str(named.rate) in text and "{" not in text
 
 
 def test_a_cooldown_set_some_other_way_is_still_told_plainly():

@@ -18,8 +18,10 @@ from bot.discord.followups import AIFollowups
 from bot.discord.game_threads import GameThreads
 from bot.discord.identities import mentions, player_of
 from bot.discord.known_servers import KnownServers
+from bot.discord.languages import Speakers
 from bot.discord.pictures import board_picture, record_file
 from bot.discord.views import board_view
+from bot.i18n import N_, _, speaking
 from bot.service import GameService, GameView, Player
 from bot.service.servers import ServerSettings
 
@@ -52,6 +54,7 @@ class Boards:
         self.servers = servers
         self.followups = followups
         self.threads = threads
+        self.speakers = Speakers(service, servers)
         # game id -> its board with live buttons, so a new board can strip the old one's
         self.last_board: dict[int, PostedBoard] = {}
 
@@ -136,7 +139,11 @@ class Boards:
         ping = await self.service.ping_for_turn(game, actor, place) if turn else None
         if ping is not None and ping.direct is not None:
             await self.tell_directly(
-                ping.direct, f"Your move in game {game.id} (`{game.rules}`): <#{game.channel.id}>."
+                ping.direct,
+                N_("Your move in game {id} (`{rules}`): {channel}."),
+                id=game.id,
+                rules=game.rules,
+                channel=f"<#{game.channel.id}>",
             )
         pinged = ping.mention if ping is not None and ping.mention is not None else None
         extras: dict[str, Any] = {
@@ -152,10 +159,13 @@ class Boards:
             extras["files"].append(await record_file(self.service, game.id))
         return extras
 
-    async def tell_directly(self, player: Player, text: str) -> None:
-        """A direct message to a Discord player (best effort: their DMs may be closed)."""
+    async def tell_directly(self, player: Player, message: str, **fields: object) -> None:
+        """A direct message to a Discord player (best effort: their DMs may be closed):
+        ``message`` (marked with ``N_``) with its ``fields``, in the player's language."""
         if player.surface != "discord" or not fmt.snowflake(player.id):
             return
+        with speaking(await self.speakers.for_player(player)):
+            text = _(message).format(**fields)
         try:
             dm = await self.client.create_dm(discord.Object(int(player.id)))
             await dm.send(text, allowed_mentions=discord.AllowedMentions.none())

@@ -23,6 +23,7 @@ from bot.discord.identities import channel_of, mentions, player_of
 from bot.discord.known_servers import KnownServers
 from bot.discord.replies import answer_privately, or_missing, quietly
 from bot.discord.views import challenge_view
+from bot.i18n import N_, _
 from bot.service import (
     BadRequest,
     Challenge,
@@ -128,7 +129,11 @@ class ChallengeCommands:
             thread or await self.service.active_game(here) is not None
         ):
             # a busy channel (or a player who asked) gets the game in its own thread
-            name = f"{ruleset.split(':')[0]}: {interaction.user.display_name} vs {them_name}"
+            name = _("{rules}: {challenger} vs {opponent}").format(
+                rules=ruleset.split(":")[0],
+                challenger=interaction.user.display_name,
+                opponent=them_name,
+            )
             try:
                 thread_channel = await interaction.channel.create_thread(
                     name=name[:100],
@@ -138,8 +143,10 @@ class ChallengeCommands:
             except discord.HTTPException as err:
                 return await answer_privately(
                     interaction,
-                    f"I could not open a thread here ({err.text}); ask a "
-                    f"moderator for the Create Public Threads permission.",
+                    _(
+                        "I could not open a thread here ({error}); ask a moderator for the "
+                        "Create Public Threads permission."
+                    ).format(error=err.text),
                 )
             here = channel_of(thread_channel.id)
             self.servers.note(thread_channel.id, interaction.guild_id)
@@ -157,8 +164,10 @@ class ChallengeCommands:
         await self._announce(interaction, challenge, thread_channel)
         if them.surface == "email":  # the card masks the address: confirm it privately
             await interaction.followup.send(
-                f"I am mailing challenge {challenge.id} to {them.id}; they answer by replying "
-                f"to that mail, and their moves will appear here.",
+                _(
+                    "I am mailing challenge {id} to {address}; they answer by replying to that "
+                    "mail, and their moves will appear here."
+                ).format(id=challenge.id, address=them.id),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -175,33 +184,47 @@ class ChallengeCommands:
             return Player.ai(level)  # in a DM with the bot, a game is a game against it
         if in_dm and (email is not None or (opponent is not None and opponent.id != self._bot_id)):
             raise ValueError(
-                "Here, in our DM, you play me (the AI). Challenge people in a server's channel."
+                _("Here, in our DM, you play me (the AI). Challenge people in a server's channel.")
             )
         if opponent is None:
             if email is None:
                 raise ValueError(
-                    "Whom do you challenge? Give opponent (a member, or me to play "
-                    "the AI) or email (an address, to play someone by mail)."
+                    _(
+                        "Whom do you challenge? Give {opponent} (a member, or me to play the "
+                        "AI) or {email} (an address, to play someone by mail)."
+                    ).format(
+                        opponent=fmt.command_word("opponent"),
+                        email=fmt.command_word("email"),
+                    )
                 )
             if self.mail_address is None:
-                raise ValueError(EMAIL_PLAY_OFF)
+                raise ValueError(_(EMAIL_PLAY_OFF).format(opponent=fmt.command_word("opponent")))
             try:
                 them = self.service.email_player(email)
             except BadRequest as err:
                 raise ValueError(f"{str(err)[:1].upper()}{str(err)[1:]}.") from None
         elif email is not None:
-            raise ValueError("Give opponent or email, not both: one opponent per challenge.")
+            raise ValueError(
+                _("Give {opponent} or {email}, not both: one opponent per challenge.").format(
+                    opponent=fmt.command_word("opponent"),
+                    email=fmt.command_word("email"),
+                )
+            )
         elif opponent.id == self._bot_id:
             return Player.ai(level)
         elif opponent.bot:
             raise ValueError(
-                f"{opponent.display_name} is a bot; challenge a person, or me to play the AI."
+                _("{name} is a bot; challenge a person, or me to play the AI.").format(
+                    name=opponent.display_name
+                )
             )
         else:
             them = player_of(opponent)
         if level is not None:
             raise ValueError(
-                "level is for games against me (the AI); leave it out to play a person."
+                _(
+                    "{level} is for games against me (the AI); leave it out to play a person."
+                ).format(level=fmt.command_word("level"))
             )
         return them
 
@@ -220,7 +243,10 @@ class ChallengeCommands:
             if thread is None:
                 return await self.boards.show(interaction, game)
             await interaction.response.send_message(
-                f"{fmt.game_title(game)}: playing in {thread.mention}.", allowed_mentions=allowed
+                _("{game}: playing in {thread}.").format(
+                    game=fmt.game_title(game), thread=thread.mention
+                ),
+                allowed_mentions=allowed,
             )
             self.servers.note(thread.id, interaction.guild_id)
             text, extras = await self.boards.message(
@@ -239,8 +265,11 @@ class ChallengeCommands:
                 self.remember_card(challenge, interaction.channel_id, reply)
             return
         await interaction.response.send_message(
-            f"{fmt.who(challenge.challenger)} challenges {fmt.who(challenge.opponent)}: "
-            f"see {thread.mention}.",
+            _("{challenger} challenges {opponent}: see {thread}.").format(
+                challenger=fmt.who(challenge.challenger),
+                opponent=fmt.who(challenge.opponent),
+                thread=thread.mention,
+            ),
             allowed_mentions=allowed,
         )
         card = await thread.send(text, view=or_missing(view), allowed_mentions=allowed)
@@ -264,9 +293,9 @@ class ChallengeCommands:
         if not mine:
             await answer_privately(
                 interaction,
-                "You have no open challenge to withdraw."
+                _("You have no open challenge to withdraw.")
                 if made_by_me
-                else "Nobody has challenged you; nothing to answer.",
+                else _("Nobody has challenged you; nothing to answer."),
             )
             return None
         return mine[0].id
@@ -308,7 +337,7 @@ class ChallengeCommands:
             self.cards.pop(challenge_id, None)
             card = interaction.message.content if interaction.message else ""
             await interaction.response.edit_message(
-                content=fmt.fit(card + "\n**Accepted.**"), view=None
+                content=fmt.fit(card + "\n" + _("**Accepted.**")), view=None
             )
         else:
             await self.close_card(await self.service.get_challenge(challenge_id))
@@ -321,10 +350,13 @@ class ChallengeCommands:
             await self.boards.replace(game, int(game.channel.id), message)
             if not from_card:
                 await interaction.response.send_message(
-                    f"Accepted: the game is in <#{game.channel.id}>.", ephemeral=True
+                    _("Accepted: the game is in {channel}.").format(
+                        channel=f"<#{game.channel.id}>"
+                    ),
+                    ephemeral=True,
                 )
             return
-        await self.boards.show(interaction, game, "Challenge accepted.", turn=True)
+        await self.boards.show(interaction, game, _("Challenge accepted."), turn=True)
 
     async def decline(
         self, interaction: discord.Interaction, challenge_id: int | None, from_card: bool = False
@@ -367,10 +399,10 @@ class ChallengeCommands:
         await answer_privately(interaction, str(err))
 
 
-EMAIL_PLAY_OFF = (
+EMAIL_PLAY_OFF = N_(
     "Email play is not enabled on this bot: its operator enables it by setting "
     "MANCALA_MAIL_ADDRESS (the bot's own email address) and restarting it. "
-    "Challenge a member with opponent meanwhile."
+    "Challenge a member with {opponent} meanwhile."
 )
 
 
@@ -379,7 +411,11 @@ def game_options(first: str, clock: str | None) -> GameOptions:
     sides and the first move to the ruleset and a coin), and the clock per move."""
     choices = {"me": ("south", "south"), "opponent": ("north", "south"), "random": ("random", None)}
     if first not in choices:
-        raise ValueError(f"first is me, opponent or random, not '{first}'")
+        raise ValueError(
+            _("{first} is me, opponent or random, not '{value}'").format(
+                first=fmt.command_word("first"), value=first[:20]
+            )
+        )
     side, first_mover = choices[first]
     per_move = None if clock is None else fmt.parse_duration(clock)
     # The service sets the reminder from the clock.

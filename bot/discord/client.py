@@ -39,12 +39,15 @@ from bot.discord.game_threads import GameThreads
 from bot.discord.general_commands import GeneralCommands
 from bot.discord.handlers import Handlers
 from bot.discord.known_servers import KnownServers
+from bot.discord.languages import MancalaTree
 from bot.discord.notify import DiscordNotifier
 from bot.discord.puzzle_commands import PuzzleButton, PuzzleCommands
 from bot.discord.replies import answer_privately
 from bot.discord.tournament_commands import TournamentCommands
+from bot.discord.translator import CommandTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.health import heartbeat_forever, heartbeat_path, service_status
+from bot.i18n import _
 from bot.mail.mail_settings import MailSettings
 from bot.service import GameService
 from engine.ruleset import PIT_CLASS
@@ -82,7 +85,7 @@ class MancalaBot(discord.Client):
         self.settings = settings
         self.service = service
         self.mail_address = mail_address
-        self.servers = KnownServers(service)
+        self.servers = KnownServers(service, self)
         self.threads = GameThreads(self)
         self.followups = AIFollowups()
         self.boards = Boards(self, service, self.servers, self.followups, self.threads)
@@ -97,7 +100,8 @@ class MancalaBot(discord.Client):
             self, service, self.boards, self.servers, self.threads
         )
         self.cooldowns = Cooldowns()  # how often each user ran the costly commands
-        self.tree: app_commands.CommandTree[MancalaBot] = app_commands.CommandTree(self)
+        # every command is answered in its interaction's language (languages.py)
+        self.tree: app_commands.CommandTree[MancalaBot] = MancalaTree(self)
         self.tree.error(self._command_failed)
         # commands and buttons reach the parts above through bot_of(interaction), typed as
         # Handlers: this line has mypy check that the bot has each handler they call, as called
@@ -106,6 +110,8 @@ class MancalaBot(discord.Client):
 
     async def setup_hook(self) -> None:
         self.tree.add_command(MancalaGroup())
+        # the commands' names, descriptions and choices in each Discord locale we speak
+        await self.tree.set_translator(CommandTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS, PuzzleButton)
         self.service.add_notifier(
             "discord",
@@ -149,7 +155,7 @@ class MancalaBot(discord.Client):
         log.exception("/%s failed", command, exc_info=error)
         with contextlib.suppress(discord.HTTPException):
             await answer_privately(
-                interaction, "Something went wrong on my side; the game is unchanged. Try again."
+                interaction, _("Something went wrong on my side; the game is unchanged. Try again.")
             )
 
     async def close(self) -> None:
@@ -190,15 +196,19 @@ async def serve(token: str, settings: Settings, mail_settings: MailSettings | No
                 await asyncio.gather(beat, return_exceptions=True)
     except discord.LoginFailure:
         print(
-            "Discord refused the token in DISCORD_TOKEN; copy it again from the "
-            "Developer Portal (Bot > Reset Token).",
+            _(
+                "Discord refused the token in DISCORD_TOKEN; copy it again from the "
+                "Developer Portal (Bot > Reset Token)."
+            ),
             file=sys.stderr,
         )
         return 1
     except discord.PrivilegedIntentsRequired:
         print(
-            "DISCORD_MESSAGE_CONTENT=yes needs the Message Content intent: switch it on "
-            "in the Developer Portal (Bot > Privileged Gateway Intents), or unset it.",
+            _(
+                "DISCORD_MESSAGE_CONTENT=yes needs the Message Content intent: switch it on "
+                "in the Developer Portal (Bot > Privileged Gateway Intents), or unset it."
+            ),
             file=sys.stderr,
         )
         return 1

@@ -19,14 +19,24 @@ from bot.discord.cooldowns import cooldown
 from bot.discord.correspondence_commands import VacationGroup
 from bot.discord.handlers import bot_of
 from bot.discord.tournament_commands import TournamentGroup
+from bot.i18n import N_, Language
 from bot.service.types import OfferKind
 
 Choices = list[app_commands.Choice[str]]
 
+# The languages by their own names (a French speaker looks for "Français"), and "auto".
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=N_("auto: the language of my Discord"), value="auto"),
+    *(
+        app_commands.Choice(name=language.native_name, value=language.value)
+        for language in Language
+    ),
+]
+
 FIRST_CHOICES = [
-    app_commands.Choice(name="me (I move first)", value="me"),
-    app_commands.Choice(name="my opponent", value="opponent"),
-    app_commands.Choice(name="a coin flip", value="random"),
+    app_commands.Choice(name=N_("me (I move first)"), value="me"),
+    app_commands.Choice(name=N_("my opponent"), value="opponent"),
+    app_commands.Choice(name=N_("a coin flip"), value="random"),
 ]
 
 
@@ -37,22 +47,24 @@ class MancalaGroup(app_commands.Group):
         # also in a DM with the bot: a player can play the AI there, alone
         super().__init__(
             name="mancala",
-            description="Play mancala: Kalah, Wari, Oware and more",
+            description=N_("Play mancala: Kalah, Wari, Oware and more"),
             guild_only=False,
         )
         self.add_command(TournamentGroup())  # /mancala tournament ...
         self.add_command(VacationGroup())  # /mancala vacation start|stop|status
 
-    @app_commands.command(description="Challenge someone to a game (challenge me to play the AI)")
+    @app_commands.command(
+        description=N_("Challenge someone to a game (challenge me to play the AI)")
+    )
     @app_commands.describe(
-        ruleset="a preset like wari, or preset:key=value,... (see /mancala rules)",
-        opponent="who to play: a member, or me (the bot) for the AI",
-        email="or an email address, to play someone by mail (instead of opponent)",
-        level="the AI's strength, when you challenge me",
-        first="who moves first (default: you)",
-        clock="time per move before a player forfeits, like 12h or 3d, or off",
-        thread="play in a new thread of this channel",
-        days="correspondence: days a move (1 to 14), a reminder when one is left",
+        ruleset=N_("a preset like wari, or preset:key=value,... (see /mancala rules)"),
+        opponent=N_("who to play: a member, or me (the bot) for the AI"),
+        email=N_("or an email address, to play someone by mail (instead of opponent)"),
+        level=N_("the AI's strength, when you challenge me"),
+        first=N_("who moves first (default: you)"),
+        clock=N_("time per move before a player forfeits, like 12h or 3d, or off"),
+        thread=N_("play in a new thread of this channel"),
+        days=N_("correspondence: days a move (1 to 14), a reminder when one is left"),
     )
     @app_commands.choices(first=FIRST_CHOICES)
     @cooldown("challenge")
@@ -83,27 +95,27 @@ class MancalaGroup(app_commands.Group):
     async def _level_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         return level_choices(current)
 
-    @app_commands.command(description="Accept a challenge (the newest one to you, if no id)")
-    @app_commands.describe(challenge="the challenge's number, if you have several")
+    @app_commands.command(description=N_("Accept a challenge (the newest one to you, if no id)"))
+    @app_commands.describe(challenge=N_("the challenge's number, if you have several"))
     async def accept(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
         await bot_of(interaction).challenges.accept(interaction, challenge)
 
-    @app_commands.command(description="Decline a challenge (the newest one to you, if no id)")
-    @app_commands.describe(challenge="the challenge's number, if you have several")
+    @app_commands.command(description=N_("Decline a challenge (the newest one to you, if no id)"))
+    @app_commands.describe(challenge=N_("the challenge's number, if you have several"))
     async def decline(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
         await bot_of(interaction).challenges.decline(interaction, challenge)
 
-    @app_commands.command(description="Withdraw your own challenge (the newest, if no id)")
-    @app_commands.describe(challenge="the challenge's number, if you have several")
+    @app_commands.command(description=N_("Withdraw your own challenge (the newest, if no id)"))
+    @app_commands.describe(challenge=N_("the challenge's number, if you have several"))
     async def cancel(self, interaction: discord.Interaction, challenge: int | None = None) -> None:
         await bot_of(interaction).challenges.cancel(interaction, challenge)
 
-    @app_commands.command(description="How to play here: the commands and how to type moves")
+    @app_commands.command(description=N_("How to play here: the commands and how to type moves"))
     async def help(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).general_commands.help(interaction)
 
-    @app_commands.command(description="Sow a pit in this channel's game")
-    @app_commands.describe(pit="the pit's letter, like E (North's pits: either case)")
+    @app_commands.command(description=N_("Sow a pit in this channel's game"))
+    @app_commands.describe(pit=N_("the pit's letter, like E (North's pits: either case)"))
     async def move(
         self, interaction: discord.Interaction, pit: app_commands.Range[str, 1, 3]
     ) -> None:
@@ -113,18 +125,18 @@ class MancalaGroup(app_commands.Group):
     async def _pit_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         return await move_choices(bot_of(interaction).service, interaction, current)
 
-    @app_commands.command(description="Show this channel's game")
-    @app_commands.describe(text="the text board too (or not), whatever this server's setting")
+    @app_commands.command(description=N_("Show this channel's game"))
+    @app_commands.describe(text=N_("the text board too (or not), whatever this server's setting"))
     @cooldown("board")
     async def board(self, interaction: discord.Interaction, text: bool | None = None) -> None:
         await bot_of(interaction).game_commands.board(interaction, text)
 
-    @app_commands.command(description="A conditional move: if they play this, play that for me")
+    @app_commands.command(description=N_("A conditional move: if they play this, play that for me"))
     @app_commands.describe(
-        condition="your opponent's move (or whole turn, like c f); leave out to list yours",
-        answer="your move in answer",
-        clear="drop your conditional moves in this game",
-        game="the game's number (default: this channel's)",
+        condition=N_("your opponent's move (or whole turn, like c f); leave out to list yours"),
+        answer=N_("your move in answer"),
+        clear=N_("drop your conditional moves in this game"),
+        game=N_("the game's number (default: this channel's)"),
     )
     @app_commands.rename(condition="if", answer="then")
     async def premove(
@@ -139,24 +151,29 @@ class MancalaGroup(app_commands.Group):
             interaction, condition, answer, clear, game
         )
 
-    @app_commands.command(description="This server's game settings (Manage Server to change)")
+    @app_commands.command(
+        description=N_("Your language; this server's game settings (Manage Server to change)")
+    )
     @app_commands.describe(
-        ruleset="the ruleset of a challenge that names none",
-        level="the AI's level when a challenge names none",
-        clock="time per move before forfeiting, like 12h or 3d, or off",
-        pings="mention the player to move on the board, or never",
-        threads="give every game a thread of its own",
-        text_board="show the text board beside the picture",
+        language=N_("the language I speak with you, here and by mail (auto: your Discord's)"),
+        ruleset=N_("the ruleset of a challenge that names none"),
+        level=N_("the AI's level when a challenge names none"),
+        clock=N_("time per move before forfeiting, like 12h or 3d, or off"),
+        pings=N_("mention the player to move on the board, or never"),
+        threads=N_("give every game a thread of its own"),
+        text_board=N_("show the text board beside the picture"),
     )
     @app_commands.choices(
         pings=[
-            app_commands.Choice(name="mention the player to move", value="mention"),
-            app_commands.Choice(name="never mention", value="off"),
-        ]
+            app_commands.Choice(name=N_("mention the player to move"), value="mention"),
+            app_commands.Choice(name=N_("never mention"), value="off"),
+        ],
+        language=LANGUAGE_CHOICES,
     )
     async def settings(
         self,
         interaction: discord.Interaction,
+        language: str | None = None,
         ruleset: app_commands.Range[str, 1, 100] | None = None,
         level: str | None = None,
         clock: app_commands.Range[str, 1, 20] | None = None,
@@ -166,6 +183,7 @@ class MancalaGroup(app_commands.Group):
     ) -> None:
         await bot_of(interaction).general_commands.server_settings(
             interaction,
+            language=language,
             ruleset=ruleset,
             level=level,
             clock=clock,
@@ -186,36 +204,42 @@ class MancalaGroup(app_commands.Group):
     ) -> Choices:
         return level_choices(current)
 
-    @app_commands.command(description="Resign this channel's game")
+    @app_commands.command(description=N_("Resign this channel's game"))
     async def resign(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).game_commands.resign(interaction)
 
-    @app_commands.command(description="Offer a draw (or accept your opponent's offer)")
+    @app_commands.command(description=N_("Offer a draw (or accept your opponent's offer)"))
     async def draw(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).game_commands.offer(interaction, OfferKind.DRAW)
 
-    @app_commands.command(description="Ask to take back your last move (or accept the request)")
+    @app_commands.command(description=N_("Ask to take back your last move (or accept the request)"))
     async def undo(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).game_commands.offer(interaction, OfferKind.UNDO)
 
-    @app_commands.command(description="The moves of this channel's game, as a record")
+    @app_commands.command(description=N_("The moves of this channel's game, as a record"))
     async def history(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).game_commands.history(interaction)
 
-    @app_commands.command(description="How to hear it is your move: a mention, a DM, or nothing")
-    @app_commands.describe(mode="mention (in the game's channel), dm, or off")
+    @app_commands.command(
+        description=N_("How to hear it is your move: a mention, a DM, or nothing")
+    )
+    @app_commands.describe(mode=N_("mention (in the game's channel), dm, or off"))
     @app_commands.choices(
-        mode=[app_commands.Choice(name=m, value=m) for m in ("mention", "dm", "off")]
+        mode=[
+            app_commands.Choice(name=N_("mention me in the game's channel"), value="mention"),
+            app_commands.Choice(name=N_("a direct message"), value="dm"),
+            app_commands.Choice(name=N_("no pings"), value="off"),
+        ]
     )
     async def pings(self, interaction: discord.Interaction, mode: str) -> None:
         await bot_of(interaction).general_commands.set_pings(interaction, mode)
 
-    @app_commands.command(description="List your games")
+    @app_commands.command(description=N_("List your games"))
     async def games(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).general_commands.games(interaction)
 
-    @app_commands.command(description="The rulesets, or one ruleset's rules in full")
-    @app_commands.describe(ruleset="a preset or preset:key=value,...; leave out for the list")
+    @app_commands.command(description=N_("The rulesets, or one ruleset's rules in full"))
+    @app_commands.describe(ruleset=N_("a preset or preset:key=value,...; leave out for the list"))
     async def rules(
         self,
         interaction: discord.Interaction,
@@ -227,11 +251,11 @@ class MancalaGroup(app_commands.Group):
     async def _rules_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         return ruleset_choices(current)
 
-    @app_commands.command(description="The best-rated players of a ruleset, or your record")
+    @app_commands.command(description=N_("The best-rated players of a ruleset, or your record"))
     @app_commands.describe(
-        ruleset="a preset (default: this server's); its family is ranked",
-        everywhere="everyone's ranking, not only this server's players",
-        opponent="your record against this member instead of the ranking",
+        ruleset=N_("a preset (default: this server's); its family is ranked"),
+        everywhere=N_("everyone's ranking, not only this server's players"),
+        opponent=N_("your record against this member instead of the ranking"),
     )
     async def leaderboard(
         self,
@@ -250,36 +274,44 @@ class MancalaGroup(app_commands.Group):
     ) -> Choices:
         return ruleset_choices(current)
 
-    @app_commands.command(description="A private hint for your move (against the AI or unrated)")
+    @app_commands.command(
+        description=N_("A private hint for your move (against the AI or unrated)")
+    )
     @cooldown("hint")
     async def hint(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).game_commands.hint(interaction)
 
-    @app_commands.command(description="The solver's move-by-move review of a finished game")
-    @app_commands.describe(game="The game's number (default: your latest finished game)")
+    @app_commands.command(description=N_("The solver's move-by-move review of a finished game"))
+    @app_commands.describe(game=N_("The game's number (default: your latest finished game)"))
     @cooldown("review")
     async def review(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
     ) -> None:
         await bot_of(interaction).game_commands.review(interaction, game)
 
-    @app_commands.command(description="Today's puzzle, another one, your streak, or the board")
+    @app_commands.command(description=N_("Today's puzzle, another one, your streak, or the board"))
     @app_commands.describe(
-        kind="today's puzzle here (default), another for you, your streak, or the server's board",
-        family="only puzzles of this family",
-        grade="only puzzles of this grade (for another one)",
+        kind=N_(
+            "today's puzzle here (default), another for you, your streak, or the server's board"
+        ),
+        family=N_("only puzzles of this family"),
+        grade=N_("only puzzles of this grade (for another one)"),
     )
     @app_commands.choices(
         kind=[
-            app_commands.Choice(name="today's puzzle", value="daily"),
-            app_commands.Choice(name="another puzzle for me", value="next"),
-            app_commands.Choice(name="my streak", value="streak"),
-            app_commands.Choice(name="this server's puzzle board", value="board"),
+            app_commands.Choice(name=N_("today's puzzle"), value="daily"),
+            app_commands.Choice(name=N_("another puzzle for me"), value="next"),
+            app_commands.Choice(name=N_("my streak"), value="streak"),
+            app_commands.Choice(name=N_("this server's puzzle board"), value="board"),
         ],
         family=[
             app_commands.Choice(name=f, value=f) for f in ("kalah", "wari", "oware", "al-manqala")
         ],
-        grade=[app_commands.Choice(name=g, value=g) for g in ("easy", "medium", "hard")],
+        grade=[
+            app_commands.Choice(name=N_("easy"), value="easy"),
+            app_commands.Choice(name=N_("medium"), value="medium"),
+            app_commands.Choice(name=N_("hard"), value="hard"),
+        ],
     )
     @cooldown("puzzle")
     async def puzzle(

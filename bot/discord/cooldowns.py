@@ -41,8 +41,8 @@ To limit a command, name its cooldown under the command's decorator::
     @cooldown("review")
     async def review(self, interaction: discord.Interaction, game: int) -> None: ...
 
-A new kind of limit is a new row in ``COOLDOWNS`` (its ``did`` says what the player did, for
-the message), and a line in the table above.
+A new kind of limit is a new row in ``COOLDOWNS`` (its ``did`` says what the player did, as
+a sentence to translate, for the message), and a line in the table above.
 
 Why not ``app_commands.checks.cooldown`` as it is: its buckets live in the decorator, one set
 per process for every client, never reset. Here the buckets are the bot's (``Cooldowns``, made
@@ -67,37 +67,87 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import discord
 from discord import app_commands
 
+from bot.i18n import _, ngettext
+
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class NamedCooldown:
-    """``rate`` uses per ``per`` seconds, per user. ``did``: what a user at the limit did,
-    with ``{n}`` for the rate, as in "asked for {n} hints"."""
+    """``rate`` uses per ``per`` seconds, per user. ``did``: what a user at the limit did, as
+    a sentence with ``{n}`` (the rate), ``{window}`` ("in the last minute") and ``{wait}``
+    ("12 s"), in the current language and the plural form for ``n``."""
 
     name: str
     rate: int
     per: float
-    did: str
+    did: Callable[[int], str]
 
     def message(self, retry_after: float) -> str:
         """What a user refused after ``rate`` uses is told: what was limited, and when it is
         allowed again (rounded up, so it is never early)."""
-        did = self.did.format(n=self.rate)
-        return (
-            f"You {did} in the last {_window(self.per)}, the most one player may; "
-            f"try again in {_wait(retry_after)}."
+        return self.did(self.rate).format(
+            n=self.rate, window=_window(self.per), wait=_wait(retry_after)
         )
 
 
 COOLDOWNS: Mapping[str, NamedCooldown] = {
     c.name: c
     for c in (
-        NamedCooldown("hint", 6, 60, "asked for {n} hints"),
-        NamedCooldown("challenge", 5, 60, "made {n} challenges"),
-        NamedCooldown("board", 10, 60, "asked for the board {n} times"),
-        NamedCooldown("review", 2, 300, "asked for {n} reviews"),
-        NamedCooldown("puzzle", 10, 60, "asked for or answered {n} puzzles"),
+        NamedCooldown(
+            "hint",
+            6,
+            60,
+            lambda n: ngettext(
+                "You asked for {n} hint {window}, the most one player may; try again in {wait}.",
+                "You asked for {n} hints {window}, the most one player may; try again in {wait}.",
+                n,
+            ),
+        ),
+        NamedCooldown(
+            "challenge",
+            5,
+            60,
+            lambda n: ngettext(
+                "You made {n} challenge {window}, the most one player may; try again in {wait}.",
+                "You made {n} challenges {window}, the most one player may; try again in {wait}.",
+                n,
+            ),
+        ),
+        NamedCooldown(
+            "board",
+            10,
+            60,
+            lambda n: ngettext(
+                "You asked for the board {n} time {window}, the most one player may; try "
+                "again in {wait}.",
+                "You asked for the board {n} times {window}, the most one player may; try "
+                "again in {wait}.",
+                n,
+            ),
+        ),
+        NamedCooldown(
+            "review",
+            2,
+            300,
+            lambda n: ngettext(
+                "You asked for {n} review {window}, the most one player may; try again in {wait}.",
+                "You asked for {n} reviews {window}, the most one player may; try again in {wait}.",
+                n,
+            ),
+        ),
+        NamedCooldown(
+            "puzzle",
+            10,
+            60,
+            lambda n: ngettext(
+                "You asked for or answered {n} puzzle {window}, the most one player may; try "
+                "again in {wait}.",
+                "You asked for or answered {n} puzzles {window}, the most one player may; try "
+                "again in {wait}.",
+                n,
+            ),
+        ),
     )
 }
 
@@ -183,19 +233,33 @@ def refusal(error: app_commands.CommandOnCooldown, command: str) -> str:
     a cooldown set some other way) the command's name."""
     if isinstance(error, OnCooldown):
         return error.named.message(error.retry_after)
-    return (
-        f"You used /{command} {error.cooldown.rate} times in the last "
-        f"{_window(error.cooldown.per)}; try again in {_wait(error.retry_after)}."
+    rate = error.cooldown.rate
+    return ngettext(
+        "You used /{command} {n} time {window}; try again in {wait}.",
+        "You used /{command} {n} times {window}; try again in {wait}.",
+        rate,
+    ).format(
+        command=command, n=rate, window=_window(error.cooldown.per), wait=_wait(error.retry_after)
     )
 
 
 def _window(seconds: float) -> str:
-    """'minute', '5 minutes', 'hour', '30 seconds'."""
+    """'in the last minute', 'in the last 5 minutes', 'in the last 30 seconds'."""
     for unit, size in (("hour", 3600), ("minute", 60), ("second", 1)):
         if seconds >= size and seconds % size == 0:
-            count = int(seconds // size)
-            return unit if count == 1 else f"{count} {unit}s"
-    return f"{seconds:g} seconds"
+            n = int(seconds // size)
+            if unit == "hour":
+                if n == 1:
+                    return _("in the last hour")
+                return ngettext("in the last {n} hour", "in the last {n} hours", n).format(n=n)
+            if unit == "minute":
+                if n == 1:
+                    return _("in the last minute")
+                return ngettext("in the last {n} minute", "in the last {n} minutes", n).format(n=n)
+            if n == 1:
+                return _("in the last second")
+            return ngettext("in the last {n} second", "in the last {n} seconds", n).format(n=n)
+    return _("in the last {n} seconds").format(n=f"{seconds:g}")
 
 
 def _wait(seconds: float) -> str:
@@ -203,5 +267,8 @@ def _wait(seconds: float) -> str:
     whole = max(1, math.ceil(seconds))
     minutes, rest = divmod(whole, 60)
     if not minutes:
-        return f"{rest} s"
-    return f"{minutes} min {rest} s" if rest else f"{minutes} min"
+        # TRANSLATORS: a wait in seconds, as short as a clock writes it
+        return _("{s} s").format(s=rest)
+    if rest:
+        return _("{m} min {s} s").format(m=minutes, s=rest)
+    return _("{m} min").format(m=minutes)

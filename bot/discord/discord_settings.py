@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.config import database_path
+from bot.i18n import _
 
 _YES = {"1", "yes", "true", "on", "y"}
 
@@ -56,8 +57,9 @@ def _shard(env: Mapping[str, str]) -> tuple[int, int] | None:
         shard
     ) < int(count):
         raise DiscordSettingsError(
-            "DISCORD_SHARD_COUNT (how many shards) and DISCORD_SHARD_ID (this "
-            "process's, from 0) go together: whole numbers, the id below the "
-            "count"
+            _(
+                "DISCORD_SHARD_COUNT (how many shards) and DISCORD_SHARD_ID (this process's, "
+                "from 0) go together: whole numbers, the id below the count"
+            )
         )
     return int(shard), int(count)

@@ -3,7 +3,7 @@
 In a game against the AI, the player's latest interaction is remembered: the AI's reply is
 posted as its follow-up (so it appears under the player's command) while the interaction's
 token lasts, and only once the board that interaction shows is posted (an AI that answers
-at once waits for it).
+at once waits for it). It speaks the language that interaction was answered in.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot.i18n import Language, current_language
 from bot.service import GameView
 
 FOLLOWUP_WAIT = 10.0  # seconds an AI reply waits for the board it answers to be posted
@@ -26,6 +27,8 @@ class Followup:
 
     interaction: discord.Interaction
     since: float  # time.monotonic() when it was made
+    # the language the interaction was answered in, which its follow-ups speak too
+    language: Language = field(default_factory=current_language)
     posted: asyncio.Event = field(default_factory=asyncio.Event)  # its own board is out
 
 
@@ -44,7 +47,7 @@ class AIFollowups:
             return followup
         return None
 
-    async def pending(self, game_id: int) -> discord.Interaction | None:
+    async def pending(self, game_id: int) -> Followup | None:
         """The interaction whose follow-up should carry the AI's reply, if still usable, once
         the board it answers is posted."""
         followup = self.latest.get(game_id)
@@ -54,7 +57,7 @@ class AIFollowups:
             await asyncio.wait_for(followup.posted.wait(), FOLLOWUP_WAIT)
         except TimeoutError:
             return None
-        return followup.interaction
+        return followup
 
     def forget(self, game_id: int) -> None:
         """The game is over: nothing will be followed up any more."""

@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from bot.i18n import N_, Language, _, current_language, ngettext, pgettext
 from bot.service import Challenge, GameView, Player, Rating
+from bot.service.types import OfferKind
 from engine import SIDES, Ruleset, result_lines
 from engine.ruleset import PARAMETERS, PRESETS, format_value
 
@@ -39,10 +41,53 @@ def who(player: Player) -> str:
     if player.surface == "discord":
         return f"<@{player.id}>"
     if player.is_ai:
-        return f"the AI ({player.id})"
+        return _("the AI ({level})").format(level=player.id)
     if player.surface == "email":
-        return f"{masked_address(player.id)} (by email)"
+        return _("{address} (by email)").format(address=masked_address(player.id))
     return f"{player.id} ({player.surface})"
+
+
+def side_name(side: str) -> str:
+    """South or North, as a word in a sentence."""
+    # TRANSLATORS: a side of the board (the player who sits there): "South to move"
+    return pgettext("side", "North") if side == "north" else pgettext("side", "South")
+
+
+_SURFACES = {
+    # TRANSLATORS: how a player plays, in "waiting for their move by email"
+    "email": N_("email"),
+    "terminal": N_("the terminal"),
+}
+
+
+def surface_name(surface: str) -> str:
+    """A surface players play on, as a word: "email"."""
+    return _(_SURFACES[surface]) if surface in _SURFACES else surface
+
+
+def command_word(word: str) -> str:
+    """A command's or option's name as the reader's Discord lists it (``COMMAND_WORDS`` in
+    ``translator.py``): in their language where Discord has it, else in English (Discord
+    has no Kazakh)."""
+    if current_language() in _NO_DISCORD_LOCALE:
+        return word
+    return pgettext("command", word)
+
+
+_NO_DISCORD_LOCALE = {Language.KK}  # languages Discord's clients are never in
+
+
+def command(path: str, **options: object) -> str:
+    """A command as the reader types it, in backticks: ``command("move", pit="E")`` is
+    `/mancala move pit:E` in English, `/mancala jouer case:E` in French."""
+    words = " ".join(command_word(word) for word in path.split())
+    given = "".join(f" {command_word(key)}:{value}" for key, value in options.items())
+    return f"`/mancala {words}{given}`"
+
+
+def option(key: str, value: object) -> str:
+    """An option with its value, in backticks, as the reader's Discord names it."""
+    return f"`{command_word(key)}: {value}`"
 
 
 def masked_address(address: str) -> str:
@@ -90,50 +135,71 @@ def code_block(text: str) -> str:
 
 def game_title(game: GameView) -> str:
     days = game.options.days
-    pace = f" · {days} day{'s' if days != 1 else ''} a move" if days else ""
-    return (
-        f"**Game {game.id}** · `{game.rules}`{pace} · {who(game.south)} (South) vs "
-        f"{who(game.north)} (North)"
+    pace = (
+        " · " + ngettext("{n} day a move", "{n} days a move", days).format(n=days) if days else ""
+    )
+    return _(
+        "**Game {id}** · `{rules}`{pace} · {south} ({south_side}) vs {north} ({north_side})"
+    ).format(
+        id=game.id,
+        rules=game.rules,
+        pace=pace,
+        south=who(game.south),
+        north=who(game.north),
+        south_side=side_name("south"),
+        north_side=side_name("north"),
     )
 
 
 def away_note(game: GameView) -> str:
     """Who of the game is on vacation, until when (in each reader's own time)."""
     return "".join(
-        f" {who(away.player)} is on vacation until <t:{int(away.until)}:f>: their clock "
-        "stands still."
+        " "
+        + _("{player} is on vacation until {time}: their clock stands still.").format(
+            player=who(away.player), time=f"<t:{int(away.until)}:f>"
+        )
         for away in game.away
     )
 
 
 def turn_line(game: GameView) -> str:
     """Whose turn it is and the last move, or the result."""
-    last = f"Last move: **{game.moves[-1]}**. " if game.moves else ""
+    last = _("Last move: **{move}**.").format(move=game.moves[-1]) + " " if game.moves else ""
     if game.is_over:
         out = game.outcome
         if out is None:
-            return "The game is over."
+            return _("The game is over.")
         names: dict[str, str] = {
-            side: f"{who(game.player(side))} ({side.title()})" for side in SIDES
+            side: f"{who(game.player(side))} ({side_name(side)})" for side in SIDES
         }
         return last + " ".join(result_lines(out, names))
-    side = game.position.to_move
+    side = side_name(game.position.to_move)
     mover = game.to_move
     assert mover is not None  # a game not over has a player to move
     if mover.is_ai:
-        return f"{last}{who(mover)} to move ({side.title()}): thinking…"
+        return last + _("{player} to move ({side}): thinking…").format(player=who(mover), side=side)
     # Discord shows <t:...:R> in each reader's own time, counting down ("in 3 hours").
-    clock = f" Move due <t:{int(game.deadline)}:R>." if game.deadline else ""
+    clock = (
+        " " + _("Move due {time}.").format(time=f"<t:{int(game.deadline)}:R>")
+        if game.deadline
+        else ""
+    )
     if game.away_until(mover) is not None:  # their clock stands still
         clock = ""
     clock += away_note(game)
     if not on_discord(mover):
+        waiting = _("{player} to move ({side}): waiting for their move by {surface}.")
         return (
-            f"{last}{who(mover)} to move ({side.title()}): waiting for their move "
-            f"by {mover.surface}.{clock}"
+            last
+            + waiting.format(player=who(mover), side=side, surface=surface_name(mover.surface))
+            + clock
         )
     moves = ", ".join(game.position.legal_moves())
-    return f"{last}{who(mover)} to move ({side.title()}): {moves}.{clock}"
+    return (
+        last
+        + _("{player} to move ({side}): {moves}.").format(player=who(mover), side=side, moves=moves)
+        + clock
+    )
 
 
 def board_message(game: GameView, note: str = "", text_board: bool = True) -> str:
@@ -150,63 +216,123 @@ def board_message(game: GameView, note: str = "", text_board: bool = True) -> st
     return fit("\n".join(parts))
 
 
+_OFFERS = {
+    OfferKind.DRAW: N_("{player} offers a draw."),
+    OfferKind.END: N_("{player} offers to end the game here, scored as agreed."),
+    OfferKind.UNDO: N_("{player} asks to take back their last move."),
+}
+_ANSWERED = {
+    (OfferKind.DRAW, True): N_("{player} accepted the draw offer."),
+    (OfferKind.DRAW, False): N_("{player} declined the draw offer."),
+    (OfferKind.END, True): N_("{player} agreed to end the game here."),
+    (OfferKind.END, False): N_("{player} declined to end the game here."),
+    (OfferKind.UNDO, True): N_("{player} let their opponent take back the move."),
+    (OfferKind.UNDO, False): N_("{player} declined the take-back."),
+}
+
+
+def offer_made(kind: OfferKind, player: Player) -> str:
+    """ "Ann offers a draw.": an offer as the board shows it."""
+    return _(_OFFERS[kind]).format(player=who(player))
+
+
+def offer_answered(kind: str, player: str, accepted: bool) -> str:
+    """ "Ann accepted the draw offer.": ``player`` as a message names them."""
+    return _(_ANSWERED[OfferKind(kind), accepted]).format(player=player)
+
+
 def offer_line(game: GameView) -> str:
-    """The pending offer, in the words every surface uses (``Offer.asks``), and who answers."""
+    """The pending offer, and who answers."""
     offer = game.offer
     if offer is None:
         return ""
-    what = offer.asks
     answerer = game.opponent_of(offer.by)
     assert answerer is not None  # an offer's maker plays in the game
     if not on_discord(answerer):
-        return f"{who(offer.by)} {what}. {who(answerer)} answers by {answerer.surface}."
-    return f"{who(offer.by)} {what}. {who(answerer)}: accept or decline with the buttons."
+        answer = _("{player} answers by {surface}.").format(
+            player=who(answerer), surface=surface_name(answerer.surface)
+        )
+    else:
+        answer = _("{player}: accept or decline with the buttons.").format(player=who(answerer))
+    return f"{offer_made(offer.kind, offer.by)} {answer}"
+
+
+_SIDE_TAKEN = {
+    "south": N_("{player} plays South."),
+    "north": N_("{player} plays North."),
+}
+_CHALLENGE_STATUS = {
+    "accepted": N_("Challenge accepted."),
+    "declined": N_("Challenge declined."),
+    "cancelled": N_("Challenge cancelled."),
+    "expired": N_("Challenge expired."),
+}
 
 
 def challenge_message(challenge: Challenge, descriptions: dict[str, str]) -> str:
     """A challenge card. ``descriptions`` maps preset names to one-line descriptions."""
     name = challenge.rules.split(":")[0]
-    line = (
-        f"{who(challenge.challenger)} challenges {who(challenge.opponent)} to `{challenge.rules}`"
+    challenger, opponent = who(challenge.challenger), who(challenge.opponent)
+    line = _("{challenger} challenges {opponent} to `{rules}`.").format(
+        challenger=challenger, opponent=opponent, rules=challenge.rules
     )
     about = descriptions.get(name)
-    side = {"south": "South", "north": "North"}.get(challenge.options.side, "a random side")
-    parts = [
-        line + ".",
-        f"> {about}" if about else "",
-        f"{who(challenge.challenger)} plays {side}.",
-    ]
+    side = _SIDE_TAKEN.get(challenge.options.side, N_("{player} plays a random side."))
+    parts = [line, f"> {about}" if about else "", _(side).format(player=challenger)]
     if challenge.status == "open" and on_discord(challenge.opponent):
-        parts.append(f"{who(challenge.opponent)}: Accept or Decline below, or `/mancala accept`.")
+        parts.append(
+            _("{player}: Accept or Decline below, or {accept}.").format(
+                player=opponent, accept=command("accept")
+            )
+        )
     elif challenge.status == "open":
         parts.append(
-            f"{who(challenge.opponent)} answers by {challenge.opponent.surface}: "
-            f"I sent them the challenge."
+            _("{player} answers by {surface}: I sent them the challenge.").format(
+                player=opponent, surface=surface_name(challenge.opponent.surface)
+            )
         )
     else:
-        parts.append(f"Challenge {challenge.status}.")
+        status = _CHALLENGE_STATUS.get(challenge.status)
+        parts.append(_(status) if status else challenge.status)
     return fit("\n".join(p for p in parts if p))
+
+
+def record(wins: int, losses: int, draws: int) -> str:
+    """Wins, losses and draws, short: "3W 1L 0D"."""
+    # TRANSLATORS: wins, losses and draws, as short as a scoreboard writes them
+    return _("{wins}W {losses}L {draws}D").format(wins=wins, losses=losses, draws=draws)
 
 
 def games_list(games: list[GameView], player: Player) -> str:
     if not games:
-        return "You have no games. Start one with `/mancala challenge`."
+        return _("You have no games. Start one with {challenge}.").format(
+            challenge=command("challenge")
+        )
     lines = []
     for game in games:
         opponent = game.opponent_of(player)
         assert opponent is not None  # these are the player's own games
         if game.is_over:
-            state = "over"
+            # TRANSLATORS: a game's state in the list of your games
+            state = pgettext("game", "over")
         elif game.to_move == player:
-            state = "**your move**"
+            state = _("**your move**")
         else:
-            state = "their move"
+            state = _("their move")
         where = (
-            f"<#{game.channel.id}>" if game.channel.surface == "discord" else game.channel.surface
+            f"<#{game.channel.id}>"
+            if game.channel.surface == "discord"
+            else surface_name(game.channel.surface)
         )
         lines.append(
-            f"Game {game.id} · `{game.rules}` vs {who(opponent)} · ply {game.ply} · "
-            f"{state} · {where}"
+            _("Game {id} · `{rules}` vs {opponent} · ply {ply} · {state} · {where}").format(
+                id=game.id,
+                rules=game.rules,
+                opponent=who(opponent),
+                ply=game.ply,
+                state=state,
+                where=where,
+            )
         )
     return fit("\n".join(lines))
 
@@ -237,14 +363,16 @@ def rules_card(rules: Ruleset) -> Card:
     """
     preset = PRESETS[rules.name]
     title = rules.describe().splitlines()[0]  # the ruleset with what it changes
-    about = [preset.summary + ".", f"Source: {preset.source}."]
+    about = [_(preset.summary) + ".", _("Source: {source}.").format(source=preset.source)]
     if preset.aliases:
-        about.append("Also called: " + ", ".join(preset.aliases) + ".")
-    about.append("Change any key with `name:key=value,...`; the full reference is docs/rules.md.")
+        about.append(_("Also called: {names}.").format(names=", ".join(preset.aliases)))
+    about.append(
+        _("Change any key with `name:key=value,...`; the full reference is docs/rules.md.")
+    )
     fields = tuple(
         (
             f"{key} = {format_value(getattr(rules, key))}",
-            fit(f"{param.meaning} ({param.allowed()})", FIELD_VALUE),
+            fit(f"{_(param.meaning)} ({param.allowed()})", FIELD_VALUE),
         )
         for key, param in PARAMETERS.items()
     )
@@ -260,43 +388,74 @@ def help_text(typed_moves: bool) -> str:
     True
     """
     typing = (
-        "or type the letter in the channel (`E`, or `E<` to sow clockwise where the rules allow it)"
-        if typed_moves
-        else "or `/mancala move E`"
-    )
-    return fit(
-        "\n".join(
-            [
-                "**Mancala here**",
-                "`/mancala challenge` a member with a ruleset (`kalah`, `wari`, `oware`, ... or "
-                "`wari:captures=2-4`); challenge me to play the AI (`level: easy` to `expert`).",
-                f"Move with the pit buttons under the board, {typing}. Your pits are the bottom row, "
-                "`A` to `F` from your left; North's are `a` to `f`.",
-                "`/mancala board` shows the game, `/mancala hint` suggests a move (against the AI or "
-                "unrated), `/mancala draw` and `/mancala undo` make offers, `/mancala resign` ends it.",
-                "`/mancala accept`, `/mancala decline` and `/mancala cancel` answer or withdraw "
-                "challenges; `/mancala games` lists yours; `/mancala rules NAME` explains a ruleset; "
-                "`/mancala leaderboard` ranks the players.",
-                "`/mancala puzzle` posts today's puzzle (`kind: next` for another, just for you): "
-                "press the right pit; your streak and the server's puzzle board keep count.",
-                "Slow games: `days: 3` in a challenge gives 3 days a move; `/mancala vacation "
-                "start` stops your clocks (30 days a year); `/mancala premove if: f then: C` "
-                "plays C for you the moment your opponent plays f.",
-                "Boards come as a picture with the text board beside it; `/mancala board text: False` "
-                "leaves the text out once. Server admins choose the defaults (ruleset, AI level, "
-                "clock, pings, threads, the text board) with `/mancala settings`.",
-            ]
+        _(
+            "or type the letter in the channel (`E`, or `E<` to sow clockwise where the rules allow it)"
         )
+        if typed_moves
+        else _("or {move}").format(move=command("move", pit="E"))
     )
+    c = command
+    lines = [
+        _("**Mancala here**"),
+        _(
+            "{challenge} a member with a ruleset (`kalah`, `wari`, `oware`, ... or "
+            "`wari:captures=2-4`); challenge me to play the AI ({level} to `expert`)."
+        ).format(challenge=c("challenge"), level=option("level", "easy")),
+        _(
+            "Move with the pit buttons under the board, {typing}. Your pits are the bottom row, "
+            "`A` to `F` from your left; North's are `a` to `f`."
+        ).format(typing=typing),
+        _(
+            "{board} shows the game, {hint} suggests a move (against the AI or unrated), "
+            "{draw} and {undo} make offers, {resign} ends it."
+        ).format(
+            board=c("board"), hint=c("hint"), draw=c("draw"), undo=c("undo"), resign=c("resign")
+        ),
+        _(
+            "{accept}, {decline} and {cancel} answer or withdraw challenges; {games} lists "
+            "yours; {rules} explains a ruleset; {leaderboard} ranks the players."
+        ).format(
+            accept=c("accept"),
+            decline=c("decline"),
+            cancel=c("cancel"),
+            games=c("games"),
+            rules=c("rules", ruleset="wari"),
+            leaderboard=c("leaderboard"),
+        ),
+        _(
+            "{puzzle} posts today's puzzle ({next} for another, just for you): press the right "
+            "pit; your streak and the server's puzzle board keep count."
+        ).format(puzzle=c("puzzle"), next=option("kind", _("another puzzle for me"))),
+        _(
+            "Slow games: {days} in a challenge gives 3 days a move; {vacation} stops your "
+            "clocks (30 days a year); {premove} plays C for you the moment your opponent plays f."
+        ).format(
+            days=option("days", 3),
+            vacation=c("vacation start"),
+            premove=c("premove", **{"if": "f", "then": "C"}),
+        ),
+        _(
+            "Boards come as a picture with the text board beside it; {board} leaves the text "
+            "out once. Server admins choose the defaults (ruleset, AI level, clock, pings, "
+            "threads, the text board) with {settings}; {language} sets the language I speak "
+            "with you."
+        ).format(
+            board=c("board", text="False"),
+            settings=c("settings"),
+            language=c("settings", language="…"),
+        ),
+    ]
+    return fit("\n".join(lines))
 
 
-def leaderboard_text(rules: str, ratings: list[Rating], scope: str = "everywhere") -> str:
+def leaderboard_text(rules: str, ratings: list[Rating], scope: str) -> str:
+    """A ruleset family's best players; ``scope`` says whose ("this server", "everywhere")."""
     if not ratings:
-        return f"No rated games of `{rules}` yet ({scope})."
-    lines = [f"**Leaderboard · `{rules}` · {scope}**"]
+        return _("No rated games of `{rules}` yet ({scope}).").format(rules=rules, scope=scope)
+    lines = [_("**Leaderboard · `{rules}` · {scope}**").format(rules=rules, scope=scope)]
     for rank, r in enumerate(ratings, 1):
-        name = who(r.player) if r.player.surface != "email" else (r.display_name or "by email")
-        lines.append(f"{rank}. {name} {r.rating:.0f} ({r.wins}W {r.losses}L {r.draws}D)")
+        name = who(r.player) if r.player.surface != "email" else (r.display_name or _("by email"))
+        lines.append(f"{rank}. {name} {r.rating:.0f} ({record(r.wins, r.losses, r.draws)})")
     return fit("\n".join(lines))
 
 
@@ -311,12 +470,15 @@ def parse_duration(text: str) -> float:
     match = _TIME.match(text)
     if not match:
         raise ValueError(
-            f"'{text[:20]}' is not a time; write a number and a unit, like 30m, "
-            f"12h or 3d, or off for no clock"
+            # TRANSLATORS: 30m, 12h, 3d and off are written as they are, in any language
+            _(
+                "'{text}' is not a time; write a number and a unit, like 30m, 12h or 3d, "
+                "or off for no clock"
+            ).format(text=text[:20])
         )
     seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)[0].lower()]
     if not 60 <= seconds <= 30 * 86400:
-        raise ValueError("a clock runs from 1m to 30d per move (or off)")
+        raise ValueError(_("a clock runs from 1m to 30d per move (or off)"))
     return seconds
 
 

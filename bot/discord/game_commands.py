@@ -18,10 +18,18 @@ from bot.discord.identities import channel_of, player_of
 from bot.discord.known_servers import KnownServers
 from bot.discord.pictures import record_file, review_graph
 from bot.discord.replies import answer_privately
+from bot.i18n import N_, _, ngettext, speaking
 from bot.render.review_text import review_summary
-from bot.service import GameService, GameView, NotFound, ServiceError
+from bot.service import GameService, GameView, NotFound, Player, ServiceError
 from bot.service.types import OfferKind
 from engine import SIDES
+
+# what the board says when an offer is agreed to at once (both asked, or the AI said yes)
+_AGREED = {
+    OfferKind.DRAW: N_("{player}: draw agreed."),
+    OfferKind.END: N_("{player}: agreed end."),
+    OfferKind.UNDO: N_("{player}: take-back agreed."),
+}
 
 
 class GameCommands:
@@ -38,9 +46,9 @@ class GameCommands:
         if game is None:
             await answer_privately(
                 interaction,
-                "There is no game in this channel. "
-                "`/mancala games` lists yours; "
-                "`/mancala challenge` starts one.",
+                _(
+                    "There is no game in this channel. {games} lists yours; {challenge} starts one."
+                ).format(games=fmt.command("games"), challenge=fmt.command("challenge")),
             )
         return game
 
@@ -80,6 +88,14 @@ class GameCommands:
         me = player_of(message.author)
         if game is None or game.side_of(me) is None:
             return  # chat that merely looks like a move
+        # no interaction, no locale: the player's setting, the language their Discord last
+        # showed us, the server's
+        server = str(message.guild.preferred_locale) if message.guild is not None else None
+        hints = (self.servers.user_locales.get(me.id), server)
+        with speaking(await self.service.language_for(me, *hints)):
+            await self._typed_move(message, game, me)
+
+    async def _typed_move(self, message: discord.Message, game: GameView, me: Player) -> None:
         try:
             game = await self.service.move(
                 game.id, me, message.content.strip(), expected_ply=game.ply
@@ -111,7 +127,9 @@ class GameCommands:
             game = await self.service.resign(game.id, player_of(interaction.user))
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
-        await self.boards.show(interaction, game, f"{interaction.user.mention} resigned.")
+        await self.boards.show(
+            interaction, game, _("{player} resigned.").format(player=interaction.user.mention)
+        )
 
     async def offer(self, interaction: discord.Interaction, kind: OfferKind) -> None:
         """Offer a draw (or ask to take back a move); the service decides whether that
@@ -125,9 +143,8 @@ class GameCommands:
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
         agreed = game.offer is None
-        await self.boards.show(
-            interaction, game, f"{interaction.user.mention}: {kind} agreed." if agreed else ""
-        )
+        note = _(_AGREED[kind]).format(player=interaction.user.mention) if agreed else ""
+        await self.boards.show(interaction, game, note)
 
     async def answer_offer(
         self, interaction: discord.Interaction, game_id: int, ply: int, accept: bool
@@ -137,7 +154,7 @@ class GameCommands:
         try:
             game = await self.service.get_game(game_id)
             if game.offer is None or game.ply != ply:
-                return await answer_privately(interaction, "That offer is no longer open.")
+                return await answer_privately(interaction, _("That offer is no longer open."))
             kind = game.offer.kind
             if accept:
                 game = await self.service.accept_offer(game_id, me)
@@ -145,11 +162,10 @@ class GameCommands:
                 game = await self.service.decline_offer(game_id, me)
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
-        verb = "accepted" if accept else "declined"
         await self.boards.show(
             interaction,
             game,
-            f"{interaction.user.mention} {verb} the {kind} offer.",
+            fmt.offer_answered(kind, interaction.user.mention, accept),
             from_board=True,
         )
 
@@ -169,7 +185,8 @@ class GameCommands:
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
         await interaction.followup.send(
-            f"Hint: **{hint.move}** ({hint.summary()}).", ephemeral=True
+            _("Hint: **{move}** ({why}).").format(move=hint.move, why=hint.summary()),
+            ephemeral=True,
         )
 
     async def review(self, interaction: discord.Interaction, game_id: int | None) -> None:
@@ -187,7 +204,9 @@ class GameCommands:
             if done < total and now - started[1] >= (1.0 if started[1] == started[0] else 3.0):
                 started[1] = now
                 await interaction.edit_original_response(
-                    content=f"Reviewing: {done} of {total} moves done..."
+                    content=_("Reviewing: {done} of {total} moves done...").format(
+                        done=done, total=total
+                    )
                 )
 
         try:
@@ -199,7 +218,12 @@ class GameCommands:
         game, review = reviewed.game, reviewed.review
         names = {side: await self.service.display_name(game.player(side)) for side in SIDES}
         text = fmt.fit(
-            review_summary(review, names, title=f"Game #{game.id} ({game.rules})", moments=5)
+            review_summary(
+                review,
+                names,
+                title=_("Game #{id} ({rules})").format(id=game.id, rules=game.rules),
+                moments=5,
+            )
         )
         graph = review_graph(review, game.id)
         none = discord.AllowedMentions.none()
@@ -220,8 +244,11 @@ class GameCommands:
         if len(block) <= fmt.MESSAGE_LIMIT:
             await interaction.response.send_message(block, ephemeral=True)
             return
+        moves = len(game.moves)
         await interaction.response.send_message(
-            f"The record of game {game.id} ({len(game.moves)} moves):",
+            ngettext(
+                "The record of game {id} ({n} move):", "The record of game {id} ({n} moves):", moves
+            ).format(id=game.id, n=moves),
             ephemeral=True,
             file=await record_file(self.service, game.id),
         )

@@ -11,15 +11,17 @@ import discord
 from bot.discord import formatting as fmt
 from bot.discord.identities import player_of
 from bot.discord.known_servers import KnownServers
+from bot.discord.languages import language_of
 from bot.discord.pictures import rules_embed
 from bot.discord.replies import answer_privately
+from bot.i18n import N_, _, ngettext, speaking
 from bot.service import GameService, ServiceError
 from engine import Ruleset, RulesetError
 
 PING_ANSWERS = {
-    "mention": "I will mention you where the game is when it is your move.",
-    "dm": "I will tell you by direct message when it is your move.",
-    "off": "I will not ping you when it is your move.",
+    "mention": N_("I will mention you where the game is when it is your move."),
+    "dm": N_("I will tell you by direct message when it is your move."),
+    "off": N_("I will not ping you when it is your move."),
 }
 
 
@@ -40,7 +42,9 @@ class GeneralCommands:
         if not ruleset:
             lines = [f"**{name}**: {text}" for name, text in Ruleset.presets().items()]
             lines.append(
-                "Change a preset with `name:key=value,...`; `/mancala rules wari` shows every key."
+                _("Change a preset with `name:key=value,...`; {rules} shows every key.").format(
+                    rules=fmt.command("rules", ruleset="wari")
+                )
             )
             await interaction.response.send_message(fmt.fit("\n".join(lines)), ephemeral=True)
             return
@@ -64,7 +68,7 @@ class GeneralCommands:
             await self.service.set_ping_mode(player_of(interaction.user), mode)
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
-        await interaction.response.send_message(PING_ANSWERS[mode], ephemeral=True)
+        await interaction.response.send_message(_(PING_ANSWERS[mode]), ephemeral=True)
 
     async def leaderboard(
         self,
@@ -90,18 +94,24 @@ class GeneralCommands:
             mine = await self.service.rating(player_of(interaction.user), rules)
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
-        scope = "everywhere" if server is None else "this server"
+        scope = _("everywhere") if server is None else _("this server")
         text = (
             fmt.leaderboard_text(mine.rules, ratings, scope)
             if ratings
-            else f"No established ratings of the `{mine.rules}` family yet ({scope})."
+            else _("No established ratings of the `{rules}` family yet ({scope}).").format(
+                rules=mine.rules, scope=scope
+            )
         )
         you = (
-            f"You: {mine.shown} ({mine.wins}W {mine.losses}L {mine.draws}D)"
+            _("You: {rating} ({record})").format(
+                rating=mine.shown, record=fmt.record(mine.wins, mine.losses, mine.draws)
+            )
             if mine.games
-            else "You have no rated game of this family yet."
+            else _("You have no rated game of this family yet.")
         )
-        note = " A rating with ? is provisional: it is ranked after about a dozen rated games."
+        note = " " + _(
+            "A rating with ? is provisional: it is ranked after about a dozen rated games."
+        )
         await interaction.response.send_message(
             fmt.fit(f"{text}\n{you}{note if mine.provisional else ''}"),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -113,7 +123,7 @@ class GeneralCommands:
         """The asker's finished games against ``opponent``, per family of rulesets."""
         if opponent.bot:
             return await answer_privately(
-                interaction, "A record is between two people; pick a member, not a bot."
+                interaction, _("A record is between two people; pick a member, not a bot.")
             )
         me, them = player_of(interaction.user), player_of(opponent)
         try:
@@ -121,30 +131,64 @@ class GeneralCommands:
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
         if not records:
-            text = f"No finished games between you and {fmt.who(them)} yet."
+            text = _("No finished games between you and {player} yet.").format(player=fmt.who(them))
         else:
-            lines = [f"**You against {fmt.who(them)}**"]
+            lines = [_("**You against {player}**").format(player=fmt.who(them))]
             for r in records:
-                games = f"{r.games} game{'s' if r.games != 1 else ''}"
-                lines.append(f"`{r.family}`: {r.wins}W {r.losses}L {r.draws}D ({games})")
+                games = ngettext("{n} game", "{n} games", r.games).format(n=r.games)
+                score = fmt.record(r.wins, r.losses, r.draws)
+                lines.append(f"`{r.family}`: {score} ({games})")
             text = "\n".join(lines)
         await interaction.response.send_message(
             fmt.fit(text), allowed_mentions=discord.AllowedMentions.none()
         )
 
     async def server_settings(self, interaction: discord.Interaction, **given: Any) -> None:
-        """Show this server's settings; change the ones given (Manage Server only)."""
+        """Show this server's settings; change the ones given (Manage Server only).
+        ``language`` is the user's own, on every surface: set, and answered in."""
+        language = given.pop("language", None)
+        if language is None:
+            return await self._server_settings(interaction, given)
+        try:
+            chosen = await self.service.set_language(player_of(interaction.user), language)
+        except ServiceError as err:
+            return await answer_privately(interaction, str(err))
+        with speaking(chosen or await language_of(interaction)):
+            said = (
+                _("From now on I speak {language} with you, on Discord and by mail.").format(
+                    language=chosen.native_name
+                )
+                if chosen
+                else _("I will speak the language of your Discord with you again.")
+            )
+            if all(value is None for value in given.values()):
+                return await answer_privately(interaction, said)
+            await self._server_settings(interaction, given, said)
+
+    async def _server_settings(
+        self, interaction: discord.Interaction, given: dict[str, Any], said: str = ""
+    ) -> None:
+        """The server's settings, after what was ``said`` of the user's own."""
+
+        def after_said(text: str) -> str:
+            return f"{said}\n{text}" if said else text
+
         if interaction.guild_id is None:
             return await answer_privately(
-                interaction, "Settings belong to a server; use this command in one."
+                interaction,
+                after_said(_("Settings belong to a server; use this command in one.")),
             )
         await self.servers.learn(interaction)
         changes = {name: value for name, value in given.items() if value is not None}
         if changes and not interaction.permissions.manage_guild:
             return await answer_privately(
                 interaction,
-                "Changing this server's settings needs the "
-                "Manage Server permission; anyone may look.",
+                after_said(
+                    _(
+                        "Changing this server's settings needs the Manage Server permission; "
+                        "anyone may look."
+                    )
+                ),
             )
         try:
             if "clock" in changes:
@@ -156,10 +200,10 @@ class GeneralCommands:
             else:
                 settings = await self.service.server_settings("discord", str(interaction.guild_id))
         except (ValueError, ServiceError) as err:
-            return await answer_privately(interaction, str(err))
-        head = "Saved. This server's settings:" if changes else "This server's settings:"
+            return await answer_privately(interaction, after_said(str(err)))
+        head = _("Saved. This server's settings:") if changes else _("This server's settings:")
         await interaction.response.send_message(
-            fmt.fit("\n".join([head, *(f"- {line}" for line in settings.describe())])),
+            fmt.fit(after_said("\n".join([head, *(f"- {line}" for line in settings.describe())]))),
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )

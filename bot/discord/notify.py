@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -24,8 +25,10 @@ from bot.discord.boards import Boards
 from bot.discord.challenge_commands import ChallengeCommands
 from bot.discord.followups import AIFollowups
 from bot.discord.identities import mentions
+from bot.discord.languages import Speakers
 from bot.discord.tournament_commands import TournamentCommands
 from bot.discord.views import challenge_view
+from bot.i18n import _, ngettext, speaking
 from bot.service import (
     ChallengeAnswered,
     ChallengeReceived,
@@ -70,6 +73,7 @@ class DiscordNotifier(Notifier):
         self.boards = boards
         self.followups = followups
         self.challenges = challenges
+        self.speakers = Speakers(service, boards.servers)
         # one event goes to each player concerned; a channel shows it once
         self._posted: OrderedDict[tuple[object, ...], None] = OrderedDict()
 
@@ -95,32 +99,43 @@ class DiscordNotifier(Notifier):
         game = event.game
         if not self._first_time(("move", game.id, game.ply)):
             return
-        note = f"{fmt.who(event.by)} played **{event.move}**."
-        if event.answering is not None:
-            note = (
-                f"{fmt.who(event.by)} played **{event.move}**, a conditional move set in "
-                f"answer to **{event.answering}**."
-            )
-        if event.by.is_ai and self.service.ai_status() != "ready":
-            note += (
-                " (A quick search: its full search is still being compiled, once.)"
-                if kernel_knows(game.position.rules)
-                else " (The plain search plays this game: there is no compiled search to wait for.)"
-            )
+
+        def note() -> str:
+            if event.answering is not None:
+                text = _(
+                    "{player} played **{move}**, a conditional move set in answer to "
+                    "**{answering}**."
+                ).format(player=fmt.who(event.by), move=event.move, answering=event.answering)
+            else:
+                text = _("{player} played **{move}**.").format(
+                    player=fmt.who(event.by), move=event.move
+                )
+            if event.by.is_ai and self.service.ai_status() != "ready":
+                text += " " + (
+                    _("(A quick search: its full search is still being compiled, once.)")
+                    if kernel_knows(game.position.rules)
+                    else _(
+                        "(The plain search plays this game: there is no compiled search to "
+                        "wait for.)"
+                    )
+                )
+            return text
+
         await self._post_board(event, note, turn=True)
 
     async def on_offer(self, event: OfferMade) -> None:
         if not _caused_on_discord(event.by) and self._first_time(
             ("offer", event.game.id, event.game.ply, event.kind)
         ):
-            await self._post_board(event, "")
+            await self._post_board(event, lambda: "")
 
     async def on_offer_answered(self, event: OfferAnswered) -> None:
         if not _caused_on_discord(event.by) and self._first_time(
             ("answer", event.game.id, event.game.ply, event.kind)
         ):
-            verb = "accepted" if event.accepted else "declined"
-            await self._post_board(event, f"{fmt.who(event.by)} {verb} the {event.kind} offer.")
+            await self._post_board(
+                event, lambda: fmt.offer_answered(event.kind, fmt.who(event.by), event.accepted)
+            )
 
     async def on_game_over(self, event: GameOver) -> None:
         game = event.game
@@ -129,11 +144,13 @@ class DiscordNotifier(Notifier):
         if opponent is None or opponent.surface in ("discord", "ai"):
             return
         if self._first_time(("over", game.id)):
-            await self._post_board(event, "")
+            await self._post_board(event, lambda: "")
 
     async def on_forfeit(self, event: Forfeit) -> None:
         if self._first_time(("over", event.game.id)):
-            await self._post_board(event, f"{fmt.who(event.loser)} ran out of time.")
+            await self._post_board(
+                event, lambda: _("{player} ran out of time.").format(player=fmt.who(event.loser))
+            )
 
     async def on_tournament(self, event: TournamentNews) -> None:
         if self.tournaments is not None:  # posted as tournament_commands.py says
@@ -143,27 +160,48 @@ class DiscordNotifier(Notifier):
         game = event.game
         if not self._first_time(("remind", game.id, game.ply, event.idle_seconds)):
             return
-        hours = event.idle_seconds / 3600
-        text = f"{fmt.who(event.recipient)}, your move in game {game.id} (waiting {hours:.0f}h)."
-        if event.forfeit_at is not None:
-            text += f" You forfeit <t:{int(event.forfeit_at)}:R> unless you move."
+        hours = round(event.idle_seconds / 3600)
+        with speaking(await self.speakers.for_post(game.channel, event.recipient)):
+            text = ngettext(
+                "{player}, your move in game {id} (waiting {n} hour).",
+                "{player}, your move in game {id} (waiting {n} hours).",
+                hours,
+            ).format(player=fmt.who(event.recipient), id=game.id, n=hours)
+            if event.forfeit_at is not None:
+                text += " " + _("You forfeit {time} unless you move.").format(
+                    time=f"<t:{int(event.forfeit_at)}:R>"
+                )
         await self._send(event.recipient, game.channel, text, mentions(event.recipient))
 
     async def _post_board(
         self,
         event: MoveMade | OfferMade | OfferAnswered | GameOver,
-        note: str,
+        note: Callable[[], str],
         turn: bool = False,
     ) -> None:
+        """The game's board with ``note()`` (written in the post's language): in the game's
+        channel, as a follow-up of the player's interaction where the AI answers it, or by
+        direct message when the game lives on another surface."""
         game = event.game
         if game.is_over:  # this board shows the result: the GameOver that follows adds nothing
             self._first_time(("over", game.id))
         if game.channel.surface != "discord":
-            return await self._direct(event.recipient, fmt.board_message(game, note))
-        interaction = await self.followups.pending(game.id)
-        text, kwargs = await self.boards.message(game, note, turn)
+            with speaking(await self.speakers.for_player(event.recipient)):
+                text = fmt.board_message(game, note())
+            return await self._direct(event.recipient, text)
+        followup = await self.followups.pending(game.id)
+        interaction = followup.interaction if followup is not None else None
+        if interaction is not None and interaction.channel_id != int(game.channel.id):
+            followup = interaction = None
+        language = (
+            followup.language
+            if followup is not None
+            else await self.speakers.for_post(game.channel, event.recipient)
+        )
+        with speaking(language):
+            text, kwargs = await self.boards.message(game, note(), turn)
         message: discord.Message
-        if interaction is not None and interaction.channel_id == int(game.channel.id):
+        if interaction is not None:
             message = await interaction.followup.send(text, wait=True, **kwargs)
         else:
             channel = self.client.get_partial_messageable(int(game.channel.id))
@@ -176,11 +214,12 @@ class DiscordNotifier(Notifier):
         challenge = event.challenge
         if _caused_on_discord(challenge.challenger):
             return
-        text = fmt.challenge_message(challenge, Ruleset.presets())
+        with speaking(await self.speakers.for_post(challenge.channel, event.recipient)):
+            text = fmt.challenge_message(challenge, Ruleset.presets())
+            view = challenge_view(challenge)
         if challenge.channel.surface != "discord":
             return await self._direct(event.recipient, text)
         channel = self.client.get_partial_messageable(int(challenge.channel.id))
-        view = challenge_view(challenge)
         extras: dict[str, Any] = {"view": view} if view is not None else {}
         await channel.send(
             text, allowed_mentions=mentions(challenge.challenger, challenge.opponent), **extras
@@ -188,20 +227,23 @@ class DiscordNotifier(Notifier):
 
     async def on_challenge_answered(self, event: ChallengeAnswered) -> None:
         challenge = event.challenge
-        await self.challenges.close_card(challenge)
-        answerer = challenge.challenger if challenge.status == "cancelled" else challenge.opponent
-        if challenge.status != "expired" and (_caused_on_discord(answerer) or answerer.is_ai):
-            return  # the answer's own reply showed it; the AI accepts inside the challenge
-        if not self._first_time(("challenge", challenge.id, challenge.status)):
-            return
-        text = fmt.challenge_message(challenge, Ruleset.presets())
-        extras: dict[str, Any] = {}
-        if event.game is not None and event.game.channel.surface == "discord":
-            board, extras = await self.boards.message(event.game)
-            extras.pop("allowed_mentions")  # this answer tells both players, below
-            text += "\n" + board
-        elif event.game is not None:
-            text += "\n" + fmt.board_message(event.game)
+        with speaking(await self.speakers.for_post(challenge.channel, event.recipient)):
+            await self.challenges.close_card(challenge)
+            answerer = (
+                challenge.challenger if challenge.status == "cancelled" else challenge.opponent
+            )
+            if challenge.status != "expired" and (_caused_on_discord(answerer) or answerer.is_ai):
+                return  # the answer's own reply showed it; the AI accepts inside the challenge
+            if not self._first_time(("challenge", challenge.id, challenge.status)):
+                return
+            text = fmt.challenge_message(challenge, Ruleset.presets())
+            extras: dict[str, Any] = {}
+            if event.game is not None and event.game.channel.surface == "discord":
+                board, extras = await self.boards.message(event.game)
+                extras.pop("allowed_mentions")  # this answer tells both players, below
+                text += "\n" + board
+            elif event.game is not None:
+                text += "\n" + fmt.board_message(event.game)
         await self._send(
             event.recipient,
             challenge.channel,

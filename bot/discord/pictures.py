@@ -12,6 +12,7 @@ import io
 import discord
 
 from bot.discord import formatting as fmt
+from bot.i18n import _
 from bot.render.board_picture import describe_board, draw_board
 from bot.render.review_picture import describe_review, draw_review
 from bot.service import GameService, GameView
@@ -50,7 +51,7 @@ async def record_file(service: GameService, game_id: int) -> discord.File:
     return discord.File(
         io.BytesIO(record.encode()),
         filename=f"mancala-game-{game_id}.txt",
-        description=f"The moves of game {game_id}",
+        description=_("The moves of game {id}").format(id=game_id),
     )
 
 

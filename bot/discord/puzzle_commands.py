@@ -35,7 +35,9 @@ from bot.discord.cooldowns import COOLDOWNS, HasCooldowns, OnCooldown
 from bot.discord.handlers import bot_of
 from bot.discord.identities import player_of
 from bot.discord.known_servers import KnownServers
+from bot.discord.languages import Answering
 from bot.discord.replies import answer_privately
+from bot.i18n import N_, _
 from bot.render.board_picture import describe_board, draw_board
 from bot.service import GameService, ServiceError
 from bot.service.puzzles import PuzzleResult, PuzzleStanding, describe_value
@@ -54,6 +56,7 @@ def puzzle_button_id(puzzle_id: str, move: str) -> str:
 
 
 class PuzzleButton(
+    Answering,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"mancala:puzzle:(?P<puzzle>{_PUZZLE_ID}):(?P<move>[{PIT_CLASS}][<>]?)",
 ):
@@ -82,7 +85,7 @@ class PuzzleButton(
     ) -> Self:
         return cls(match["puzzle"], match["move"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).puzzle_commands.answer(interaction, self.puzzle_id, self.move)
 
 
@@ -111,18 +114,22 @@ def puzzle_view(puzzle: Puzzle) -> discord.ui.View:
     return view
 
 
+_GRADES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+
+
 def puzzle_text(puzzle: Puzzle, title: str, text_board: bool = True) -> str:
     """A puzzle's message: what it is, what to find, and the 003 board (from South's side, as
     every Discord board is drawn)."""
-    side = puzzle.position.to_move
+    grade = puzzle.grade.value
     lines = [
-        f"**{title}** · `{puzzle.id}` · {puzzle.family} · {puzzle.grade.value}",
-        f"{side.title()} to move: one move keeps {describe_value(puzzle.value)} with best "
-        "play. Find it!",
+        f"**{title}** · `{puzzle.id}` · {puzzle.family} · {_(_GRADES.get(grade, grade))}",
+        _("{side} to move: one move keeps {value} with best play. Find it!").format(
+            side=fmt.side_name(puzzle.position.to_move), value=describe_value(puzzle.value)
+        ),
     ]
     if text_board:
         lines.append(fmt.code_block(render(puzzle.position)))
-    lines.append("Press a pit to answer; only your first answer counts for your streak.")
+    lines.append(_("Press a pit to answer; only your first answer counts for your streak."))
     return fmt.fit("\n".join(lines))
 
 
@@ -140,10 +147,13 @@ def puzzle_picture(puzzle: Puzzle) -> tuple[discord.File, discord.Embed]:
 
 def answer_text(result: PuzzleResult) -> str:
     """The private answer to a press: the verdict with its line, the streak, what next."""
+    another = fmt.command("puzzle", kind=_("another puzzle for me"))
     more = (
-        "`/mancala puzzle kind:next` for another."
+        _("{another} for another.").format(another=another)
         if result.correct
-        else "Try another pit (practice), or `/mancala puzzle kind:next` for another puzzle."
+        else _("Try another pit (practice), or {another} for another puzzle.").format(
+            another=another
+        )
     )
     text = f"{result.verdict()}\n{result.streak_words()}\n{more}"
     return fmt.fit(f"`{result.puzzle.id}`: {text}")
@@ -151,23 +161,42 @@ def answer_text(result: PuzzleResult) -> str:
 
 def streak_text(standing: PuzzleStanding) -> str:
     if not standing.answered:
-        return "You have not answered a puzzle yet: `/mancala puzzle` shows today's."
-    best = f", your best {standing.best_streak}" if standing.best_streak else ""
-    return (
-        f"Your puzzles: {standing.solved} solved of {standing.answered}. "
-        f"Streak: {standing.streak} in a row{best}."
+        return _("You have not answered a puzzle yet: {puzzle} shows today's.").format(
+            puzzle=fmt.command("puzzle")
+        )
+    if standing.best_streak:
+        return _(
+            "Your puzzles: {solved} solved of {answered}. Streak: {streak} in a row, your "
+            "best {best}."
+        ).format(
+            solved=standing.solved,
+            answered=standing.answered,
+            streak=standing.streak,
+            best=standing.best_streak,
+        )
+    return _("Your puzzles: {solved} solved of {answered}. Streak: {streak} in a row.").format(
+        solved=standing.solved, answered=standing.answered, streak=standing.streak
     )
 
 
 def board_text(standings: list[PuzzleStanding]) -> str:
     """A server's puzzle board: a line per player, best first."""
     if not standings:
-        return "Nobody has answered a puzzle on this server yet: `/mancala puzzle` shows today's."
-    lines = ["**Puzzle board** (this server: most solved, then the longest streak)"]
+        return _("Nobody has answered a puzzle on this server yet: {puzzle} shows today's.").format(
+            puzzle=fmt.command("puzzle")
+        )
+    lines = [_("**Puzzle board** (this server: most solved, then the longest streak)")]
     for rank, s in enumerate(standings, 1):
+        line = _("{player}: {solved} solved of {answered} · streak {streak} · best {best}")
         lines.append(
-            f"{rank}. {fmt.who(s.player)}: {s.solved} solved of {s.answered} · "
-            f"streak {s.streak} · best {s.best_streak}"
+            f"{rank}. "
+            + line.format(
+                player=fmt.who(s.player),
+                solved=s.solved,
+                answered=s.answered,
+                streak=s.streak,
+                best=s.best_streak,
+            )
         )
     return fmt.fit("\n".join(lines))
 
@@ -198,7 +227,7 @@ class PuzzleCommands:
             if kind == "board":
                 if server is None:
                     return await answer_privately(
-                        interaction, "The puzzle board belongs to a server; ask in one."
+                        interaction, _("The puzzle board belongs to a server; ask in one.")
                     )
                 standings = await self.service.puzzle_board(server[1], limit=10)
                 await interaction.response.send_message(
@@ -207,10 +236,10 @@ class PuzzleCommands:
                 return
             if kind == "next":
                 puzzle = await self.service.next_puzzle(me, family, grade)
-                title, private = "A puzzle for you", True
+                title, private = _("A puzzle for you"), True
             else:
                 puzzle = await self.service.daily_puzzle(server, family)
-                title, private = "Puzzle of the day", False
+                title, private = _("Puzzle of the day"), False
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
         place = await self.servers.settings_for(interaction.channel_id)

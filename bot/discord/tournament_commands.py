@@ -28,7 +28,9 @@ from bot.discord.game_threads import GameThreads
 from bot.discord.handlers import TournamentHandlers, bot_of
 from bot.discord.identities import channel_of, mentions, player_of
 from bot.discord.known_servers import KnownServers
+from bot.discord.languages import Speakers
 from bot.discord.replies import answer_privately
+from bot.i18n import N_, _, choose, ngettext, pgettext, speaking
 from bot.service import Channel, GameService, Player, ServiceError
 from bot.service.events import TournamentNews, TournamentNewsKind
 from bot.service.tournaments import (
@@ -45,10 +47,10 @@ from bot.service.tournaments import (
 log = logging.getLogger(__name__)
 
 FORMATS = [
-    app_commands.Choice(name="Swiss (give rounds)", value=Format.SWISS.value),
-    app_commands.Choice(name="round robin", value=Format.ROUND_ROBIN.value),
-    app_commands.Choice(name="double round robin", value=Format.DOUBLE_ROUND_ROBIN.value),
-    app_commands.Choice(name="arena (give its length in minutes)", value=Format.ARENA.value),
+    app_commands.Choice(name=N_("Swiss (give rounds)"), value=Format.SWISS.value),
+    app_commands.Choice(name=N_("round robin"), value=Format.ROUND_ROBIN.value),
+    app_commands.Choice(name=N_("double round robin"), value=Format.DOUBLE_ROUND_ROBIN.value),
+    app_commands.Choice(name=N_("arena (give its length in minutes)"), value=Format.ARENA.value),
 ]
 Choices = list[app_commands.Choice[str]]
 
@@ -61,65 +63,86 @@ def points(value: float) -> str:
     return str(whole)
 
 
+_FORMAT_NAMES = {
+    Format.ROUND_ROBIN: N_("round robin"),
+    Format.DOUBLE_ROUND_ROBIN: N_("double round robin"),
+}
+
+
 def describe(view: TournamentView) -> str:
     """A tournament in two lines: what it is, and where it stands."""
     if view.format is Format.SWISS:
-        shape = f"Swiss, {view.rounds} round{'s' if view.rounds != 1 else ''}"
+        rounds = view.rounds or 0
+        shape = ngettext("Swiss, {n} round", "Swiss, {n} rounds", rounds).format(n=rounds)
     elif view.format is Format.ARENA:
-        shape = f"arena, {view.arena_minutes} minutes"
+        minutes = view.arena_minutes or 0
+        shape = ngettext("arena, {n} minute", "arena, {n} minutes", minutes).format(n=minutes)
     else:
-        shape = view.format.value.replace("-", " ")
+        shape = _(_FORMAT_NAMES[view.format])
         if view.rounds:
-            shape += f", {view.rounds} rounds"
+            shape += ", " + ngettext("{n} round", "{n} rounds", view.rounds).format(n=view.rounds)
     status = {
         TournamentStatus.OPEN: (
-            f"open: starts <t:{int(view.starts_at)}:R>"
+            _("open: starts {time}").format(time=f"<t:{int(view.starts_at)}:R>")
             if view.starts_at
-            else "open: starts when an organiser says"
+            else _("open: starts when an organiser says")
         ),
-        TournamentStatus.RUNNING: f"round {view.current_round} under way",
-        TournamentStatus.FINISHED: "finished",
-        TournamentStatus.CANCELLED: "cancelled",
+        TournamentStatus.RUNNING: _("round {n} under way").format(n=view.current_round),
+        # TRANSLATORS: a tournament's state
+        TournamentStatus.FINISHED: pgettext("tournament", "finished"),
+        # TRANSLATORS: a tournament's state
+        TournamentStatus.CANCELLED: pgettext("tournament", "cancelled"),
     }[view.status]
-    return (
-        f"**Tournament {view.id} · {view.name}** · {shape} · `{view.rules}` · "
-        f"{view.time_control}\n{len(view.players)} player"
-        f"{'s' if len(view.players) != 1 else ''} · {status}"
+    players = len(view.players)
+    return "\n".join(
+        [
+            _("**Tournament {id} · {name}** · {shape} · `{rules}` · {time_control}").format(
+                id=view.id,
+                name=view.name,
+                shape=shape,
+                rules=view.rules,
+                time_control=view.time_control,
+            ),
+            ngettext("{n} player", "{n} players", players).format(n=players) + " · " + status,
+        ]
     )
 
 
 def pairing_line(pairing: Pairing, place: str = "") -> str:
     """One board of a round, with its result once known."""
     if pairing.north is None:
-        return f"Bye: {fmt.who(pairing.south)} (1 point)"
+        return _("Bye: {player} (1 point)").format(player=fmt.who(pairing.south))
+    south, north = fmt.who(pairing.south), fmt.who(pairing.north)
     if pairing.kind is PairingKind.FORFEIT:
         if pairing.result is PairingResult.NONE:
-            return f"{fmt.who(pairing.south)} – {fmt.who(pairing.north)}: not played"
+            return _("{south} – {north}: not played").format(south=south, north=north)
         winner = pairing.south if pairing.result is PairingResult.SOUTH else pairing.north
-        return (
-            f"{fmt.who(pairing.south)} – {fmt.who(pairing.north)}: "
-            f"{fmt.who(winner)} wins by forfeit"
+        return _("{south} – {north}: {winner} wins by forfeit").format(
+            south=south, north=north, winner=fmt.who(winner)
         )
     score = {
         PairingResult.SOUTH: " · 1–0",
         PairingResult.NORTH: " · 0–1",
         PairingResult.DRAW: " · ½–½",
     }.get(pairing.result or PairingResult.NONE, "")
-    return (
-        f"Board {pairing.board}: {fmt.who(pairing.south)} (South) – {fmt.who(pairing.north)}"
-        f" · game {pairing.game_id}{place}{score}"
+    line = _("Board {board}: {south} ({south_side}) – {north} · game {game}").format(
+        board=pairing.board,
+        south=south,
+        south_side=fmt.side_name("south"),
+        north=north,
+        game=pairing.game_id,
     )
+    return f"{line}{place}{score}"
 
 
 def standings_lines(standings: list[Standing] | tuple[Standing, ...], arena: bool) -> list[str]:
     lines = []
     for s in standings:
-        gone = " (withdrew)" if s.withdrawn else ""
+        gone = " " + _("(withdrew)") if s.withdrawn else ""
+        # Buchholz and Sonneborn-Berger (SB): the tie-breaks' names, as tournaments write them
         ties = "" if arena else f" · Buchholz {points(s.buchholz)} · SB {s.sonneborn_berger:g}"
-        lines.append(
-            f"{s.rank}. {fmt.who(s.player)}{gone}: {points(s.points)}{ties} · "
-            f"{s.wins}W {s.draws}D {s.losses}L"
-        )
+        score = fmt.record(s.wins, s.losses, s.draws)
+        lines.append(f"{s.rank}. {fmt.who(s.player)}{gone}: {points(s.points)}{ties} · {score}")
     return lines
 
 
@@ -128,18 +151,20 @@ class TournamentGroup(app_commands.Group):
     list."""
 
     def __init__(self) -> None:
-        super().__init__(name="tournament", description="Swiss, round-robin and arena tournaments")
+        super().__init__(
+            name="tournament", description=N_("Swiss, round-robin and arena tournaments")
+        )
 
-    @app_commands.command(description="Create a tournament in this channel (Manage Server)")
+    @app_commands.command(description=N_("Create a tournament in this channel (Manage Server)"))
     @app_commands.describe(
-        name="the tournament's name",
-        format="Swiss, round robin (once or twice round) or arena",
-        ruleset="a preset like oware (default: this server's)",
-        rounds="a Swiss's rounds (1 to 20)",
-        minutes="live: minutes a move (1 to 60)",
-        days="correspondence: days a move (1 to 14; the default, 3)",
-        length="an arena's length in minutes (10 to 1440)",
-        start_in="start by itself after this long, like 2h or 1d (default: when you say)",
+        name=N_("the tournament's name"),
+        format=N_("Swiss, round robin (once or twice round) or arena"),
+        ruleset=N_("a preset like oware (default: this server's)"),
+        rounds=N_("a Swiss's rounds (1 to 20)"),
+        minutes=N_("live: minutes a move (1 to 60)"),
+        days=N_("correspondence: days a move (1 to 14; the default, 3)"),
+        length=N_("an arena's length in minutes (10 to 1440)"),
+        start_in=N_("start by itself after this long, like 2h or 1d (default: when you say)"),
     )
     @app_commands.choices(format=FORMATS)
     async def create(
@@ -164,36 +189,36 @@ class TournamentGroup(app_commands.Group):
     ) -> Choices:
         return ruleset_choices(current)
 
-    @app_commands.command(description="Join a tournament")
-    @app_commands.describe(tournament="the tournament's number")
+    @app_commands.command(description=N_("Join a tournament"))
+    @app_commands.describe(tournament=N_("the tournament's number"))
     async def join(
         self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]
     ) -> None:
         await _handler(interaction).join(interaction, tournament)
 
-    @app_commands.command(description="Leave a tournament (once it runs: for good)")
-    @app_commands.describe(tournament="the tournament's number")
+    @app_commands.command(description=N_("Leave a tournament (once it runs: for good)"))
+    @app_commands.describe(tournament=N_("the tournament's number"))
     async def withdraw(
         self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]
     ) -> None:
         await _handler(interaction).withdraw(interaction, tournament)
 
-    @app_commands.command(description="Start a tournament now (its organisers)")
-    @app_commands.describe(tournament="the tournament's number")
+    @app_commands.command(description=N_("Start a tournament now (its organisers)"))
+    @app_commands.describe(tournament=N_("the tournament's number"))
     async def start(
         self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]
     ) -> None:
         await _handler(interaction).start(interaction, tournament)
 
-    @app_commands.command(description="Call a tournament off (its organisers)")
-    @app_commands.describe(tournament="the tournament's number")
+    @app_commands.command(description=N_("Call a tournament off (its organisers)"))
+    @app_commands.describe(tournament=N_("the tournament's number"))
     async def cancel(
         self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]
     ) -> None:
         await _handler(interaction).cancel(interaction, tournament)
 
-    @app_commands.command(description="A round's pairings (default: the round under way)")
-    @app_commands.describe(tournament="the tournament's number", round="the round's number")
+    @app_commands.command(description=N_("A round's pairings (default: the round under way)"))
+    @app_commands.describe(tournament=N_("the tournament's number"), round=N_("the round's number"))
     async def pairings(
         self,
         interaction: discord.Interaction,
@@ -202,14 +227,14 @@ class TournamentGroup(app_commands.Group):
     ) -> None:
         await _handler(interaction).pairings(interaction, tournament, round)
 
-    @app_commands.command(description="The standings, with their tie-breaks")
-    @app_commands.describe(tournament="the tournament's number")
+    @app_commands.command(description=N_("The standings, with their tie-breaks"))
+    @app_commands.describe(tournament=N_("the tournament's number"))
     async def standings(
         self, interaction: discord.Interaction, tournament: app_commands.Range[int, 1]
     ) -> None:
         await _handler(interaction).standings(interaction, tournament)
 
-    @app_commands.command(name="list", description="The tournaments open to join or under way")
+    @app_commands.command(name="list", description=N_("The tournaments open to join or under way"))
     async def list_them(self, interaction: discord.Interaction) -> None:
         await _handler(interaction).list_open(interaction)
 
@@ -235,6 +260,7 @@ class TournamentCommands:
         self.boards = boards
         self.servers = servers
         self.threads = threads
+        self.speakers = Speakers(service, servers)
         self._posted: OrderedDict[tuple[object, ...], None] = OrderedDict()
 
     # -- commands -------------------------------------------------------------------------
@@ -255,7 +281,7 @@ class TournamentCommands:
         me = player_of(interaction.user)
         try:
             if minutes is not None and days is not None:
-                raise ValueError("give minutes a move or days a move, not both")
+                raise ValueError(_("give minutes a move or days a move, not both"))
             if minutes is not None or format == Format.ARENA.value:
                 pace = TimeControl.live(minutes if minutes is not None else 5)
             else:
@@ -284,7 +310,11 @@ class TournamentCommands:
             return await answer_privately(interaction, str(err))
         await interaction.response.send_message(
             fmt.fit(
-                f"{describe(view)}\nJoin with `/mancala tournament join tournament:{view.id}`."
+                describe(view)
+                + "\n"
+                + _("Join with {join}.").format(
+                    join=fmt.command("tournament join", tournament=view.id)
+                )
             ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -296,7 +326,7 @@ class TournamentCommands:
             view = await self.service.join_tournament(tournament_id, me)
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
-        await answer_privately(interaction, f"You are in.\n{describe(view)}")
+        await answer_privately(interaction, _("You are in.") + "\n" + describe(view))
 
     async def withdraw(self, interaction: discord.Interaction, tournament_id: int) -> None:
         try:
@@ -305,7 +335,7 @@ class TournamentCommands:
             )
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
-        await answer_privately(interaction, f"You are out of tournament {view.id}.")
+        await answer_privately(interaction, _("You are out of tournament {id}.").format(id=view.id))
 
     async def start(self, interaction: discord.Interaction, tournament_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)  # threads take a moment
@@ -315,7 +345,8 @@ class TournamentCommands:
             )
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
-        await answer_privately(interaction, f"Started.\n{describe(view)}")
+        # TRANSLATORS: a tournament was started
+        await answer_privately(interaction, _("Started.") + "\n" + describe(view))
 
     async def cancel(self, interaction: discord.Interaction, tournament_id: int) -> None:
         try:
@@ -324,7 +355,8 @@ class TournamentCommands:
             )
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
-        await answer_privately(interaction, f"Cancelled.\n{describe(view)}")
+        # TRANSLATORS: a tournament was cancelled
+        await answer_privately(interaction, _("Cancelled.") + "\n" + describe(view))
 
     async def pairings(
         self, interaction: discord.Interaction, tournament_id: int, round_no: int | None
@@ -335,8 +367,10 @@ class TournamentCommands:
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
         shown = round_no or view.current_round
-        head = f"{describe(view)}\n**Round {shown}**" if shown else describe(view)
-        lines = [await self._line(p) for p in pairings] or ["No pairings yet."]
+        head = (
+            describe(view) + "\n" + _("**Round {n}**").format(n=shown) if shown else describe(view)
+        )
+        lines = [await self._line(p) for p in pairings] or [_("No pairings yet.")]
         await answer_privately(interaction, "\n".join([head, *lines]))
 
     async def standings(self, interaction: discord.Interaction, tournament_id: int) -> None:
@@ -345,7 +379,7 @@ class TournamentCommands:
             table = await self.service.tournament_standings(tournament_id)
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
-        lines = standings_lines(table, view.format is Format.ARENA) or ["Nobody has joined yet."]
+        lines = standings_lines(table, view.format is Format.ARENA) or [_("Nobody has joined yet.")]
         await answer_privately(interaction, "\n".join([describe(view), *lines]))
 
     async def list_open(self, interaction: discord.Interaction) -> None:
@@ -358,7 +392,7 @@ class TournamentCommands:
             return await answer_privately(interaction, str(err))
         here = str(interaction.guild_id) if interaction.guild_id else None
         shown = [t for t in shown if t.server in (None, here)]
-        text = "\n".join(describe(t) for t in shown) or "No tournament is open or under way."
+        text = "\n".join(describe(t) for t in shown) or _("No tournament is open or under way.")
         await answer_privately(interaction, text)
 
     @staticmethod
@@ -384,7 +418,10 @@ class TournamentCommands:
         channel = self.client.get_channel(channel_id) if channel_id else None
         if not isinstance(channel, discord.TextChannel):
             return None
-        name = f"{tournament.name} · round {pairing.round} · board {pairing.board}"
+        with speaking(choose(None, str(channel.guild.preferred_locale))):
+            name = _("{name} · round {round} · board {board}").format(
+                name=tournament.name, round=pairing.round, board=pairing.board
+            )
         thread = await channel.create_thread(
             name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
@@ -401,29 +438,38 @@ class TournamentCommands:
         return True
 
     async def post(self, event: TournamentNews) -> None:
-        """A tournament's news: in its channel (``in_place``), else for one Discord player:
-        their game's board in its thread, mentioning the players, or a direct message."""
+        """A tournament's news: in its channel (``in_place``), in its server's language; else
+        for one Discord player: their game's board in its thread (in its server's language),
+        mentioning the players, or a direct message (in the player's)."""
         view = event.tournament
         if event.in_place:
             return await self._post_in_place(event)
         if event.kind is not TournamentNewsKind.ROUND_STARTED:
             if view.place is not None and view.place.surface == "discord":
                 return  # the channel has it
-            return await self._direct(event.recipient, self._news_text(event))
+            with speaking(await self.speakers.for_player(event.recipient)):
+                text = self._news_text(event)
+            return await self._direct(event.recipient, text)
         pairing = event.pairing
         if pairing is None or pairing.game_id is None:
-            text = self._news_text(event)
-            if pairing is not None:
-                text += "\n" + pairing_line(pairing)
+            with speaking(await self.speakers.for_player(event.recipient)):
+                text = self._news_text(event)
+                if pairing is not None:
+                    text += "\n" + pairing_line(pairing)
             return await self._direct(event.recipient, text)
         game = await self.service.get_game(pairing.game_id)
         if game.channel.surface != "discord":
-            note = f"{view.name}, round {event.round}: your game is number {game.id}."
-            return await self._direct(event.recipient, fmt.board_message(game, note))
+            with speaking(await self.speakers.for_player(event.recipient)):
+                note = _("{name}, round {round}: your game is number {id}.").format(
+                    name=view.name, round=event.round, id=game.id
+                )
+                text = fmt.board_message(game, note)
+            return await self._direct(event.recipient, text)
         if not self._first_time(("game", game.id)):
             return  # the other player's copy of the news posted it
-        note = f"**{view.name}**, round {event.round}"
-        text, extras = await self.boards.message(game, note, turn=True)
+        with speaking(await self.speakers.for_post(game.channel, event.recipient)):
+            note = _("**{name}**, round {round}").format(name=view.name, round=event.round)
+            text, extras = await self.boards.message(game, note, turn=True)
         extras["allowed_mentions"] = mentions(game.south, game.north)
         thread = self.client.get_partial_messageable(int(game.channel.id))
         message = await thread.send(text, **extras)
@@ -437,27 +483,36 @@ class TournamentCommands:
         key = ("place", view.id, event.kind, event.round, event.player)
         if channel_id is None or not self._first_time(key):
             return
-        text = self._news_text(event)
-        if event.kind is TournamentNewsKind.ROUND_STARTED:
-            text += "\n" + "\n".join([await self._line(p) for p in event.pairings])
-        elif event.standings:
-            text += "\n" + "\n".join(standings_lines(event.standings, view.format is Format.ARENA))
+        with speaking(await self.speakers.for_post(view.place, None)):
+            text = self._news_text(event)
+            if event.kind is TournamentNewsKind.ROUND_STARTED:
+                text += "\n" + "\n".join([await self._line(p) for p in event.pairings])
+            elif event.standings:
+                arena = view.format is Format.ARENA
+                text += "\n" + "\n".join(standings_lines(event.standings, arena))
         channel = self.client.get_partial_messageable(channel_id)
         await channel.send(fmt.fit(text), allowed_mentions=discord.AllowedMentions.none())
 
     @staticmethod
     def _news_text(event: TournamentNews) -> str:
         view = event.tournament
-        title = f"**Tournament {view.id} · {view.name}**"
+        title = _("**Tournament {id} · {name}**").format(id=view.id, name=view.name)
         if event.kind is TournamentNewsKind.JOINED and event.player is not None:
-            return f"{fmt.who(event.player)} joined {title} ({len(view.players)} players)."
+            players = len(view.players)
+            return ngettext(
+                "{player} joined {title} ({n} player).",
+                "{player} joined {title} ({n} players).",
+                players,
+            ).format(player=fmt.who(event.player), title=title, n=players)
         if event.kind is TournamentNewsKind.WITHDRAWN and event.player is not None:
-            return f"{fmt.who(event.player)} withdrew from {title}."
+            return _("{player} withdrew from {title}.").format(
+                player=fmt.who(event.player), title=title
+            )
         if event.kind is TournamentNewsKind.ROUND_STARTED:
-            return f"{title}: round {event.round} begins."
+            return _("{title}: round {round} begins.").format(title=title, round=event.round)
         if event.kind is TournamentNewsKind.FINISHED:
-            return f"{title} is over. Final standings:"
-        return f"{title} was cancelled."
+            return _("{title} is over. Final standings:").format(title=title)
+        return _("{title} was cancelled.").format(title=title)
 
     async def _direct(self, recipient: Player, text: str) -> None:
         user_id = fmt.snowflake(recipient.id) if recipient.surface == "discord" else None

@@ -25,7 +25,10 @@ from typing import Any, Self
 import discord
 
 from bot.discord.handlers import bot_of
+from bot.discord.languages import Answering
+from bot.i18n import N_, _
 from bot.service import Challenge, GameView
+from bot.service.types import OfferKind
 from engine.ruleset import PIT_CLASS
 
 BUTTONS_PER_ROW = 5
@@ -42,6 +45,7 @@ def move_id(game_id: int, ply: int, move: str) -> str:
 
 
 class PitButton(
+    Answering,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"mancala:move:(?P<game>{_ID}):(?P<ply>{_ID}):(?P<move>[{PIT_CLASS}][<>]?)",
 ):
@@ -70,13 +74,14 @@ class PitButton(
     ) -> Self:
         return cls(int(match["game"]), int(match["ply"]), match["move"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).game_commands.move(
             interaction, self.game_id, self.move, self.ply, from_board=True
         )
 
 
 class MoveSelect(
+    Answering,
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=rf"mancala:pick:(?P<game>{_ID}):(?P<ply>{_ID}):(?P<part>[0-9])",
 ):
@@ -99,7 +104,7 @@ class MoveSelect(
                 custom_id=f"mancala:pick:{game_id}:{ply}:{part}",
                 options=options,
                 row=row,
-                placeholder="Choose a move" + (" (more)" if part else ""),
+                placeholder=_("Choose a move (more)") if part else _("Choose a move"),
             )
         )
 
@@ -112,7 +117,7 @@ class MoveSelect(
     ) -> Self:
         return cls(int(match["game"]), int(match["ply"]), int(match["part"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # the menu's choice, which discord.py reads off the click
         await bot_of(interaction).game_commands.move(
             interaction, self.game_id, values[0] if values else "", self.ply, from_board=True
@@ -120,6 +125,7 @@ class MoveSelect(
 
 
 class ChallengeButton(
+    Answering,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"mancala:challenge:(?P<id>{_ID}):(?P<answer>accept|decline)",
 ):
@@ -127,7 +133,7 @@ class ChallengeButton(
         self.challenge_id, self.answer = challenge_id, answer
         super().__init__(
             discord.ui.Button(
-                label=answer.title(),
+                label=_("Accept") if answer == "accept" else _("Decline"),
                 custom_id=f"mancala:challenge:{challenge_id}:{answer}",
                 style=discord.ButtonStyle.success
                 if answer == "accept"
@@ -144,7 +150,7 @@ class ChallengeButton(
     ) -> Self:
         return cls(int(match["id"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         challenges = bot_of(interaction).challenges
         if self.answer == "accept":
             await challenges.accept(interaction, self.challenge_id, from_card=True)
@@ -153,6 +159,7 @@ class ChallengeButton(
 
 
 class OfferButton(
+    Answering,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"mancala:offer:(?P<game>{_ID}):(?P<ply>{_ID}):"
     r"(?P<answer>accept|decline)",
@@ -161,7 +168,7 @@ class OfferButton(
         self.game_id, self.ply, self.answer = game_id, ply, answer
         super().__init__(
             discord.ui.Button(
-                label=label or answer.title(),
+                label=label or (_("Accept") if answer == "accept" else _("Decline")),
                 custom_id=f"mancala:offer:{game_id}:{ply}:{answer}",
                 style=discord.ButtonStyle.success
                 if answer == "accept"
@@ -179,13 +186,14 @@ class OfferButton(
     ) -> Self:
         return cls(int(match["game"]), int(match["ply"]), match["answer"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).game_commands.answer_offer(
             interaction, self.game_id, self.ply, self.answer == "accept"
         )
 
 
 class RematchButton(
+    Answering,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"mancala:rematch:(?P<game>{_ID})",
 ):
@@ -195,7 +203,7 @@ class RematchButton(
         self.game_id = game_id
         super().__init__(
             discord.ui.Button(
-                label="Rematch",
+                label=_("Rematch"),
                 custom_id=f"mancala:rematch:{game_id}",
                 style=discord.ButtonStyle.success,
             )
@@ -210,11 +218,12 @@ class RematchButton(
     ) -> Self:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).challenges.rematch(interaction, self.game_id)
 
 
 class ReviewButton(
+    Answering,
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=rf"mancala:review:(?P<game>{_ID})",
 ):
@@ -224,7 +233,7 @@ class ReviewButton(
         self.game_id = game_id
         super().__init__(
             discord.ui.Button(
-                label="Review this game",
+                label=_("Review this game"),
                 custom_id=f"mancala:review:{game_id}",
                 style=discord.ButtonStyle.secondary,
             )
@@ -239,9 +248,16 @@ class ReviewButton(
     ) -> Self:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         await bot_of(interaction).game_commands.review(interaction, self.game_id)
 
+
+# the offer buttons' labels: accept, decline
+_OFFER_BUTTONS = {
+    OfferKind.DRAW: (N_("Accept draw"), N_("Decline draw")),
+    OfferKind.END: (N_("Agree to end"), N_("Play on")),
+    OfferKind.UNDO: (N_("Allow take-back"), N_("Refuse take-back")),
+}
 
 DYNAMIC_ITEMS = (
     PitButton,
@@ -285,9 +301,9 @@ def board_view(game: GameView) -> discord.ui.View | None:
         _add_moves(view, game)
     answerer = game.opponent_of(game.offer.by) if game.offer else None
     if game.offer and (answerer is None or answerer.surface == "discord"):
-        kind = game.offer.kind
-        view.add_item(OfferButton(game.id, game.ply, "accept", f"Accept {kind}"))
-        view.add_item(OfferButton(game.id, game.ply, "decline", f"Decline {kind}"))
+        accept, decline = _OFFER_BUTTONS[game.offer.kind]
+        view.add_item(OfferButton(game.id, game.ply, "accept", _(accept)))
+        view.add_item(OfferButton(game.id, game.ply, "decline", _(decline)))
     return view if view.children else None
 
 
@@ -330,4 +346,6 @@ def _split(pits: list[str]) -> list[list[str]]:
 
 
 def _move_description(move: str) -> str:
-    return f"sow pit {move[0]} " + ("clockwise" if move.endswith("<") else "counter-clockwise")
+    if move.endswith("<"):
+        return _("sow pit {pit} clockwise").format(pit=move[0])
+    return _("sow pit {pit} counter-clockwise").format(pit=move[0])
