@@ -146,7 +146,7 @@ async def test_the_notice_says_what_happened_and_when_it_resets(positions):
     [notice] = await bot.answer(numbered("help", 2), "ann@example.org")
     text = notice.get_body(("plain",)).get_content()
     assert notice["To"] == "ann@example.org" and notice["Auto-Submitted"] == "auto-replied"
-    assert "1 automatic replies today" in text and "00:00 UTC (in about 23 hours)" in text
+    assert "1 automatic reply today" in text and "00:00 UTC (in about 23 hours)" in text
     assert "only notice" in text and len(text) < 400
 
 

@@ -158,7 +158,9 @@ async def test_nul_bytes_in_a_charset_or_header_are_harmless(tmp_path, relay):
     mail = read_mail(raw)
     assert mail.text == "Rules: wari\nMove: E" and "\x00" not in mail.from_name
     status, [reply] = await piped(tmp_path, raw, relay)
-    assert status == EX_OK and "a Move: needs the board" in reply.get_content()  # body read
+    assert (
+        status == EX_OK and "a Move: needs the board" in reply.get_body(("plain",)).get_content()
+    )  # body read
 
 
 # --- nesting ---
@@ -182,7 +184,7 @@ async def test_deeply_nested_multipart_is_answered_as_too_complex(tmp_path, rela
     mail = read_mail(nested(3000))
     assert mail.refusal and mail.text == "" and mail.sender == "ann@example.org"
     status, [reply] = await piped(tmp_path, nested(3000), relay)
-    assert status == EX_OK and "3000 nested parts" in reply.get_content()
+    assert status == EX_OK and "3000 nested parts" in reply.get_body(("plain",)).get_content()
 
 
 # --- odd charsets ---
@@ -259,8 +261,11 @@ async def test_a_challenge_to_an_unusable_address_is_refused_in_words(tmp_path, 
         + b"@example.org wari\r\n"
     )
     status, [reply] = await piped(tmp_path, raw, relay)
-    assert status == EX_OK and "not an email address this bot can write to" in reply.get_content()
-    assert "b" * 60 not in reply.get_content()  # quoted as a short excerpt
+    assert (
+        status == EX_OK
+        and "not an email address this bot can write to" in reply.get_body(("plain",)).get_content()
+    )
+    assert "b" * 60 not in reply.get_body(("plain",)).get_content()  # quoted as a short excerpt
 
 
 # --- permanent and temporary refusals ---

@@ -4,6 +4,11 @@ game's answer, or a position-and-move game's answer.
 Before anything is read, mail a trusted ``Authentication-Results`` header calls forged (SPF
 or DMARC failed, ``bot.mail.authentication``) is dropped: logged and counted, never answered.
 
+Every answer is written inside ``speaking(language)``, set here once for each mail: the
+writer's own setting (``language fr``), else the mail's Content-Language, else the language
+its client quoted the bot in ("Le 3 mars 2026, Mancala a écrit :"), else English
+(``Correspondence.language_of``). Each reply says so in its Content-Language header.
+
 Routing: a mail whose subject or address carries a game or challenge tag, or whose first
 word is a correspondence command (challenge, games, help...), goes to ``Correspondence``;
 everything else is read as a position-and-move mail. Replies other than a player's game mail
@@ -20,7 +25,9 @@ from typing import TYPE_CHECKING
 
 from bot import metrics
 from bot.ai_runtime.pool import AIPool, default_level, known_levels
+from bot.i18n import Language, _, choose, speaking
 from bot.mail.authentication import check_message
+from bot.mail.mail_language import mark_language
 from bot.mail.mail_settings import MailSettings
 from bot.mail.position_mail import (
     MailFormatError,
@@ -30,7 +37,7 @@ from bot.mail.position_mail import (
     played_move,
     reply_text,
 )
-from bot.mail.reading import IncomingMail, read_mail
+from bot.mail.reading import MAX_CONTAINERS, IncomingMail, read_mail
 from bot.mail.replies import build_reply
 from bot.mail.reply_limits import ReplyKind, ReplyLimiter, limited
 from bot.mail.transport import PermanentMailError, Relay
@@ -111,8 +118,25 @@ class MailBot:
             log.info("not answering mail from my own address (a forwarding loop?)")
             return []
         self.limiter.note_writer(mail.from_address)
+        with speaking(await self.language_of(mail)):
+            replies = await self._answer(mail)
+            for reply in replies:
+                mark_language(reply)
+        return replies
+
+    async def language_of(self, mail: IncomingMail) -> Language:
+        """The language to answer ``mail`` in (see the module's docstring)."""
+        if self.correspondence is not None:
+            return await self.correspondence.language_of(mail)
+        return choose(None, mail.content_language, mail.attribution_language)
+
+    async def _answer(self, mail: IncomingMail) -> list[EmailMessage]:
+        """The replies to a mail that is to be answered, in the current language."""
         if mail.refusal:
-            text = f"Sorry, {mail.refusal}."
+            text = _(
+                "Sorry, your mail has {count} nested parts, and at most {most} are read; "
+                "please send the move as plain text."
+            ).format(count=mail.nested_parts, most=MAX_CONTAINERS)
             return await self._limited(mail, ReplyKind.AUTOMATIC, self._reply(mail, text))
         if self.correspondence is not None and await self.correspondence.wants(mail):
             return await self.correspondence.handle(mail)
@@ -132,6 +156,7 @@ class MailBot:
         return await self._limited(mail, ReplyKind.PLAY, play)
 
     def _build(self, mail: IncomingMail, text: str) -> EmailMessage:
+        """A reply to ``mail`` in the current language."""
         return build_reply(mail, text, self.settings.bot_address)
 
     def _reply(self, mail: IncomingMail, text: str) -> Callable[[], Awaitable[list[EmailMessage]]]:

@@ -23,9 +23,18 @@ from email.message import EmailMessage
 from typing import TypeVar
 
 from bot import metrics
+from bot.i18n import N_, Language, _, choose, ngettext, speaking
 from bot.mail.digest import DigestMail, digest_mail
 from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from, seat_of
-from bot.mail.mail_commands import HELP, Command, CommandError, first_line, parse_command
+from bot.mail.mail_commands import (
+    Command,
+    CommandError,
+    first_line,
+    help_text,
+    not_done,
+    parse_command,
+)
+from bot.mail.mail_language import language_words, mark_language, read_language
 from bot.mail.mail_settings import MailSettings
 from bot.mail.puzzle_mail import PuzzleMail
 from bot.mail.reading import IncomingMail
@@ -37,6 +46,7 @@ from bot.mail.tournament_mail import TournamentMail, TournamentWords
 from bot.mail.transport import PermanentMailError, Relay, TransientMailError
 from bot.render.review_text import review_summary
 from bot.service import (
+    Challenge,
     ChallengeAnswered,
     ChallengeReceived,
     Channel,
@@ -63,17 +73,55 @@ Seat = TypeVar("Seat", bound=str)  # a game's Side, or a challenge's role
 
 _OPEN_VERBS = ("challenge", "games", "help")  # need no token: they act for the From address
 _RULES_LINE = re.compile(r"^\s*(rules?|ruleset|variant)\s*[:=]", re.I | re.M)  # a position mail
-_UNTAGGED_MOVE = (
+_UNTAGGED_MOVE = N_(
     "I did not play {move}: this mail carries no game's tag, so I cannot tell "
     "which game it is for (and a From address alone never authorizes a move). "
     "Reply to my latest mail about your game: its subject and reply address "
     "carry the tag."
 )
-_REFUSED = (
+_REFUSED = N_(
     "I did not act on your mail: it does not carry the secret token of {what}. "
     "Reply to my latest mail about it (its subject and reply address carry your "
     "token); a From address alone never authorizes a move."
 )
+# What the headline of an offer's mail says, by the offer's kind: made, and answered.
+_OFFERS = {
+    OfferKind.DRAW: N_("{name} offers a draw."),
+    OfferKind.END: N_("{name} offers to end the game here, scored as agreed."),
+    OfferKind.UNDO: N_("{name} asks to take back their last move."),
+}
+_OFFER_ACCEPTED = {
+    OfferKind.DRAW: N_("{name} accepted your draw offer."),
+    OfferKind.END: N_("{name} accepted your end offer."),
+    OfferKind.UNDO: N_("{name} accepted your undo offer."),
+}
+_OFFER_DECLINED = {
+    OfferKind.DRAW: N_("{name} declined your draw offer."),
+    OfferKind.END: N_("{name} declined your end offer."),
+    OfferKind.UNDO: N_("{name} declined your undo offer."),
+}
+# The answer to one's own offer command (draw, end, undo), by whether it was agreed.
+_YOU_ACCEPTED = {
+    OfferKind.DRAW: N_("You accepted the draw."),
+    OfferKind.END: N_("You accepted the end."),
+    OfferKind.UNDO: N_("You accepted the undo."),
+}
+_GRANTED = {
+    OfferKind.DRAW: N_("Granted: draw."),
+    OfferKind.END: N_("Granted: end."),
+    OfferKind.UNDO: N_("Granted: undo."),
+}
+_YOU_OFFERED = {
+    OfferKind.DRAW: N_("You offered: draw."),
+    OfferKind.END: N_("You offered: end."),
+    OfferKind.UNDO: N_("You offered: undo."),
+}
+# A challenge that was answered, as its challenger hears it.
+_CHALLENGE_ANSWERED = {
+    "declined": N_("Your challenge to {name} is declined."),
+    "cancelled": N_("Your challenge to {name} is cancelled."),
+    "expired": N_("Your challenge to {name} is expired."),
+}
 
 
 def _stranger_refusal(limiter: ReplyLimiter, refusal: Refusal, address: str) -> str:
@@ -81,24 +129,33 @@ def _stranger_refusal(limiter: ReplyLimiter, refusal: Refusal, address: str) -> 
     hours = max(1, round(limiter.resets_in() / 3600))
     limit = limiter.limits.stranger_challenges
     if refusal is Refusal.STRANGER_CHALLENGES:
-        why = (
-            f"{address} has never written to me, and you have challenged {limit} "
-            f"such address{'es' if limit != 1 else ''} today, as many as I allow one "
-            f"sender in a day"
-        )
+        why = ngettext(
+            "{address} has never written to me, and you have challenged {n} such address "
+            "today, as many as I allow one sender in a day",
+            "{address} has never written to me, and you have challenged {n} such addresses "
+            "today, as many as I allow one sender in a day",
+            limit,
+        ).format(address=address, n=limit)
     elif refusal is Refusal.STRANGER_LIMIT:
-        why = (
-            f"{address} has never written to me and has had {limit} "
-            f"challenge{'s' if limit != 1 else ''} from me today, as many as I send such "
-            f"an address in a day"
-        )
+        why = ngettext(
+            "{address} has never written to me and has had {n} challenge from me today, "
+            "as many as I send such an address in a day",
+            "{address} has never written to me and has had {n} challenges from me today, "
+            "as many as I send such an address in a day",
+            limit,
+        ).format(address=address, n=limit)
     else:  # the limits in all
-        why = "I have sent as much automatic mail as I may for now"
-    return (
-        f"I did not send your challenge: {why}. You can again after 00:00 UTC (in about "
-        f"{hours} hour{'s' if hours != 1 else ''}), or ask them to write to me first "
-        f"(a mail saying 'help' will do): then they can be challenged at once."
-    )
+        why = _("I have sent as much automatic mail as I may for now")
+    # TRANSLATORS: {why} is one of the reasons above; 'help' is a command
+    return ngettext(
+        "I did not send your challenge: {why}. You can again after 00:00 UTC (in about "
+        "{n} hour), or ask them to write to me first (a mail saying 'help' will do): then "
+        "they can be challenged at once.",
+        "I did not send your challenge: {why}. You can again after 00:00 UTC (in about "
+        "{n} hours), or ask them to write to me first (a mail saying 'help' will do): then "
+        "they can be challenged at once.",
+        hours,
+    ).format(why=why, n=hours)
 
 
 class EmailNotifier(Notifier):
@@ -114,11 +171,13 @@ class EmailNotifier(Notifier):
         relay: Relay,
         limiter: ReplyLimiter | None = None,
         has_written: Callable[[Player], Awaitable[bool]] | None = None,
+        language_of: Callable[[Player], Awaitable[Language]] | None = None,
     ) -> None:
         self.mailer = mailer
         self.relay = relay
         self.limiter = limiter or ReplyLimiter()
         self.has_written = has_written
+        self.language_of = language_of  # the service's language_for: each recipient's own
 
     async def refuses_challenge(self, challenger: Player, recipient: Player) -> str | None:
         """Count a challenge to an address that never wrote to the bot, or say why it will
@@ -138,6 +197,7 @@ class EmailNotifier(Notifier):
     retry_delays = (2.0, 10.0)  # seconds; a relay that blinks should not cost a player a move
 
     async def _send(self, message: EmailMessage) -> None:
+        mark_language(message)  # each event's mail is written in its recipient's language
         for delay in (*self.retry_delays, None):
             try:
                 await self.relay.send(message)
@@ -155,97 +215,108 @@ class EmailNotifier(Notifier):
     async def _name(self, player: Player) -> str:
         return await self.mailer.display_name(player)
 
-    async def on_challenge(self, event: ChallengeReceived) -> None:
-        who = await self._name(event.challenge.challenger)
-        await self._send(
-            await self.mailer.challenge_mail(
-                event.challenge,
-                event.recipient,
-                f"{who} challenges you to a game of {event.challenge.rules}.",
-            )
-        )
+    async def _language(self, player: Player) -> Language:
+        """The language ``player`` reads their mail in (a mail to someone who did not ask
+        for it goes in their language, not in the language of whoever made it happen)."""
+        if self.language_of is None:
+            return Language.EN
+        try:
+            return await self.language_of(player)
+        except ServiceError:  # a player the service refuses to record: English
+            return Language.EN
 
-    async def on_challenge_answered(self, event: ChallengeAnswered) -> None:
-        challenge = event.challenge
-        who = await self._name(challenge.opponent)
-        if event.game is not None:
-            await self._send(
-                await self.mailer.game_mail(
-                    event.game, event.recipient, f"{who} accepted your challenge: the game begins."
-                )
-            )
-        else:
+    async def on_challenge(self, event: ChallengeReceived) -> None:
+        with speaking(await self._language(event.recipient)):
+            who = await self._name(event.challenge.challenger)
             await self._send(
                 await self.mailer.challenge_mail(
-                    challenge, event.recipient, f"Your challenge to {who} is {challenge.status}."
+                    event.challenge,
+                    event.recipient,
+                    _("{name} challenges you to a game of {rules}.").format(
+                        name=who, rules=event.challenge.rules
+                    ),
                 )
             )
 
-    async def on_move(self, event: MoveMade) -> None:
-        side = seat_of(event.game, event.recipient)
-        move = to_perspective(event.move, side)
-        headline = f"{await self._name(event.by)} played {move}."
-        if event.answering is not None:  # a conditional move the service played
-            answered = " ".join(to_perspective(m, side) for m in event.answering.split())
+    async def on_challenge_answered(self, event: ChallengeAnswered) -> None:
+        with speaking(await self._language(event.recipient)):
+            challenge = event.challenge
+            who = await self._name(challenge.opponent)
+            if event.game is not None:
+                headline = _("{name} accepted your challenge: the game begins.").format(name=who)
+                await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
+                return
+            found = _CHALLENGE_ANSWERED.get(str(challenge.status))
             headline = (
-                f"Your conditional move {move} was played, answering {answered}."
-                if event.by == event.recipient
-                else f"{await self._name(event.by)} played {move} (a conditional move set "
-                f"in answer to {answered})."
+                _(found).format(name=who)
+                if found
+                else _("Your challenge to {name} is {status}.").format(
+                    name=who, status=challenge.status
+                )
             )
-        await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
+            await self._send(await self.mailer.challenge_mail(challenge, event.recipient, headline))
+
+    async def on_move(self, event: MoveMade) -> None:
+        with speaking(await self._language(event.recipient)):
+            side = seat_of(event.game, event.recipient)
+            move = to_perspective(event.move, side)
+            name = await self._name(event.by)
+            headline = _("{name} played {move}.").format(name=name, move=move)
+            if event.answering is not None:  # a conditional move the service played
+                answered = " ".join(to_perspective(m, side) for m in event.answering.split())
+                headline = (
+                    _("Your conditional move {move} was played, answering {answered}.")
+                    if event.by == event.recipient
+                    else _("{name} played {move} (a conditional move set in answer to {answered}).")
+                ).format(name=name, move=move, answered=answered)
+            await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
 
     async def on_digest(self, event: DigestDue) -> None:
-        await self._send(await digest_mail(self.mailer, event))
+        with speaking(await self._language(event.recipient)):
+            await self._send(await digest_mail(self.mailer, event))
 
     async def on_offer(self, event: OfferMade) -> None:
-        asks = OFFER_ASKS[OfferKind(event.kind)]
-        await self._send(
-            await self.mailer.game_mail(
-                event.game, event.recipient, f"{await self._name(event.by)} {asks}."
-            )
-        )
+        with speaking(await self._language(event.recipient)):
+            headline = _(_OFFERS[OfferKind(event.kind)]).format(name=await self._name(event.by))
+            await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
 
     async def on_offer_answered(self, event: OfferAnswered) -> None:
-        verdict = "accepted" if event.accepted else "declined"
-        await self._send(
-            await self.mailer.game_mail(
-                event.game,
-                event.recipient,
-                f"{await self._name(event.by)} {verdict} your {event.kind} offer.",
-            )
-        )
+        with speaking(await self._language(event.recipient)):
+            answers = _OFFER_ACCEPTED if event.accepted else _OFFER_DECLINED
+            headline = _(answers[OfferKind(event.kind)]).format(name=await self._name(event.by))
+            await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
 
     async def on_game_over(self, event: GameOver) -> None:
-        outcome = event.game.outcome
-        reason = outcome.words if outcome else "the game ended"
-        await self._send(
-            await self.mailer.game_mail(event.game, event.recipient, f"Game over: {reason}.")
-        )
+        with speaking(await self._language(event.recipient)):
+            outcome = event.game.outcome
+            headline = (
+                _("Game over: {reason}.").format(reason=outcome.words)
+                if outcome
+                else _("Game over: the game ended.")
+            )
+            await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
 
     async def on_forfeit(self, event: Forfeit) -> None:
-        loser = await self._name(event.loser)
-        await self._send(
-            await self.mailer.game_mail(
-                event.game, event.recipient, f"Game over: {loser} did not move in time."
-            )
-        )
+        with speaking(await self._language(event.recipient)):
+            loser = await self._name(event.loser)
+            headline = _("Game over: {name} did not move in time.").format(name=loser)
+            await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
 
     async def on_tournament(self, event: TournamentNews) -> None:
-        message = await TournamentWords(self.mailer).news(event)
-        if message is not None:
-            await self._send(message)
+        if event.in_place or event.recipient.surface != "email":
+            return  # not a mail's news (and no language to look up)
+        with speaking(await self._language(event.recipient)):
+            message = await TournamentWords(self.mailer).news(event)
+            if message is not None:
+                await self._send(message)
 
     async def on_reminder(self, event: Reminder) -> None:
-        days = event.idle_seconds / 86400
-        note = "" if event.forfeit_at is None else " Without a move the game will be forfeited."
-        await self._send(
-            await self.mailer.game_mail(
-                event.game,
-                event.recipient,
-                f"Reminder: it has been your move for {days:.1f} days.{note}",
-            )
-        )
+        with speaking(await self._language(event.recipient)):
+            days = f"{event.idle_seconds / 86400:.1f}"
+            text = _("Reminder: it has been your move for {days} days.").format(days=days)
+            if event.forfeit_at is not None:
+                text += " " + _("Without a move the game will be forfeited.")
+            await self._send(await self.mailer.game_mail(event.game, event.recipient, text))
 
 
 def attach_email(
@@ -265,7 +336,13 @@ def attach_email(
             return True
         return any(c.challenger == player for c in await service.open_challenges(player))
 
-    notifier = EmailNotifier(mailer, relay, limiter or ReplyLimiter(settings.limits), has_written)
+    notifier = EmailNotifier(
+        mailer,
+        relay,
+        limiter or ReplyLimiter(settings.limits),
+        has_written,
+        language_of=service.language_for,
+    )
     service.add_notifier("email", notifier)
     service.set_mail_address(settings.bot_address)  # so nobody challenges the bot itself
     return notifier
@@ -295,6 +372,8 @@ class Correspondence:
             return True
         if self.digests.wants(mail) or read_setting(mail.text) is not None:
             return True
+        if read_language(mail.text) is not None:
+            return True
         try:
             command = parse_command(mail.text)
         except CommandError:
@@ -307,6 +386,9 @@ class Correspondence:
         """The replies to a correspondence mail: game mail when it carries a seat's token
         (never limited), else an automatic reply within the sender's limits."""
         tags = find_tags(mail.subject, mail.recipients)
+        wanted = read_language(mail.text)
+        if wanted is not None:
+            return await self._language_command(mail, wanted)
         if not tags and self.digests.wants(mail):
             player = self.digests.player_of(mail)
             if player is not None:  # the digest's token: game mail, never limited
@@ -354,13 +436,88 @@ class Correspondence:
             lambda text: self.mailer.plain_reply(mail, mail.from_address, text),
         )
 
+    # -- whose mail it is, and their language ---------------------------------------------
+
+    async def speaker(self, mail: IncomingMail) -> tuple[Player, GameView | Challenge | None]:
+        """Whom the mail speaks for: the seat whose token it carries (with that game or
+        challenge), the digest's player, else its From address (with nothing)."""
+        for kind, ident, token in find_tags(mail.subject, mail.recipients):
+            try:
+                if kind == "game":
+                    side = self._seat("game", ident, token, SIDES)
+                    if side:
+                        game = await self.service.get_game(ident)
+                        return game.player(side), game
+                else:
+                    role = self._seat("challenge", ident, token, CHALLENGE_ROLES)
+                    if role:
+                        challenge = await self.service.get_challenge(ident)
+                        who = challenge.challenger if role == "challenger" else challenge.opponent
+                        return who, challenge
+            except ServiceError:  # a game that is gone: the mail is answered as untrusted
+                continue
+        if self.digests.wants(mail):
+            player = self.digests.player_of(mail)
+            if player is not None:
+                return player, None
+        return Player("email", mail.from_address), None
+
+    async def language_of(self, mail: IncomingMail) -> Language:
+        """The language to answer ``mail`` in: its writer's setting, else the mail's
+        Content-Language, else the language its client quoted the bot in, else English."""
+        hints = (mail.content_language, mail.attribution_language)
+        try:
+            player, _about = await self.speaker(mail)
+            return await self.service.language_for(player, *hints)
+        except ServiceError:  # an address the service will not record: the hints alone
+            return choose(None, *hints)
+
+    async def _language_command(self, mail: IncomingMail, wanted: str) -> list[EmailMessage]:
+        """``language fr`` sets the writer's language (``auto`` forgets it), ``language``
+        alone says it; answered in the language the writer reads from now on. With a seat's
+        token it is game mail, in the game's thread; else an automatic reply to From."""
+        player, about = await self.speaker(mail)
+        hints = (mail.content_language, mail.attribution_language)
+
+        async def answer() -> list[EmailMessage]:
+            try:
+                chosen = (
+                    await self.service.set_language(player, wanted)
+                    if wanted
+                    else await self.service.languages.setting(player)
+                )
+            except ServiceError as err:
+                text = f"{line_in_question(first_line(mail.text))}\n\n{not_done(err)}"
+                return [self.mailer.plain_reply(mail, mail.from_address, text)]
+            with speaking(await self.service.language_for(player, *hints)):
+                text = language_words(chosen)
+                if isinstance(about, GameView):
+                    reply = await self.mailer.game_mail(
+                        await self.service.get_game(about.id), player, text, mail
+                    )
+                elif isinstance(about, Challenge):
+                    reply = await self.mailer.challenge_mail(about, player, text, mail)
+                else:
+                    reply = self.mailer.plain_reply(mail, player.id, text)
+                return [mark_language(reply)]
+
+        if about is not None or self.digests.player_of(mail) is not None:
+            return await answer()  # a token spoke: game mail, never limited
+        return await limited(
+            self.limiter,
+            mail.from_address,
+            ReplyKind.AUTOMATIC,
+            answer,
+            lambda text: self.mailer.plain_reply(mail, mail.from_address, text),
+        )
+
     async def _untrusted(
         self, mail: IncomingMail, tags: list[tuple[str, int, str]]
     ) -> list[EmailMessage]:
         """The answer to a mail that acts for no seat: only its From address speaks."""
         player = Player("email", mail.from_address)
         if not tags and read_setting(mail.text) is not None:  # settings need a token
-            return [self.mailer.plain_reply(mail, mail.from_address, TOKEN_NEEDED)]
+            return [self.mailer.plain_reply(mail, mail.from_address, _(TOKEN_NEEDED))]
         command = _command_or_error(mail)
         if isinstance(command, CommandError):
             return [self._command_error(mail, command)]
@@ -373,7 +530,7 @@ class Correspondence:
                 and not tags
                 and not find_unverified_ids(mail.subject)
             ):  # names no game at all
-                text = f"{line_in_question(first_line(mail.text))}\n\n" + _UNTAGGED_MOVE.format(
+                text = f"{line_in_question(first_line(mail.text))}\n\n" + _(_UNTAGGED_MOVE).format(
                     move=command.move
                 )
                 return [
@@ -384,12 +541,17 @@ class Correspondence:
         except ServiceError as err:
             return [self.mailer.plain_reply(mail, mail.from_address, str(err))]
         named = tags[:1] or [(k, i, "") for k, i in find_unverified_ids(mail.subject)][:1]
-        what = f"{named[0][0]} {named[0][1]}" if named else "a game"
-        if not named and self.digests.wants(mail):
-            what = "your digest (it is made for the address it was sent to)"
+        if named and named[0][0] == "game":
+            what = _("game {id}").format(id=named[0][1])
+        elif named:
+            what = _("challenge {id}").format(id=named[0][1])
+        elif self.digests.wants(mail):
+            what = _("your digest (it is made for the address it was sent to)")
+        else:
+            what = _("a game")
         return [
             self.mailer.plain_reply(
-                mail, mail.from_address, _REFUSED.format(what=what) + "\n\n" + HELP
+                mail, mail.from_address, _(_REFUSED).format(what=what) + "\n\n" + help_text()
             )
         ]
 
@@ -398,7 +560,7 @@ class Correspondence:
         return self.mailer.plain_reply(
             mail,
             mail.from_address,
-            f"{line_in_question(first_line(mail.text))}\n\n{err}\n\n{HELP}",
+            f"{line_in_question(first_line(mail.text))}\n\n{err}\n\n{help_text()}",
         )
 
     def _seat(self, kind: str, ident: int, token: str, seats: Sequence[Seat]) -> Seat | None:
@@ -428,8 +590,11 @@ class Correspondence:
                 await self.mailer.game_mail(
                     game,
                     player,
-                    f"I could not read '{excerpt(first_line(mail.text))}' as a move "
-                    "or command.\n\n" + HELP,
+                    _("I could not read '{line}' as a move or command.").format(
+                        line=excerpt(first_line(mail.text))
+                    )
+                    + "\n\n"
+                    + help_text(),
                     mail,
                 )
             ]
@@ -439,7 +604,7 @@ class Correspondence:
                 headline += await self.schedule.after_move(mail.text, game, player, side)
         except ServiceError as err:
             game = await self.service.get_game(game_id)
-            headline = f"Not done: {err}"
+            headline = not_done(err)
         return [await self.mailer.game_mail(game, player, headline, mail)]
 
     async def _act(
@@ -450,49 +615,59 @@ class Correspondence:
             assert command.move is not None  # parse_command names the pit of every move
             number = command.number or move_number_from(mail, game.id)
             if number is None:
-                return game, (
-                    f"Which move is {command.move} for? Write it with the move "
-                    f"number of the board you saw, like 'Move {game.ply + 1}: "
-                    f"{command.move}'."
-                )
+                return game, _(
+                    "Which move is {move} for? Write it with the move "
+                    "number of the board you saw, like 'Move {number}: {move}'."
+                ).format(move=command.move, number=game.ply + 1)
             move = from_perspective(command.move, side)
             game = await service.move(game.id, player, move, expected_ply=number - 1)
             read = (
-                f"I read your move as {command.move} (your line: '{command.read_from}'). "
+                _("I read your move as {move} (your line: '{line}').").format(
+                    move=command.move, line=command.read_from
+                )
+                + " "
                 if command.read_from
                 else ""
             )
-            return game, (
-                f"{read}You played {to_perspective(game.moves[-1], side)} (move {number})."
+            played = _("You played {move} (move {number}).").format(
+                move=to_perspective(game.moves[-1], side), number=number
             )
+            return game, read + played
         if verb == "resign":
-            return await service.resign(game.id, player), "You resigned."
+            return await service.resign(game.id, player), _("You resigned.")
         if verb in OFFER_ASKS:  # draw, end, undo: the mail commands are the offers' kinds
+            kind = OfferKind(verb)
             theirs = game.offer is not None and game.offer.by != player
-            game = await service.offer(game.id, player, OfferKind(verb))  # theirs too: agreed
+            game = await service.offer(game.id, player, kind)  # theirs too: agreed
             if game.offer is None:
-                return game, (f"You accepted the {verb}." if theirs else f"Granted: {verb}.")
-            return game, f"You offered: {verb}."
+                return game, _(_YOU_ACCEPTED[kind] if theirs else _GRANTED[kind])
+            return game, _(_YOU_OFFERED[kind])
         if verb == "accept":
-            return await service.accept_offer(game.id, player), "You accepted the offer."
+            return await service.accept_offer(game.id, player), _("You accepted the offer.")
         if verb == "decline":
-            return await service.decline_offer(game.id, player), "You declined the offer."
+            return await service.decline_offer(game.id, player), _("You declined the offer.")
         if verb == "board":
-            return game, "The board:"
+            return game, _("The board:")
         if verb == "review":
             reviewed = await service.review(game.id, player)
             names = {s: await service.display_name(game.player(s)) for s in SIDES}
             text = review_summary(
                 reviewed.review,
                 names,
-                title=f"Game {game.id}",
+                title=_("Game {id}").format(id=game.id),
                 moments=5,
                 board_at=lambda ply: (
-                    "\nThe board before it:\n" + render(reviewed.positions[ply - 1], side) + "\n"
+                    "\n"
+                    + _("The board before it:")
+                    + "\n"
+                    + render(reviewed.positions[ply - 1], side)
+                    + "\n"
                 ),
             )
-            return reviewed.game, text + "\n\nThe final board:"
-        return game, f"'{verb}' does not apply to a game in progress.\n\n{HELP}"
+            return reviewed.game, text + "\n\n" + _("The final board:")
+        # TRANSLATORS: {verb} is a mail command (challenge, cancel...): it stays in English
+        refused = _("'{verb}' does not apply to a game in progress.").format(verb=verb)
+        return game, f"{refused}\n\n{help_text()}"
 
     # -- mail that acts for a side of a challenge --------------------------------------------
 
@@ -508,31 +683,37 @@ class Correspondence:
                 game = await self.service.accept(challenge_id, player)
                 return [
                     await self.mailer.game_mail(
-                        game, player, "You accepted: the game begins.", mail
+                        game, player, _("You accepted: the game begins."), mail
                     )
                 ]
             if verb == "decline" and role == "opponent":
                 challenge = await self.service.decline(challenge_id, player)
-                headline = "You declined the challenge."
+                headline = _("You declined the challenge.")
             elif verb == "cancel" and role == "challenger":
                 challenge = await self.service.cancel(challenge_id, player)
-                headline = "You withdrew your challenge."
+                headline = _("You withdrew your challenge.")
             elif challenge.game_id is not None:  # answered by mail to the old thread
                 game = await self.service.get_game(challenge.game_id)
                 return [
                     await self.mailer.game_mail(
                         game,
                         player,
-                        f"This challenge became game {game.id}: reply to this mail to play it.",
+                        _("This challenge became game {id}: reply to this mail to play it.").format(
+                            id=game.id
+                        ),
                         mail,
                     )
                 ]
             else:
-                allowed = "accept or decline" if role == "opponent" else "cancel"
-                headline = f"For this challenge, reply '{allowed}'."
+                # TRANSLATORS: 'accept', 'decline' and 'cancel' are commands: keep them in English
+                headline = (
+                    _("For this challenge, reply 'accept or decline'.")
+                    if role == "opponent"
+                    else _("For this challenge, reply 'cancel'.")
+                )
         except ServiceError as err:
             challenge = await self.service.get_challenge(challenge_id)
-            headline = f"Not done: {err}"
+            headline = not_done(err)
         return [await self.mailer.challenge_mail(challenge, player, headline, mail)]
 
     # -- mail that acts for its From address ------------------------------------------------
@@ -541,7 +722,7 @@ class Correspondence:
         self, mail: IncomingMail, command: Command, player: Player
     ) -> list[EmailMessage]:
         if command.verb == "help":
-            return [self.mailer.plain_reply(mail, mail.from_address, HELP)]
+            return [self.mailer.plain_reply(mail, mail.from_address, help_text())]
         if command.verb == "games":
             return [
                 self.mailer.plain_reply(mail, mail.from_address, await self._games_list(player))
@@ -563,13 +744,17 @@ class Correspondence:
         if challenge.game_id is not None:  # the AI accepts at once
             game = await self.service.get_game(challenge.game_id)
             return [
-                await self.mailer.game_mail(game, player, "The AI accepted: the game begins.", mail)
+                await self.mailer.game_mail(
+                    game, player, _("The AI accepted: the game begins."), mail
+                )
             ]
         return [
             await self.mailer.challenge_mail(
                 challenge,
                 player,
-                f"Challenge sent to {await self.service.display_name(opponent)}.",
+                _("Challenge sent to {name}.").format(
+                    name=await self.service.display_name(opponent)
+                ),
                 mail,
             )
         ]
@@ -585,26 +770,30 @@ class Correspondence:
         games = await self.service.list_games(player)
         challenges = await self.service.open_challenges(player)
         if not games and not challenges:
-            return "You have no games and no open challenges. " + HELP.split("\n")[0]
-        lines = ["Your games (write 'board' in a mail with the tag in its subject):"]
+            none = _("You have no games and no open challenges.")
+            return none + " " + help_text().split("\n")[0]
+        # TRANSLATORS: 'board' is a command: keep it in English
+        lines = [_("Your games (write 'board' in a mail with the tag in its subject):")]
         for game in games:
             side = seat_of(game, player)
             token = self.mailer.game_token(game.id, side)
-            turn = "your move" if game.to_move == player else "waiting"
+            turn = _("your move") if game.to_move == player else _("waiting")
             opponent = await self.service.display_name(game.player(side.other))
-            lines.append(
-                f"  [mancala game {game.id} {token}] {game.rules} against {opponent}, "
-                f"move {game.ply + 1}, {turn}"
+            # TRANSLATORS: a line of the games list, after the game's tag: "wari against
+            # Bob, move 7, your move"
+            about = _("{rules} against {opponent}, move {number}, {turn}").format(
+                rules=game.rules, opponent=opponent, number=game.ply + 1, turn=turn
             )
+            lines.append(f"  [mancala game {game.id} {token}] {about}")
         for challenge in challenges:
             role = "challenger" if challenge.challenger == player else "opponent"
             token = self.mailer.challenge_token(challenge.id, role)
             other = challenge.opponent if role == "challenger" else challenge.challenger
-            lines.append(
-                f"  [mancala challenge {challenge.id} {token}] {challenge.rules}, "
-                f"{'to' if role == 'challenger' else 'from'} "
-                f"{await self.service.display_name(other)}"
-            )
+            name = await self.service.display_name(other)
+            about = (
+                _("{rules}, to {name}") if role == "challenger" else _("{rules}, from {name}")
+            ).format(rules=challenge.rules, name=name)
+            lines.append(f"  [mancala challenge {challenge.id} {token}] {about}")
         return "\n".join(lines)
 
 

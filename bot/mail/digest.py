@@ -22,8 +22,10 @@ import re
 import secrets
 from email.message import EmailMessage
 
+from bot.i18n import _, ngettext
 from bot.mail.game_mail import GameMailer, seat_of
 from bot.mail.mail_commands import CommandError, parse_command
+from bot.mail.mail_language import side_words
 from bot.mail.reading import IncomingMail
 from bot.mail.replies import build_reply, line_in_question, new_message
 from bot.mail.schedule_mail import ScheduleMail, read_setting
@@ -71,28 +73,39 @@ async def digest_mail(mailer: GameMailer, event: DigestDue) -> EmailMessage:
     """The digest mail of ``event`` to its recipient."""
     player, day = event.recipient, event.day
     count = len(event.games)
-    plural = "s wait" if count != 1 else " waits"
     first = event.games[0].id
     lines = [
-        f"Your daily digest of {when_words(day * DAY)[:10]}: {count} game{plural} for your move.",
+        ngettext(
+            "Your daily digest of {date}: {n} game waits for your move.",
+            "Your daily digest of {date}: {n} games wait for your move.",
+            count,
+        ).format(date=when_words(day * DAY)[:10], n=count),
         "",
-        f"To play, reply to this mail with one line per game, like '#{first} C': the pit you "
-        "play in that game, at the move shown below. Several lines play in several games. "
-        f"'#{first} if f then C' sets a conditional move there instead. 'digest off' on the "
-        "first line turns the digest off.",
+        # TRANSLATORS: '#{game} C', '#{game} if f then C' and 'digest off' are what a mail
+        # is read by: keep them as they are
+        _(
+            "To play, reply to this mail with one line per game, like '#{game} C': the pit you "
+            "play in that game, at the move shown below. Several lines play in several games. "
+            "'#{game} if f then C' sets a conditional move there instead. 'digest off' on the "
+            "first line turns the digest off."
+        ).format(game=first),
     ]
     for game in event.games:
         lines += ["", *await _game_lines(mailer, game, player)]
     lines += [
         "",
-        "Keep the subject: it carries your secret token for today's digest. Your opponents' "
-        "moves come in the next digest, not one by one; a game's end, offers and reminders "
-        "still come at once.",
+        _(
+            "Keep the subject: it carries your secret token for today's digest. Your opponents' "
+            "moves come in the next digest, not one by one; a game's end, offers and reminders "
+            "still come at once."
+        ),
     ]
     tag = f"[mancala digest {day} {_token(mailer, day, player)}]"
+    # TRANSLATORS: a digest's subject, after its tag
+    waiting = ngettext("{n} game waits for your move", "{n} games wait for your move", count)
     message = new_message(
         player.id,
-        f"{tag} {count} game{plural} for your move",
+        f"{tag} {waiting.format(n=count)}",
         "\n".join(lines),
         mailer.bot_address,
         _reply_to(mailer, day, player),
@@ -108,19 +121,26 @@ async def _game_lines(mailer: GameMailer, game: GameView, player: Player) -> lis
     name = await mailer.display_name(game.player(side.other))
     number = game.ply + 1
     legal = ", ".join(to_perspective(m, side) for m in game.position.legal_moves())
+    game_words = _("Game {id}").format(id=game.id)
     lines = [
-        f"-------- Game {game.id} [mancala game {game.id} {mailer.game_token(game.id, side)}]",
+        f"-------- {game_words} [mancala game {game.id} {mailer.game_token(game.id, side)}]",
         f"Rules: {game.rules}",
-        f"You play {side.title()} against {name}; move {number} is yours.",
+        _("You play {side} against {name}; move {number} is yours.").format(
+            side=side_words(side), name=name, number=number
+        ),
     ]
     if game.moves:
-        lines.append(f"{name} played {to_perspective(game.moves[-1], side)}.")
+        lines.append(
+            _("{name} played {move}.").format(name=name, move=to_perspective(game.moves[-1], side))
+        )
     lines += await mailer.clock_lines(game, player)
     lines += [
         "",
         game.board(side),
         "",
-        f"Move {number}: reply '#{game.id} {legal.split(', ')[0]}' (legal: {legal}).",
+        _("Move {number}: reply '#{game} {example}' (legal: {legal}).").format(
+            number=number, game=game.id, example=legal.split(", ")[0], legal=legal
+        ),
     ]
     return lines
 
@@ -166,10 +186,8 @@ class DigestMail:
             read = read_line(line)
             if read is None:
                 if _BARE_MOVE.match(line):
-                    answers.append(
-                        f"{line_in_question(line)}\nWhich game is it for? Write the game's "
-                        f"number first, like '#12 C'."
-                    )
+                    ask = _("Which game is it for? Write the game's number first, like '#12 C'.")
+                    answers.append(f"{line_in_question(line)}\n{ask}")
                 continue  # words for the opponent, thanks...: not for me
             game_id, rest = read
             text, game = await self._line(player, listing, game_id, rest)
@@ -178,15 +196,18 @@ class DigestMail:
                 boards[game.id] = game
         if not answers:
             answers.append(
-                "I found no move in your reply. Write one line per game, like '#12 C' "
-                "(the game's number, then your pit)."
+                _(
+                    "I found no move in your reply. Write one line per game, like '#12 C' "
+                    "(the game's number, then your pit)."
+                )
             )
         body = "\n\n".join(answers)
         for game in boards.values():
             side = seat_of(game, player)
-            body += f"\n\n-------- Game {game.id}: {game.rules}\n\n{game.board(side)}"
-        body += (
-            "\n\nReply to this mail for more moves from today's digest; each game's own mail "
+            title = _("Game {id}").format(id=game.id)
+            body += f"\n\n-------- {title}: {game.rules}\n\n{game.board(side)}"
+        body += "\n\n" + _(
+            "Reply to this mail for more moves from today's digest; each game's own mail "
             "takes its other commands (resign, draw, undo, board)."
         )
         return [
@@ -207,7 +228,7 @@ class DigestMail:
             game = await self.service.get_game(game_id)
             found = game.side_of(player)
             if found is None:
-                return f"Game {game_id} is not one of yours.", None
+                return _("Game {id} is not one of yours.").format(id=game_id), None
             side = Side(found)
             if parse_conditions(rest):
                 return await self.schedule.conditions(rest, game, player, side), None
@@ -217,21 +238,27 @@ class DigestMail:
                 return str(err), None
             if command is None or command.verb != "move" or command.move is None:
                 return (
-                    f"Write a pit for game {game_id}, like '#{game_id} C'; its other commands "
-                    "go in a reply to its own mail.",
+                    _(
+                        "Write a pit for game {id}, like '#{id} C'; its other commands "
+                        "go in a reply to its own mail."
+                    ).format(id=game_id),
                     None,
                 )
             number = command.number or (listing[game_id] + 1 if game_id in listing else None)
             if number is None:
                 return (
-                    f"Game {game_id} was not in this digest: write the move number of the "
-                    f"board you saw, like '#{game_id} move {game.ply + 1}: {command.move}'.",
+                    _(
+                        "Game {id} was not in this digest: write the move number of the "
+                        "board you saw, like '#{id} move {number}: {move}'."
+                    ).format(id=game_id, number=game.ply + 1, move=command.move),
                     None,
                 )
             game = await self.service.move(
                 game.id, player, from_perspective(command.move, side), expected_ply=number - 1
             )
             played = to_perspective(game.moves[-1], side)
-            return f"Game {game_id}: you played {played} (move {number}).", game
+            return _("Game {id}: you played {move} (move {number}).").format(
+                id=game_id, move=played, number=number
+            ), game
         except ServiceError as err:
-            return f"Game {game_id}: not done: {err}", None
+            return _("Game {id}: not done: {error}").format(id=game_id, error=err), None

@@ -14,11 +14,13 @@ import secrets
 from collections.abc import Awaitable, Callable
 from email.message import EmailMessage
 
+from bot.i18n import N_, _, ngettext
+from bot.mail.mail_language import side_words
 from bot.mail.reading import IncomingMail
 from bot.mail.replies import new_message
 from bot.mail.tokens import Tokens, reply_address, subject_tag
 from bot.service import Challenge, GameView, Player
-from bot.service.types import ChallengeStatus
+from bot.service.types import ChallengeStatus, OfferKind
 from bot.service.vacations import when_words
 from engine import SIDES, Side, to_perspective
 
@@ -26,6 +28,35 @@ _MOVE_IN_ID = re.compile(r"<mancala\.g(\d+)\.m(\d+)\.", re.I)
 
 # Who may hold a token: the two seats of a game, the two sides of a challenge.
 CHALLENGE_ROLES = ("challenger", "opponent")
+
+# An offer open in a game, as its maker and as the other player read it.
+_YOU_OFFER = {
+    OfferKind.DRAW: N_("You offer a draw."),
+    OfferKind.END: N_("You offer an agreed end."),
+    OfferKind.UNDO: N_("You offer a take-back."),
+}
+_OPPONENT_OFFERS = {
+    OfferKind.DRAW: N_("Your opponent offers a draw; reply 'accept' or 'decline'."),
+    OfferKind.END: N_(
+        "Your opponent offers to end the game here, scored as agreed; reply 'accept' or 'decline'."
+    ),
+    OfferKind.UNDO: N_(
+        "Your opponent asks to take back their last move; reply 'accept' or 'decline'."
+    ),
+}
+# A challenge that is no longer open.
+_CHALLENGE_STATUS = {
+    "accepted": N_("This challenge is accepted."),
+    "declined": N_("This challenge is declined."),
+    "cancelled": N_("This challenge is cancelled."),
+    "expired": N_("This challenge is expired."),
+}
+
+
+def challenge_status_words(status: str) -> str:
+    """A closed challenge's status as a sentence, in the current language."""
+    found = _CHALLENGE_STATUS.get(str(status))
+    return _(found) if found else _("This challenge is {status}.").format(status=status)
 
 
 def move_number_from(mail: IncomingMail, game_id: int) -> int | None:
@@ -86,45 +117,68 @@ class GameMailer:
         opponent = game.player(side.other)
         token = self.game_token(game.id, side)
         names = {s: await self.display_name(game.player(s)) for s in SIDES}
-        subject = (
-            f"{subject_tag('game', game.id, token)} {game.position.rules.name}: "
-            f"{names[Side.SOUTH]} vs {names[Side.NORTH]}"
+        # TRANSLATORS: a game mail's subject, after its tag: "wari: Ann vs Bob"
+        players = _("{rules}: {south} vs {north}").format(
+            rules=game.position.rules.name, south=names[Side.SOUTH], north=names[Side.NORTH]
         )
+        subject = f"{subject_tag('game', game.id, token)} {players}"
         number = game.ply + 1
         letters = game.position.rules.letters
         lines = [
             headline,
             "",
-            f"Game {game.id}: {game.rules}. You play {side.title()} against "
-            f"{await self.display_name(opponent)}; your pits are {letters[0]}-{letters[-1]} "
-            "on the bottom row.",
+            _(
+                "Game {id}: {rules}. You play {side} against {opponent}; your pits are "
+                "{first}-{last} on the bottom row."
+            ).format(
+                id=game.id,
+                rules=game.rules,
+                side=side_words(side),
+                opponent=await self.display_name(opponent),
+                first=letters[0],
+                last=letters[-1],
+            ),
             "",
             game.board(side),
             "",
         ]
         if game.is_over:
+            # TRANSLATORS: 'review' and 'challenge ADDRESS' are commands: keep them in English
             lines.append(
-                "The game is over. Reply 'review' for the solver's review of every move, "
-                "or send 'challenge ADDRESS' to start another."
+                _(
+                    "The game is over. Reply 'review' for the solver's review of every move, "
+                    "or send 'challenge ADDRESS' to start another."
+                )
             )
         elif game.to_move == player:
             legal = ", ".join(to_perspective(m, side) for m in game.position.legal_moves())
+            # TRANSLATORS: 'Move {number}: {example}' is what a mail is read by: keep "Move"
             lines.append(
-                f"Your move, move {number}: reply with your pit on the first line, "
-                f"like 'Move {number}: {legal.split(', ')[0]}' (legal: {legal})."
+                _(
+                    "Your move, move {number}: reply with your pit on the first line, "
+                    "like 'Move {number}: {example}' (legal: {legal})."
+                ).format(number=number, example=legal.split(", ")[0], legal=legal)
             )
         else:
-            lines.append(f"Waiting for {await self.display_name(opponent)} (move {number}).")
+            lines.append(
+                _("Waiting for {name} (move {number}).").format(
+                    name=await self.display_name(opponent), number=number
+                )
+            )
         lines += await self.clock_lines(game, player)
         if game.offer and not game.is_over:
             if game.offer.by == player:
-                lines.append(f"You offer {game.offer.noun}.")
+                lines.append(_(_YOU_OFFER[OfferKind(game.offer.kind)]))
             else:
-                lines.append(f"Your opponent {game.offer.asks}; reply 'accept' or 'decline'.")
+                # TRANSLATORS: 'accept' and 'decline' are commands: keep them in English
+                lines.append(_(_OPPONENT_OFFERS[OfferKind(game.offer.kind)]))
         lines += [
             "",
-            "Other replies: resign, draw, undo, end, board. Keep the subject: it "
-            "carries your secret token for this game.",
+            # TRANSLATORS: resign, draw, undo, end and board are commands: keep them in English
+            _(
+                "Other replies: resign, draw, undo, end, board. Keep the subject: it "
+                "carries your secret token for this game."
+            ),
         ]
         root = self._thread_root("game", game.id, token)
         return self._message(
@@ -139,25 +193,36 @@ class GameMailer:
         lines = []
         if game.options.days:
             days = game.options.days
-            lines.append(f"Time control: {days} day{'s' if days != 1 else ''} a move.")
+            lines.append(
+                ngettext(
+                    "Time control: {n} day a move.", "Time control: {n} days a move.", days
+                ).format(n=days)
+            )
         mover = game.to_move
         for away in game.away:
             if away.player == player:
                 lines.append(
-                    f"You are on vacation until {when_words(away.until)}: your clock stands "
-                    "still (a move of yours, or 'vacation off', ends it)."
+                    _(
+                        "You are on vacation until {when}: your clock stands "
+                        "still (a move of yours, or 'vacation off', ends it)."
+                    ).format(when=when_words(away.until))
                 )
             else:
                 name = await self.display_name(away.player)
                 lines.append(
-                    f"{name} is on vacation until {when_words(away.until)}: their clock "
-                    "stands still."
+                    _("{name} is on vacation until {when}: their clock stands still.").format(
+                        name=name, when=when_words(away.until)
+                    )
                 )
         if game.deadline is not None and mover is not None and game.away_until(mover) is None:
-            whose = "Your" if mover == player else f"{await self.display_name(mover)}'s"
-            lines.append(
-                f"{whose} move is due by {when_words(game.deadline)}, or the game is forfeited."
-            )
+            when = when_words(game.deadline)
+            if mover == player:
+                due = _("Your move is due by {when}, or the game is forfeited.").format(when=when)
+            else:
+                due = _("{name}'s move is due by {when}, or the game is forfeited.").format(
+                    name=await self.display_name(mover), when=when
+                )
+            lines.append(due)
         return lines
 
     # -- challenges ---------------------------------------------------------------------------
@@ -173,26 +238,36 @@ class GameMailer:
         token = self.challenge_token(challenge.id, role)
         other = challenge.opponent if role == "challenger" else challenge.challenger
         other_name = await self.display_name(other)
-        subject = (
-            f"{subject_tag('challenge', challenge.id, token)} {challenge.rules}: "
-            f"{'you challenge' if role == 'challenger' else 'a challenge from'} "
-            f"{other_name}"
-        )
+        if role == "challenger":
+            # TRANSLATORS: a challenge mail's subject, after its tag: "wari: you challenge Bob"
+            about = _("{rules}: you challenge {name}")
+        else:
+            # TRANSLATORS: a challenge mail's subject, after its tag: "wari: a challenge from
+            # Ann"
+            about = _("{rules}: a challenge from {name}")
+        about = about.format(rules=challenge.rules, name=other_name)
+        subject = f"{subject_tag('challenge', challenge.id, token)} {about}"
         if challenge.status == ChallengeStatus.OPEN:
+            # TRANSLATORS: 'accept', 'decline' and 'cancel' are commands: keep them in English
             todo = (
-                "Reply 'accept' to play, or 'decline'."
+                _("Reply 'accept' to play, or 'decline'.")
                 if role == "opponent"
-                else f"Waiting for {other_name} to answer; reply 'cancel' to withdraw."
+                else _("Waiting for {name} to answer; reply 'cancel' to withdraw.").format(
+                    name=other_name
+                )
             )
         else:
-            todo = f"This challenge is {challenge.status}."
+            todo = challenge_status_words(challenge.status)
         body = "\n".join(
             [
                 headline,
                 "",
-                f"Challenge {challenge.id}: {challenge.rules}, "
-                f"{await self.display_name(challenge.challenger)} against "
-                f"{await self.display_name(challenge.opponent)}.",
+                _("Challenge {id}: {rules}, {challenger} against {opponent}.").format(
+                    id=challenge.id,
+                    rules=challenge.rules,
+                    challenger=await self.display_name(challenge.challenger),
+                    opponent=await self.display_name(challenge.opponent),
+                ),
                 "",
                 todo,
             ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.i18n import N_, _
 from bot.service.addresses import mailbox
 from engine import SIDES
 from engine.errors import excerpt
@@ -72,11 +73,15 @@ _SYNONYMS = {
     "commands": "help",
 }
 
-HELP = f"""Playing by mail: the commands (the first line of your mail; one per mail)
+# TRANSLATORS: the words in the left-hand column are the commands a mail is read by
+# (challenge, accept, resign, board, as south|north, days...): keep them in English, and
+# the right-hand column where it is.
+HELP = N_(
+    """Playing by mail: the commands (the first line of your mail; one per mail)
     challenge ADDRESS [RULES] [as south|north] [N days]
                    challenge someone by email (ann@example.org), on Discord
                    (discord:USER_ID) or the AI (ai, or ai:LEVEL); RULES default to
-                   {DEFAULT_RULES} (like wari:captures=2-4); N days a move (1 to 14)
+                   {rules} (like wari:captures=2-4); N days a move (1 to 14)
     accept / decline    answer a challenge, or an offer of a draw or a take-back
     cancel              withdraw your challenge
     C / Move 7: C       play pit C (your pits are A-F on your bottom row, A-I in Togyz
@@ -93,8 +98,20 @@ HELP = f"""Playing by mail: the commands (the first line of your mail; one per m
                         move matches ('premoves' lists yours, 'premoves clear' drops them)
     vacation on [N days] / off / status    stop your clocks (30 days a year)
     digest on [at HOUR] / off / status     one mail a day instead of one per move
+    language fr         the language I write to you in (alone: yours, and the choices)
 Reply to the bot's latest mail about a game: its subject and reply address carry your
 secret token for that game, and mail without it is refused."""
+)
+
+
+def help_text() -> str:
+    """``HELP`` in the current language."""
+    return _(HELP).format(rules=DEFAULT_RULES)
+
+
+def not_done(error: object) -> str:
+    """What a refused request's answer begins with: the service's reason, in its words."""
+    return _("Not done: {error}").format(error=error)
 
 
 @dataclass(frozen=True)
@@ -134,9 +151,11 @@ def parse_command(text: str) -> Command | None:
         number = move.group(1) or move.group(2)
         if _PIT_WORD.search(move.group(4)):
             raise CommandError(
-                f"'{excerpt(line)}': which move? That line holds more than one "
-                "move; write one pit letter on the line, like 'Move 7: C', and "
-                "anything else on the next line"
+                _(
+                    "'{line}': which move? That line holds more than one "
+                    "move; write one pit letter on the line, like 'Move 7: C', and "
+                    "anything else on the next line"
+                ).format(line=excerpt(line))
             )
         return Command(
             "move",
@@ -158,7 +177,11 @@ def parse_command(text: str) -> Command | None:
     if verb == "challenge":
         return _challenge(rest)
     if verb == "move":  # "move" with something that is not a pit
-        raise CommandError(f"'{excerpt(line)}': a move is a pit letter, like 'C' or 'Move 7: C'")
+        raise CommandError(
+            _("'{line}': a move is a pit letter, like 'C' or 'Move 7: C'").format(
+                line=excerpt(line)
+            )
+        )
     return Command(verb)
 
 
@@ -179,26 +202,33 @@ def _challenge(rest: str) -> Command:
             break
     if not words:
         raise CommandError(
-            "challenge whom? Write 'challenge ann@example.org wari', "
-            "'challenge discord:USER_ID' or 'challenge ai'"
+            _(
+                "challenge whom? Write 'challenge ann@example.org wari', "
+                "'challenge discord:USER_ID' or 'challenge ai'"
+            )
         )
     opponent = words[0].strip("<>").lower()
     if "@" in opponent:
         opponent = mailbox(opponent)
         if not opponent:
             raise CommandError(
-                f"'{excerpt(words[0])}' is not an email address this bot can "
-                "write to: write it as ann@example.org"
+                _(
+                    "'{word}' is not an email address this bot can "
+                    "write to: write it as ann@example.org"
+                ).format(word=excerpt(words[0]))
             )
     elif not re.fullmatch(r"ai(:\w{1,20})?|discord:\d{1,20}", opponent):
         raise CommandError(
-            f"'{excerpt(words[0])}' is not an opponent: write an email address, "
-            "discord:USER_ID, ai or ai:LEVEL"
+            _(
+                "'{word}' is not an opponent: write an email address, "
+                "discord:USER_ID, ai or ai:LEVEL"
+            ).format(word=excerpt(words[0]))
         )
     if len(words) > 2:
         raise CommandError(
-            f"'{excerpt(' '.join(words[2:]))}' is not understood; write "
-            "'challenge ADDRESS RULES as SIDE'"
+            _("'{words}' is not understood; write 'challenge ADDRESS RULES as SIDE'").format(
+                words=excerpt(" ".join(words[2:]))
+            )
         )
     return Command(
         "challenge",

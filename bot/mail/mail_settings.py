@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.config import data_dir, database_path
+from bot.i18n import _
 from bot.mail.authentication import AuthservTrust
 from bot.mail.reading import DEFAULT_MAX_BYTES
 from bot.mail.reply_limits import ReplyLimits
@@ -81,14 +82,17 @@ class MailSettings:
         tls = get("MANCALA_MAIL_RELAY_TLS").lower() or "none"
         if tls not in ("none", "starttls", "tls"):
             raise MailSettingsError(
-                f"MANCALA_MAIL_RELAY_TLS is none, starttls or tls, not '{excerpt(tls)}'"
+                _("{name} is none, starttls or tls, not '{value}'").format(
+                    name="MANCALA_MAIL_RELAY_TLS", value=excerpt(tls)
+                )
             )
         max_bytes = get("MANCALA_MAIL_MAX_BYTES") or str(DEFAULT_MAX_BYTES)
         # ASCII digits, bounded, before int(): str.isdigit() passes '¹', which int() refuses
         if not re.fullmatch(r"[0-9]{1,12}", max_bytes) or int(max_bytes) < 1024:
             raise MailSettingsError(
-                f"MANCALA_MAIL_MAX_BYTES is a byte count of at least 1024, not "
-                f"'{excerpt(max_bytes)}'"
+                _("{name} is a byte count of at least 1024, not '{value}'").format(
+                    name="MANCALA_MAIL_MAX_BYTES", value=excerpt(max_bytes)
+                )
             )
         return cls(
             listen=_host_port("MANCALA_MAIL_LISTEN", get("MANCALA_MAIL_LISTEN"), cls.listen),
@@ -137,7 +141,11 @@ def _host_port(name: str, text: str, default: tuple[str, int]) -> tuple[str, int
         return default
     host, sep, port = text.rpartition(":")
     if not sep or not re.fullmatch(r"[0-9]{1,5}", port) or not 0 < int(port) < 65536:
-        raise MailSettingsError(f"{name} is host:port (like 127.0.0.1:8025), not '{excerpt(text)}'")
+        raise MailSettingsError(
+            _("{name} is host:port (like 127.0.0.1:8025), not '{value}'").format(
+                name=name, value=excerpt(text)
+            )
+        )
     return host.strip("[]") or default[0], int(port)
 
 
@@ -149,9 +157,11 @@ def _authserv_ids(text: str) -> tuple[str, ...]:
     for ident in ids:
         if not _AUTHSERV_ID.fullmatch(ident):
             raise MailSettingsError(
-                "MANCALA_MAIL_TRUSTED_AUTHSERV is a comma-separated list of authserv-ids, "
-                f"the names your mail server writes first in Authentication-Results (like "
-                f"mx.example.org), not '{excerpt(ident)}'"
+                _(
+                    "{name} is a comma-separated list of authserv-ids, the names your mail "
+                    "server writes first in Authentication-Results (like mx.example.org), "
+                    "not '{value}'"
+                ).format(name="MANCALA_MAIL_TRUSTED_AUTHSERV", value=excerpt(ident))
             )
     return ids
 
@@ -161,6 +171,8 @@ def _count(name: str, text: str, default: int) -> int:
         return default
     if not re.fullmatch(r"[0-9]{1,9}", text):  # ASCII digits, bounded, before int()
         raise MailSettingsError(
-            f"{name} is a whole number of mails (like {default}), not '{excerpt(text)}'"
+            _("{name} is a whole number of mails (like {default}), not '{value}'").format(
+                name=name, default=default, value=excerpt(text)
+            )
         )
     return int(text)

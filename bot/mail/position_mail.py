@@ -22,6 +22,8 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.i18n import _, ngettext
+from bot.mail.mail_language import side_words
 from engine import (
     SIDES,
     IllegalMove,
@@ -73,13 +75,17 @@ def format_help(levels: Sequence[str]) -> str:
         )
 
     level_list, presets = column(levels), column(Ruleset.presets())
-    return f"""A position-and-move mail holds these lines (anything before or after the board
+    # TRANSLATORS: the lines that begin with Rules:, Side:, Level:, Move: and the words
+    # wari, south, north, Captured, North, South are what a mail is read by: keep them in
+    # English, and keep the right-hand column where it is (27 spaces in).
+    text = _(
+        """A position-and-move mail holds these lines (anything before or after the board
 that is not one of them is ignored):
     Rules: wari            the ruleset, with options like wari:captures=2-4; one of
 {presets}
     Side: south            optional: the side you play (south or north; default south)
-    Level: {levels[-1]:<15} optional: my strength, weakest to strongest:
-{level_list}
+    Level: {level} optional: my strength, weakest to strongest:
+{levels}
     the board as you see it: your pits A-F on the bottom row (A-I in Togyz Kumalak), '-'
     for an empty pit, 'X' for a tuzdyk, then the captured counts ('Captured: North 3,
     South 5') or the stores (kazans) between the rows
@@ -87,15 +93,22 @@ that is not one of them is ignored):
                            several: 'Move: C F'); without a Move line the board is the
                            position after your move, and I move
 Example:
-    Rules: wari
+{example}
+To start a game from the beginning, send only the Rules: line. Write the board in your own
+text, not quoted with '>': quoted lines are never read."""
+    )
+    return text.format(
+        presets=presets, level=f"{levels[-1]:<15}", levels=level_list, example=_EXAMPLE
+    )
+
+
+_EXAMPLE = """    Rules: wari
         f  e  d  c  b  a
         4  4  4  4  4  4
         4  4  4  4  4  4
         A  B  C  D  E  F
     Captured: North 0, South 0.
-    Move: E
-To start a game from the beginning, send only the Rules: line. Write the board in your own
-text, not quoted with '>': quoted lines are never read."""
+    Move: E"""
 
 
 class MailFormatError(ValueError):
@@ -107,8 +120,10 @@ class MailFormatError(ValueError):
         self.line = excerpt(line, 80) if line else None  # quoted back: short and printable
 
     def explain(self, levels: Sequence[str]) -> str:
-        quoted = f"\n\nThe line in question:\n> {self.line}" if self.line else ""
-        return f"I could not read your mail: {self.problem}{quoted}\n\n{format_help(levels)}"
+        text = _("I could not read your mail: {problem}").format(problem=self.problem)
+        if self.line:
+            text += "\n\n" + _("The line in question:") + f"\n> {self.line}"
+        return f"{text}\n\n{format_help(levels)}"
 
 
 @dataclass
@@ -176,7 +191,11 @@ def parse_position_mail(
             key = _KEYS[key_line.group(1).lower()]
             value = key_line.group(2)
             if key in values and values[key][0].lower() != value.lower():
-                raise MailFormatError(f"two different {key.title()}: lines", line.strip())
+                raise MailFormatError(
+                    # TRANSLATORS: {key} is Rules, Side, Level or Move: a line's keyword
+                    _("two different {key}: lines").format(key=key.title()),
+                    line.strip(),
+                )
             values[key] = (value, line.strip())
         elif first <= i <= last:
             board_lines[i] = line
@@ -188,9 +207,11 @@ def parse_position_mail(
             if x.strip() and not _KEY_LINE.match(x) and not _looks_like_board(x)
         ]
         if not any(x.strip() for x in lines):
-            raise MailFormatError("the mail is empty: there is no Rules: line and no board")
+            raise MailFormatError(_("the mail is empty: there is no Rules: line and no board"))
         raise MailFormatError(
-            "there is no Rules: line (which game?)" + ("" if board_rows else " and no board"),
+            _("there is no Rules: line (which game?)")
+            if board_rows
+            else _("there is no Rules: line (which game?) and no board"),
             unread[0] if unread else None,
         )
     rules_text, rules_line = values["rules"]
@@ -201,30 +222,37 @@ def parse_position_mail(
 
     side_word = values.get("side", ("", ""))[0].lower() or Side.SOUTH
     if side_word not in SIDES:
-        raise MailFormatError("the side is south or north", values["side"][1])
+        raise MailFormatError(_("the side is south or north"), values["side"][1])
     side = Side(side_word)
     level = (values.get("level", ("", ""))[0] or default_level or levels[0]).lower()
     if level not in levels:
         raise MailFormatError(
-            f"the level is one of {', '.join(levels)}", values.get("level", ("", None))[1]
+            _("the level is one of {levels}").format(levels=", ".join(levels)),
+            values.get("level", ("", None))[1],
         )
     move_text, move_line = values.get("move", ("", ""))
     moves, words = _moves_then_words(move_text, rules.letters)
     if words and not moves:
         raise MailFormatError(
-            f"'{excerpt(words[0], 10)}' is not a move; a move is a pit "
-            f"letter {rules.letters[0]}-{rules.letters[-1]}",
+            _("'{word}' is not a move; a move is a pit letter {first}-{last}").format(
+                word=excerpt(words[0], 10), first=rules.letters[0], last=rules.letters[-1]
+            ),
             move_line,
         )
     if any(_is_move(w.strip(".,;:!?()\"'"), rules.letters) for w in words):
         raise MailFormatError(
-            "which moves? Write only pit letters on the Move: line "
-            "(several: 'Move: C d E'), and words on the next line",
+            _(
+                "which moves? Write only pit letters on the Move: line "
+                "(several: 'Move: C d E'), and words on the next line"
+            ),
             move_line,
         )
     note = (
-        f"I read your move{'s' if len(moves) > 1 else ''} as {' '.join(moves)} (your "
-        f"line: '{excerpt(move_line, 200)}')."
+        ngettext(
+            "I read your move as {moves} (your line: '{line}').",
+            "I read your moves as {moves} (your line: '{line}').",
+            len(moves),
+        ).format(moves=" ".join(moves), line=excerpt(move_line, 200))
         if words
         else None
     )
@@ -232,8 +260,10 @@ def parse_position_mail(
     if not board_rows:
         if moves:
             raise MailFormatError(
-                "a Move: needs the board it is played on; copy the board "
-                "from my last mail into your reply, without '>' quoting",
+                _(
+                    "a Move: needs the board it is played on; copy the board "
+                    "from my last mail into your reply, without '>' quoting"
+                ),
                 move_line,
             )
         start = Position.initial(rules, rng=rng or random.Random())
@@ -246,8 +276,10 @@ def parse_position_mail(
         to_move = side
     elif written_turn and written_turn.group(1).lower() == side:
         raise MailFormatError(
-            f"the board says {side.title()} (you) to move, but there is no "
-            "Move: line; add one, like 'Move: C'",
+            _(
+                "the board says {side} (you) to move, but there is no "
+                "Move: line; add one, like 'Move: C'"
+            ).format(side=side_words(side)),
             written_turn.group(0),
         )
     else:
@@ -257,7 +289,7 @@ def parse_position_mail(
     except PositionError as err:
         raise MailFormatError(str(err), _offending_line(str(err), lines, first, last)) from None
     if position.is_over():
-        raise MailFormatError("this position is already over: the game has ended")
+        raise MailFormatError(_("this position is already over: the game has ended"))
     return PositionMail(rules, side, level, position, moves, started=False, note=note)
 
 
@@ -301,18 +333,21 @@ def apply_sender_moves(mail: PositionMail) -> tuple[Position, list[str]]:
     played: list[str] = []
     for move in mail.moves:
         if position.is_over():
-            raise MailFormatError(f"the game ended before your move {move}")
+            raise MailFormatError(_("the game ended before your move {move}").format(move=move))
         if position.to_move != mail.side:
             raise MailFormatError(
-                f"after {excerpt(' '.join(mail.moves[: len(played)]))} it is my turn, "
-                f"not yours: {move} cannot be played"
+                _("after {moves} it is my turn, not yours: {move} cannot be played").format(
+                    moves=excerpt(" ".join(mail.moves[: len(played)])), move=move
+                )
             )
         try:
             position = position.play(from_perspective(move, mail.side))
         except IllegalMove as err:
             legal = ", ".join(to_perspective(m, mail.side) for m in position.legal_moves())
             raise MailFormatError(
-                f"{move} is not a legal move here: {err} (legal moves: {legal})",
+                _("{move} is not a legal move here: {error} (legal moves: {legal})").format(
+                    move=move, error=err, legal=legal
+                ),
                 f"Move: {' '.join(mail.moves)}",
             ) from None
         played.append(played_move(position))
@@ -333,21 +368,34 @@ def reply_text(
     side = mail.side
     told = [mail.note] if mail.note else []
     if mail.started:
-        told.append(f"A new game of {mail.rules.name}; you play {side.title()}.")
+        told.append(
+            _("A new game of {rules}; you play {side}.").format(
+                rules=mail.rules.name, side=side_words(side)
+            )
+        )
     if sender_moves:
-        told.append("You played " + " ".join(to_perspective(m, side) for m in sender_moves) + ".")
+        told.append(
+            _("You played {moves}.").format(
+                moves=" ".join(to_perspective(m, side) for m in sender_moves)
+            )
+        )
     if bot_moves:
         told.append(
-            f"I ({mail.level}) played " + " ".join(to_perspective(m, side) for m in bot_moves) + "."
+            # TRANSLATORS: {level} is the AI's level, like "strong"
+            _("I ({level}) played {moves}.").format(
+                level=mail.level, moves=" ".join(to_perspective(m, side) for m in bot_moves)
+            )
         )
     if position.is_over():
-        told.append("The game is over.")
+        told.append(_("The game is over."))
         move_line = ""
     else:
         legal = ", ".join(to_perspective(m, side) for m in position.legal_moves())
         told.append(
-            f"Your move: one of {legal}. Reply with this board (not quoted) and your "
-            "move on the Move: line."
+            _(
+                "Your move: one of {legal}. Reply with this board (not quoted) and your "
+                "move on the Move: line."
+            ).format(legal=legal)
         )
         move_line = "\nMove: "
     return (

@@ -29,7 +29,9 @@ import re
 from dataclasses import dataclass
 from email.message import EmailMessage
 
-from bot.mail.mail_commands import first_line
+from bot.i18n import N_, _
+from bot.mail.mail_commands import first_line, not_done
+from bot.mail.mail_language import side_words
 from bot.mail.reading import IncomingMail
 from bot.mail.replies import build_reply, line_in_question, reply_subject
 from bot.service import GameService, Player, ServiceError
@@ -46,7 +48,10 @@ _VERB = re.compile(r"^\s*(puzzles?|next|another|streak)\b[\s:,.!]*(.*)$", re.I)
 _GRADES = ("easy", "medium", "hard")
 SERVER = "email"  # where mail answers count: the board of the mail surface
 
-HELP = """Puzzles by mail:
+# TRANSLATORS: puzzle, puzzle next, streak, the families (kalah, wari, oware, al-manqala) and
+# the grades (easy, medium, hard) are what a mail is read by: keep them in English.
+HELP = N_(
+    """Puzzles by mail:
     puzzle                     today's puzzle
     puzzle next [FAMILY] [GRADE]    one you have not answered yet, like 'puzzle next wari hard'
                                (families: kalah, wari, oware, al-manqala; grades: easy,
@@ -54,6 +59,7 @@ HELP = """Puzzles by mail:
     C                          in reply to a puzzle's mail: your answer (your pits are A-F on
                                your bottom row); only your first answer to a puzzle counts
     streak                     your streak and how many you solved"""
+)
 
 
 @dataclass(frozen=True)
@@ -112,26 +118,55 @@ def puzzle_body(puzzle: Puzzle, headline: str) -> str:
             headline,
             "",
             f"Puzzle: {puzzle.id}",
-            f"A {puzzle.family} puzzle, graded {puzzle.grade.value}. You play {side.title()}, "
-            f"to move: one move keeps {describe_value(puzzle.value)} with best play. Find it.",
+            # TRANSLATORS: {family} is a ruleset (wari), {grade} easy, medium or hard
+            _(
+                "A {family} puzzle, graded {grade}. You play {side}, to move: one move "
+                "keeps {value} with best play. Find it."
+            ).format(
+                family=puzzle.family,
+                grade=_grade(puzzle.grade.value),
+                side=side_words(side),
+                value=describe_value(puzzle.value),
+            ),
             "",
             render(puzzle.position, side),
             "",
-            f"Reply with your move on the first line, like '{legal.split(', ')[0]}' (your pits "
-            f"are {letters[0]}-{letters[-1]} on your bottom row; legal: {legal}). Only your "
-            "first answer to a puzzle counts for your streak.",
+            _(
+                "Reply with your move on the first line, like '{example}' (your pits "
+                "are {first}-{last} on your bottom row; legal: {legal}). Only your "
+                "first answer to a puzzle counts for your streak."
+            ).format(example=legal.split(", ")[0], first=letters[0], last=letters[-1], legal=legal),
             "",
-            HELP,
+            _(HELP),
         ]
     )
 
 
+_GRADE_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+
+
+def _grade(grade: str) -> str:
+    """A puzzle's grade in the current language (the command keeps the English word)."""
+    return _(_GRADE_WORDS[grade]) if grade in _GRADE_WORDS else grade
+
+
 def streak_body(standing: PuzzleStanding) -> str:
     if not standing.answered:
-        return "You have not answered a puzzle yet. Reply 'puzzle' for today's.\n\n" + HELP
+        return _("You have not answered a puzzle yet. Reply 'puzzle' for today's.") + (
+            "\n\n" + _(HELP)
+        )
     return (
-        f"Your puzzles: {standing.solved} solved of {standing.answered}; streak "
-        f"{standing.streak} in a row, your best {standing.best_streak}.\n\n" + HELP
+        _(
+            "Your puzzles: {solved} solved of {answered}; streak {streak} in a row, "
+            "your best {best}."
+        ).format(
+            solved=standing.solved,
+            answered=standing.answered,
+            streak=standing.streak,
+            best=standing.best_streak,
+        )
+        + "\n\n"
+        + _(HELP)
     )
 
 
@@ -162,22 +197,21 @@ class PuzzleMail:
             if request.verb == "streak":
                 return [self._reply(mail, streak_body(await service.puzzle_streak(player)))]
             if request.verb == "help":
-                head = (
-                    f"{line_in_question(first_line(mail.text))}\n\nI could not read that as "
-                    "a move or a puzzle command."
-                )
-                return [self._reply(mail, f"{head}\n\n{HELP}")]
+                head = _("I could not read that as a move or a puzzle command.")
+                quoted = line_in_question(first_line(mail.text))
+                return [self._reply(mail, f"{quoted}\n\n{head}\n\n{_(HELP)}")]
             if request.verb == "show":
                 assert request.puzzle_id is not None
-                puzzle, headline = service.puzzle(request.puzzle_id), "The puzzle you asked for."
+                puzzle = service.puzzle(request.puzzle_id)
+                headline = _("The puzzle you asked for.")
             elif request.verb == "next":
                 puzzle = await service.next_puzzle(player, request.family, request.grade)
-                headline = "A puzzle you have not answered yet."
+                headline = _("A puzzle you have not answered yet.")
             else:
                 puzzle = await service.daily_puzzle(None, request.family)
-                headline = "The puzzle of the day."
+                headline = _("The puzzle of the day.")
         except ServiceError as err:
-            return [self._reply(mail, f"Not done: {err}\n\n{HELP}")]
+            return [self._reply(mail, f"{not_done(err)}\n\n{_(HELP)}")]
         return [self._puzzle_mail(mail, puzzle, puzzle_body(puzzle, headline))]
 
     async def _answer(
@@ -190,16 +224,20 @@ class PuzzleMail:
                 player, puzzle_id, from_perspective(written, side), SERVER
             )
         except ServiceError as err:
-            return self._reply(mail, f"{line_in_question(written)}\n\nNot done: {err}")
+            return self._reply(mail, f"{line_in_question(written)}\n\n{not_done(err)}")
         more = (
-            "Reply 'puzzle next' for another puzzle."
+            _("Reply 'puzzle next' for another puzzle.")
             if result.correct
-            else "Reply with another move to try again (practice), or 'puzzle next' for "
-            "another puzzle."
+            else _(
+                "Reply with another move to try again (practice), or 'puzzle next' for "
+                "another puzzle."
+            )
         )
         body = "\n".join(
             [
-                f"Puzzle {puzzle.id}, your answer {to_perspective(result.answer.move, side)}:",
+                _("Puzzle {id}, your answer {move}:").format(
+                    id=puzzle.id, move=to_perspective(result.answer.move, side)
+                ),
                 result.verdict(side),
                 result.streak_words(),
                 "",
@@ -213,10 +251,11 @@ class PuzzleMail:
 
     def _puzzle_mail(self, mail: IncomingMail, puzzle: Puzzle, body: str) -> EmailMessage:
         """A reply in the puzzle's own thread: its tag in the subject, so a Reply answers it."""
-        subject = (
-            f"[mancala puzzle {puzzle.id}] a {puzzle.family} puzzle: "
-            f"{puzzle.position.to_move.title()} to move"
+        # TRANSLATORS: a puzzle mail's subject, after its tag; {side} is South or North
+        words = _("a {family} puzzle: {side} to move").format(
+            family=puzzle.family, side=side_words(puzzle.position.to_move)
         )
+        subject = f"[mancala puzzle {puzzle.id}] {words}"
         if _SUBJECT_TAG.search(mail.subject) and tagged_id(mail.subject, "") == puzzle.id:
             subject = reply_subject(mail.subject)
         return build_reply(mail, body, self.bot_address, to=mail.from_address, subject=subject)

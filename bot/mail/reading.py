@@ -62,6 +62,9 @@ class IncomingMail:
     from_name: str = ""  # the display name in From ("Ann Example"), if any
     in_reply_to: str | None = None
     refusal: str | None = None  # why the body was not read (too complex), else None
+    nested_parts: int = 0  # with a refusal: how many nested parts the mail has
+    content_language: str | None = None  # its Content-Language header ("fr", "de-CH, en")
+    attribution_language: str | None = None  # of its quoted "On ..., Ann wrote:" line
 
 
 def read_mail(
@@ -81,6 +84,7 @@ def read_mail(
             f"are read; please send the move as plain text"
         )
     message = BytesParser(policy=policy.default).parsebytes(raw, headersonly=bool(refusal))
+    body = "" if refusal else body_text(message)
     names = _addresses(message, "From")
     from_address = names[0][1] if names else ""
     reply_to = _addresses(message, "Reply-To")
@@ -95,12 +99,15 @@ def read_mail(
         subject=excerpt(_header(message, "Subject"), SUBJECT_CHARS) if "Subject" in message else "",
         message_id=_first_id(_header(message, "Message-ID", decode=False)),
         references=_message_ids(_header(message, "References", decode=False)),
-        text="" if refusal else newest_text(body_text(message)),
+        text=newest_text(body) if body else "",
         automatic=automatic_reason(message, envelope_sender, from_address),
         recipients=recipients,
         from_name=excerpt(names[0][0], NAME_CHARS) if names else "",
         in_reply_to=_first_id(_header(message, "In-Reply-To", decode=False)),
         refusal=refusal,
+        nested_parts=containers if refusal else 0,
+        content_language=excerpt(_header(message, "Content-Language"), 100) or None,
+        attribution_language=quoted_language(body),
     )
 
 
@@ -291,42 +298,57 @@ def _decoded(part: MIMEPart, charset: str | None) -> str:
 
 # How mail clients introduce quoted text, by language: the verb of "On <date>, Ann wrote:"
 # (English, French, German, Spanish, Portuguese, Italian, Dutch, the Scandinavian languages,
-# Finnish, Polish, Czech, Russian, Ukrainian, Turkish, Japanese, Chinese, Korean). The verb
-# may stand last ("Ann wrote:") or before the name ("skrev Ann <ann@x.no>:").
-_WROTE = (
-    "wrote",
-    "writes",
-    "a écrit",
-    "schrieb",
-    "escribió",
-    "escreveu",
-    "ha scritto",
-    "schreef",
-    "skrev",
-    "kirjoitti",
-    "napisał",
-    "napisała",
-    "napisał(a)",
-    "pisze",
-    "napsal",
-    "napsala",
-    "написал",
-    "написала",
-    "написал(а)",
-    "пишет",
-    "написав",
-    "yazdı",
-    "のメッセージ",
-    "写道",
-    "寫道",
-    "님이 작성",
-)
+# Finnish, Polish, Czech, Russian, Ukrainian, Kazakh, Turkish, Japanese, Chinese, Korean), by
+# the language's code: a reply is answered in the language its client quotes in, when the
+# player set none (``quoted_language``). The verb may stand last ("Ann wrote:") or before the
+# name ("skrev Ann <ann@x.no>:").
+_WROTE_BY_LANGUAGE = {
+    "en": ("wrote", "writes"),
+    "fr": ("a écrit",),
+    "de": ("schrieb",),
+    "es": ("escribió",),
+    "pt": ("escreveu",),
+    "it": ("ha scritto",),
+    "nl": ("schreef",),
+    "sv": ("skrev",),  # Danish and Norwegian too: none of them is a language the bot speaks
+    "fi": ("kirjoitti",),
+    "pl": ("napisał", "napisała", "napisał(a)", "pisze"),
+    "cs": ("napsal", "napsala"),
+    "ru": ("написал", "написала", "написал(а)", "пишет"),
+    "uk": ("написав",),
+    "kk": ("жазды",),
+    "tr": ("yazdı",),
+    "ja": ("のメッセージ",),
+    "zh": ("写道", "寫道"),
+    "ko": ("님이 작성",),
+}
+_WROTE = tuple(verb for verbs in _WROTE_BY_LANGUAGE.values() for verb in verbs)
+_VERB_LANGUAGE = {verb: code for code, verbs in _WROTE_BY_LANGUAGE.items() for verb in verbs}
 _ATTRIBUTION_END = re.compile(
     r"(?:" + "|".join(re.escape(verb) for verb in _WROTE) + r")(?:\s.{0,160})?\s*:\s*$"
     # no verb, as Gmail writes it in Japanese or Russian: "2026年11月22日 Ann <a@x>:"
     r"|<[^<>@\s]{1,64}@[^<>\s]{1,255}>\s*:\s*$",
     re.I,
 )
+# The verb an attribution line ends with, longest first ("napisał(a)" before "napisał").
+_VERB_AT_END = re.compile(
+    r"("
+    + "|".join(re.escape(verb) for verb in sorted(_WROTE, key=len, reverse=True))
+    + r")(?:\s.{0,160})?\s*:\s*$",
+    re.I,
+)
+# Outlook quotes under a block of labelled headers; its subject's label names its language.
+_OUTLOOK_SUBJECT = {
+    "subject": "en",
+    "objet": "fr",
+    "betreff": "de",
+    "asunto": "es",
+    "assunto": "pt",
+    "тема": "ru",
+    "oggetto": "it",
+    "onderwerp": "nl",
+}
+_SUBJECT_LABEL = re.compile(r"^\s*\*?(" + "|".join(_OUTLOOK_SUBJECT) + r")\s*:", re.I)
 _ATTRIBUTION_START = re.compile(r"^(on|le|am|el|em|op|il|den|dnia|w dniu|dne|\d)", re.I)
 # What a phone or webmail adds under the text: "Sent from my iPhone" in many languages.
 _PHONE_FOOTERS = (
@@ -417,6 +439,34 @@ def newest_text(text: str) -> str:
     if not newest and forwarded is not None:
         return _newest(forwarded)
     return newest
+
+
+def quoted_language(text: str) -> str | None:
+    """The language of the client that quoted the mail this one answers: the verb of the
+    first attribution line ("Le 3 mars 2026, Ann a écrit :" is French), else the subject's
+    label of an Outlook header block ("Objet :"); None when neither says.
+
+    >>> quoted_language("Vale\\n\\nEl 3 mar 2026, Ana escribió:\\n> Move: C")
+    'es'
+    >>> quoted_language("C\\n\\nAm 3. März 2026 um 10:00 schrieb Bot <bot@x.org>:\\n> A")
+    'de'
+    >>> quoted_language("C\\nDe : Bot\\nEnvoyé : mardi\\nÀ : Ann\\nObjet : wari")
+    'fr'
+    >>> quoted_language("C") is None
+    True
+    """
+    lines = text.split("\n")[:2000]  # the newest quote is near the top
+    for i, line in enumerate(lines):
+        if len(line) >= 300:
+            continue
+        if _ATTRIBUTION_END.search(line) and (i > 0 or _is_attribution(lines, i)):
+            verb = _VERB_AT_END.search(line)
+            return _VERB_LANGUAGE.get(verb.group(1).lower()) if verb else None
+        if _OUTLOOK_FROM.match(line) and any(_OUTLOOK_NEXT.match(x) for x in lines[i + 1 : i + 4]):
+            labels = (_SUBJECT_LABEL.match(x) for x in lines[i + 1 : i + 7])
+            found = next((label for label in labels if label), None)
+            return _OUTLOOK_SUBJECT[found.group(1).lower()] if found else None
+    return None
 
 
 def _split_forward(lines: list[str]) -> tuple[list[str], list[str] | None]:

@@ -48,6 +48,7 @@ from email.message import EmailMessage
 from enum import Enum
 
 from bot import metrics
+from bot.i18n import ngettext
 
 log = logging.getLogger(__name__)
 
@@ -200,18 +201,31 @@ class ReplyLimiter:
         self._sent_this_hour += 1
 
     def _notice(self, kind: ReplyKind, limit: int) -> str:
-        what = (
-            "answers to position mails and puzzles"
-            if kind is ReplyKind.PLAY
-            else "automatic replies"
-        )
+        """The day's one notice to an address past its limit, in the current language."""
         hours = max(1, round(self.resets_in() / HOUR))
-        return (
-            f"I have sent this address {limit} {what} today, as many as I send to one "
-            f"address in a day, so I will not answer more such mail from it until 00:00 UTC "
-            f"(in about {hours} hour{'s' if hours != 1 else ''}). This is the only notice. "
-            f"Moves in your correspondence games (replies to a game's mail) are still answered."
-        )
+        if kind is ReplyKind.PLAY:
+            sent = ngettext(
+                "I have sent this address {n} answer to position mails and puzzles today",
+                "I have sent this address {n} answers to position mails and puzzles today",
+                limit,
+            )
+        else:
+            sent = ngettext(
+                "I have sent this address {n} automatic reply today",
+                "I have sent this address {n} automatic replies today",
+                limit,
+            )
+        # TRANSLATORS: {sent} is one of the two sentences above, "I have sent this address
+        # 10 automatic replies today"
+        return ngettext(
+            "{sent}, as many as I send to one address in a day, so I will not answer more "
+            "such mail from it until 00:00 UTC (in about {n} hour). This is the only notice. "
+            "Moves in your correspondence games (replies to a game's mail) are still answered.",
+            "{sent}, as many as I send to one address in a day, so I will not answer more "
+            "such mail from it until 00:00 UTC (in about {n} hours). This is the only notice. "
+            "Moves in your correspondence games (replies to a game's mail) are still answered.",
+            hours,
+        ).format(sent=sent.format(n=limit), n=hours)
 
     # -- challenges to addresses that never wrote ------------------------------------------
 

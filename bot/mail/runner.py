@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from bot.ai_runtime.pool import DEFAULT_WORKERS, AIPool
 from bot.config import ai_options
 from bot.health import heartbeat_forever, heartbeat_path, service_status
+from bot.i18n import _
 from bot.mail.bot import MailBot
 from bot.mail.mail_settings import MailSettings, MailSettingsError
 from bot.mail.reading import MailTooLarge
@@ -65,7 +66,9 @@ async def open_surface(
 
     if settings.level and settings.level not in LEVELS:
         raise MailSettingsError(
-            f"MANCALA_MAIL_LEVEL is one of {', '.join(LEVELS)}, not '{excerpt(settings.level)}'"
+            _("{name} is one of {levels}, not '{value}'").format(
+                name="MANCALA_MAIL_LEVEL", levels=", ".join(LEVELS), value=excerpt(settings.level)
+            )
         )
     relay = Relay(
         settings.relay[0],

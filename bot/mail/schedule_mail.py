@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.mail.mail_commands import first_line
+from bot.i18n import N_, _, ngettext
+from bot.mail.mail_commands import first_line, not_done
 from bot.mail.reading import IncomingMail
 from bot.service import GameService, GameView, Player, ServiceError
 from bot.service.premoves import Premove, parse_conditions
@@ -35,7 +36,7 @@ _CLEAR_PREMOVES = re.compile(r"^\s*(?:clear|drop|no)\s+(?:premoves?|conditional\
 _ON = ("on", "start", "begin")
 _OFF = ("off", "stop", "end", "clear", "none")
 
-TOKEN_NEEDED = (
+TOKEN_NEEDED = N_(
     "Vacations, the digest and conditional moves are set in a reply to one of my mails about "
     "your games (or to a digest): its subject carries your secret token. A From address "
     "alone never changes anything; 'games' lists your games with their tags."
@@ -77,16 +78,17 @@ def read_setting(text: str) -> Setting | None:
 def premove_words(premoves: list[Premove], side: Side) -> str:
     """A player's conditional moves as they write them (their own pits uppercase)."""
     if not premoves:
-        return "You have no conditional moves in this game."
-    pairs = "; ".join(
+        return _("You have no conditional moves in this game.")
+    pairs = "; ".join(  # notation: written as the player writes them back
         f"if {' '.join(to_perspective(m, side) for m in p.if_moves)} then "
         f"{to_perspective(p.then_move, side)}"
         for p in premoves
     )
-    return (
-        f"Your conditional moves (only you see them): {pairs}. Played the moment your "
+    # TRANSLATORS: {pairs} is notation ("if f then C; if e then D"): it stays in English
+    return _(
+        "Your conditional moves (only you see them): {pairs}. Played the moment your "
         "opponent's move matches; all dropped after their next move."
-    )
+    ).format(pairs=pairs)
 
 
 class ScheduleMail:
@@ -104,7 +106,7 @@ class ScheduleMail:
                     status = await service.start_vacation(player, setting.number)
                 elif setting.action == "off":
                     status = await service.stop_vacation(player)
-                    return "Welcome back: your clocks run again. " + status.words()
+                    return _("Welcome back: your clocks run again.") + " " + status.words()
                 else:
                     status = await service.vacation(player)
                 return status.words()
@@ -114,10 +116,10 @@ class ScheduleMail:
                 digest = await service.set_digest(player, setting.action == "on", setting.number)
             words = digest.words()
             if digest.on and digest.first_at is not None:
-                words += f" The first comes {when_words(digest.first_at)}."
+                words += " " + _("The first comes {when}.").format(when=when_words(digest.first_at))
             return words
         except ServiceError as err:
-            return f"Not done: {err}"
+            return not_done(err)
 
     async def in_game(
         self, mail: IncomingMail, game: GameView, player: Player, side: Side
@@ -131,10 +133,15 @@ class ScheduleMail:
             try:
                 if setting.action == "off":
                     count = await self.service.clear_premoves(game.id, player)
-                    return game, f"Dropped {count} conditional move{'s' if count != 1 else ''}."
+                    dropped = ngettext(
+                        "Dropped {count} conditional move.",
+                        "Dropped {count} conditional moves.",
+                        count,
+                    )
+                    return game, dropped.format(count=count)
                 return game, premove_words(await self.service.my_premoves(game.id, player), side)
             except ServiceError as err:
-                return game, f"Not done: {err}"
+                return game, not_done(err)
         if parse_conditions(first_line(mail.text)):
             return game, await self.conditions(mail.text, game, player, side)
         return None
@@ -152,7 +159,7 @@ class ScheduleMail:
         try:
             premoves = await self.service.set_premoves(game.id, player, pairs, replace=True)
         except ServiceError as err:
-            return f"Conditional moves not set: {err}"
+            return _("Conditional moves not set: {error}").format(error=err)
         return premove_words(premoves, side)
 
     async def after_move(self, text: str, game: GameView, player: Player, side: Side) -> str:

@@ -25,8 +25,10 @@ import re
 from dataclasses import dataclass
 from email.message import EmailMessage
 
+from bot.i18n import N_, _, ngettext
 from bot.mail.game_mail import GameMailer
 from bot.mail.mail_commands import DEFAULT_RULES, first_line
+from bot.mail.mail_language import side_words
 from bot.mail.reading import IncomingMail
 from bot.mail.replies import build_reply, line_in_question, new_message
 from bot.service import BadRequest, GameService, Player, ServiceError
@@ -41,7 +43,7 @@ from bot.service.tournaments import (
     TournamentStatus,
     TournamentView,
 )
-from engine import Ruleset, RulesetError
+from engine import Ruleset, RulesetError, Side
 
 _VERB = re.compile(r"^\s*tournaments?\b[\s:,.!]*(.*)$", re.I)
 _FORMATS = {
@@ -56,16 +58,34 @@ _FORMATS = {
 _UNITS = {"round": "rounds", "day": "days", "minute": "minutes", "min": "minutes"}
 _VERBS = ("create", "list", "join", "withdraw", "start", "cancel", "standings", "pairings")
 
-HELP = f"""Tournaments by mail (the first line of your mail):
+# TRANSLATORS: the words tournament, create, list, join, withdraw, start, cancel, standings,
+# pairings, swiss, round-robin, double-round-robin, rounds and days are what a mail is read
+# by: keep them in English, and the right-hand column where it is.
+HELP = N_(
+    """Tournaments by mail (the first line of your mail):
     tournament create FORMAT [N rounds] [RULES] [N days] [NAME]
                         a new tournament, which you organise: FORMAT is swiss (give its
                         rounds), round-robin or double-round-robin; RULES default to
-                        {DEFAULT_RULES}, the time to 3 days a move (1 to 14)
+                        {rules}, the time to 3 days a move (1 to 14)
     tournament list     the tournaments open to join or under way
     tournament join N / withdraw N      join tournament N, or leave it
     tournament start N / cancel N       its creator starts it now, or calls it off
     tournament standings N / pairings N [ROUND]
 Each round you get your game's mail: reply to it with your moves, as in any game."""
+)
+
+
+def help_text() -> str:
+    """``HELP`` in the current language."""
+    return _(HELP).format(rules=DEFAULT_RULES)
+
+
+_FORMAT_WORDS = {
+    Format.SWISS: N_("Swiss"),
+    Format.ROUND_ROBIN: N_("round robin"),
+    Format.DOUBLE_ROUND_ROBIN: N_("double round robin"),
+    Format.ARENA: N_("arena"),
+}
 
 
 @dataclass(frozen=True)
@@ -167,36 +187,37 @@ class TournamentMail:
         service = self.service
         try:
             if request.verb == "commands":
-                return [self._reply(mail, HELP)]
+                return [self._reply(mail, help_text())]
             if request.verb == "help":
-                head = f"{line_in_question(first_line(mail.text))}\n\nI could not read that."
-                return [self._reply(mail, f"{head}\n\n{HELP}")]
+                head = line_in_question(first_line(mail.text))
+                text = f"{head}\n\n{_('I could not read that.')}\n\n{help_text()}"
+                return [self._reply(mail, text)]
             if request.verb == "list":
                 shown = [
                     *await service.list_tournaments(TournamentStatus.OPEN, limit=10),
                     *await service.list_tournaments(TournamentStatus.RUNNING, limit=10),
                 ]
                 text = "\n\n".join([await self._describe(t) for t in shown])
-                return [self._reply(mail, text or "No tournament is open or under way.")]
+                return [self._reply(mail, text or _("No tournament is open or under way."))]
             if request.verb == "create":
                 return [await self._create(mail, me, request)]
             if request.number is None:
-                return [self._reply(mail, f"Which tournament? Write its number.\n\n{HELP}")]
+                ask = _("Which tournament? Write its number.")
+                return [self._reply(mail, f"{ask}\n\n{help_text()}")]
             number = request.number
             if request.verb == "join":
                 view = await service.join_tournament(number, me)
-                text = f"You are in.\n\n{await self._describe(view)}"
+                text = _("You are in.") + f"\n\n{await self._describe(view)}"
             elif request.verb == "withdraw":
                 view = await service.withdraw_from_tournament(number, me)
-                text = f"You are out of tournament {view.id}."
+                text = _("You are out of tournament {id}.").format(id=view.id)
             elif request.verb == "start":
                 view = await service.start_tournament(number, me)
-                text = (
-                    f"Started: each player has their game's mail.\n\n{await self._describe(view)}"
-                )
+                started = _("Started: each player has their game's mail.")
+                text = f"{started}\n\n{await self._describe(view)}"
             elif request.verb == "cancel":
                 view = await service.cancel_tournament(number, me)
-                text = f"Cancelled.\n\n{await self._describe(view)}"
+                text = _("Cancelled.") + f"\n\n{await self._describe(view)}"
             elif request.verb == "standings":
                 view = await service.tournament(number)
                 table = await service.tournament_standings(number)
@@ -204,7 +225,7 @@ class TournamentMail:
             else:
                 view = await service.tournament(number)
                 pairings = await service.tournament_pairings(number, request.round)
-                lines = [await self._pairing(p) for p in pairings] or ["No pairings yet."]
+                lines = [await self._pairing(p) for p in pairings] or [_("No pairings yet.")]
                 text = "\n".join([await self._describe(view), "", *lines])
         except ServiceError as err:
             return [self._reply(mail, str(err))]
@@ -214,7 +235,7 @@ class TournamentMail:
         self, mail: IncomingMail, me: Player, request: TournamentRequest
     ) -> EmailMessage:
         if request.minutes is not None and request.days is not None:
-            raise BadRequest("give days a move or minutes a move, not both")
+            raise BadRequest(_("give days a move or minutes a move, not both"))
         pace = (
             TimeControl.live(request.minutes)
             if request.minutes is not None
@@ -223,18 +244,18 @@ class TournamentMail:
         form = request.format or ""
         view = await self.service.create_tournament(
             me,
-            request.name or f"{form.replace('-', ' ') or 'a'} tournament",
+            request.name or _tournament_name(form),
             form,
             request.rules or DEFAULT_RULES,
             pace,
             rounds=request.rounds,
         )
-        return self._reply(
-            mail,
-            f"{await self._describe(view)}\n\nPlayers join by mail with 'tournament join "
-            f"{view.id}' (or on Discord, /mancala tournament join). Start it with "
-            f"'tournament start {view.id}' when everyone is in.",
-        )
+        # TRANSLATORS: 'tournament join {id}' and 'tournament start {id}' are commands
+        how = _(
+            "Players join by mail with 'tournament join {id}' (or on Discord, /mancala "
+            "tournament join). Start it with 'tournament start {id}' when everyone is in."
+        ).format(id=view.id)
+        return self._reply(mail, f"{await self._describe(view)}\n\n{how}")
 
     def _reply(self, mail: IncomingMail, body: str) -> EmailMessage:
         return build_reply(mail, body, self.mailer.bot_address, to=mail.from_address)
@@ -258,23 +279,40 @@ class TournamentWords:
         self.mailer = mailer
 
     async def describe(self, view: TournamentView) -> str:
-        if view.format is Format.SWISS:
-            shape = f"Swiss, {view.rounds} round{'s' if view.rounds != 1 else ''}"
-        elif view.format is Format.ARENA:
-            shape = f"arena, {view.arena_minutes} minutes"
+        form = _(_FORMAT_WORDS[view.format]) if view.format in _FORMAT_WORDS else view.format
+        if view.format is Format.ARENA:
+            # TRANSLATORS: an arena tournament's length: "arena, 60 minutes"
+            shape = ngettext(
+                "{format}, {n} minute", "{format}, {n} minutes", view.arena_minutes or 0
+            ).format(format=form, n=view.arena_minutes)
+        elif view.rounds or view.format is Format.SWISS:
+            # TRANSLATORS: a tournament's format and length: "Swiss, 5 rounds"
+            shape = ngettext(
+                "{format}, {n} round", "{format}, {n} rounds", view.rounds or 0
+            ).format(format=form, n=view.rounds)
         else:
-            shape = view.format.value.replace("-", " ") + (
-                f", {view.rounds} rounds" if view.rounds else ""
-            )
+            shape = str(form)
         status = {
-            TournamentStatus.OPEN: "open to join",
-            TournamentStatus.RUNNING: f"round {view.current_round} under way",
-            TournamentStatus.FINISHED: "finished",
-            TournamentStatus.CANCELLED: "cancelled",
+            TournamentStatus.OPEN: _("open to join"),
+            TournamentStatus.RUNNING: _("round {n} under way").format(n=view.current_round),
+            TournamentStatus.FINISHED: _("finished"),
+            TournamentStatus.CANCELLED: _("cancelled"),
         }[view.status]
-        return (
-            f"Tournament {view.id}: {view.name} ({shape}, {view.rules}, {view.time_control}), "
-            f"{len(view.players)} player{'s' if len(view.players) != 1 else ''}, {status}."
+        count = len(view.players)
+        # TRANSLATORS: "Tournament 3: Autumn Swiss (Swiss, 5 rounds, wari, 3 days a move),
+        # 8 players, open to join."
+        return ngettext(
+            "Tournament {id}: {name} ({shape}, {rules}, {pace}), {n} player, {status}.",
+            "Tournament {id}: {name} ({shape}, {rules}, {pace}), {n} players, {status}.",
+            count,
+        ).format(
+            id=view.id,
+            name=view.name,
+            shape=shape,
+            rules=view.rules,
+            pace=view.time_control,
+            n=count,
+            status=status,
         )
 
     async def _name(self, player: Player) -> str:
@@ -283,19 +321,29 @@ class TournamentWords:
     async def pairing(self, pairing: Pairing) -> str:
         south = await self._name(pairing.south)
         if pairing.north is None:
-            return f"Bye: {south} (1 point)"
+            return _("Bye: {name} (1 point)").format(name=south)
         north = await self._name(pairing.north)
         if pairing.kind is PairingKind.FORFEIT:
             if pairing.result is PairingResult.NONE:
-                return f"{south} - {north}: not played"
+                return _("{south} - {north}: not played").format(south=south, north=north)
             winner = south if pairing.result is PairingResult.SOUTH else north
-            return f"{south} - {north}: {winner} wins by forfeit"
+            return _("{south} - {north}: {winner} wins by forfeit").format(
+                south=south, north=north, winner=winner
+            )
         score = {
             PairingResult.SOUTH: ", 1-0",
             PairingResult.NORTH: ", 0-1",
-            PairingResult.DRAW: ", draw",
+            PairingResult.DRAW: ", " + _("draw"),
         }.get(pairing.result or PairingResult.NONE, "")
-        return f"Board {pairing.board}: {south} (South) - {north}, game {pairing.game_id}{score}"
+        # TRANSLATORS: "Board 2: Ann (South) - Bob, game 14, 1-0"; the score may follow
+        board = _("Board {board}: {south} ({side}) - {north}, game {game}").format(
+            board=pairing.board,
+            south=south,
+            side=side_words(Side.SOUTH),
+            north=north,
+            game=pairing.game_id,
+        )
+        return board + score
 
     async def table(
         self, view: TournamentView, standings: list[Standing] | tuple[Standing, ...]
@@ -307,10 +355,23 @@ class TournamentWords:
                 if view.format is Format.ARENA
                 else f", Buchholz {points(s.buchholz)}, Sonneborn-Berger {s.sonneborn_berger:g}"
             )
-            gone = " (withdrew)" if s.withdrawn else ""
+            name = await self._name(s.player)
+            if s.withdrawn:
+                name = _("{name} (withdrew)").format(name=name)
+            # TRANSLATORS: a line of the standings: "1. Ann: 3½, Buchholz 7 (3 won, 1 drawn,
+            # 0 lost)"; {ties} is the tie-breaks or nothing
             lines.append(
-                f"{s.rank}. {await self._name(s.player)}{gone}: {points(s.points)}{ties} "
-                f"({s.wins} won, {s.draws} drawn, {s.losses} lost)"
+                _(
+                    "{rank}. {name}: {points}{ties} ({wins} won, {draws} drawn, {losses} lost)"
+                ).format(
+                    rank=s.rank,
+                    name=name,
+                    points=points(s.points),
+                    ties=ties,
+                    wins=s.wins,
+                    draws=s.draws,
+                    losses=s.losses,
+                )
             )
         return lines
 
@@ -323,21 +384,37 @@ class TournamentWords:
         if event.in_place or event.recipient.surface != "email":
             return None
         view = event.tournament
-        title = f"{view.name} (tournament {view.id})"
+        title = _("{name} (tournament {id})").format(name=view.name, id=view.id)
         if event.kind is TournamentNewsKind.ROUND_STARTED and event.game is not None:
-            headline = f"{title}, round {event.round}: your game begins."
+            headline = _("{title}, round {round}: your game begins.").format(
+                title=title, round=event.round
+            )
             return await self.mailer.game_mail(event.game, event.recipient, headline)
         if event.kind is TournamentNewsKind.ROUND_STARTED:
             if event.pairing is None:
-                body = f"{title}, round {event.round}: you rest this round."
+                body = _("{title}, round {round}: you rest this round.").format(
+                    title=title, round=event.round
+                )
             else:
-                body = f"{title}, round {event.round}: {await self.pairing(event.pairing)}."
+                body = _("{title}, round {round}: {pairing}.").format(
+                    title=title, round=event.round, pairing=await self.pairing(event.pairing)
+                )
         elif event.kind is TournamentNewsKind.FINISHED:
             table = await self.table(view, event.standings)
-            body = "\n".join([f"{title} is over. The final standings:", "", *table])
+            over = _("{title} is over. The final standings:").format(title=title)
+            body = "\n".join([over, "", *table])
         elif event.kind is TournamentNewsKind.CANCELLED:
-            body = f"{title} was cancelled."
+            body = _("{title} was cancelled.").format(title=title)
         else:
             return None
         subject = f"[mancala tournament {view.id}] {view.name}"
         return new_message(event.recipient.id, subject, body, self.mailer.bot_address)
+
+
+def _tournament_name(form: str) -> str:
+    """The name of a tournament created without one: "Swiss tournament"."""
+    words = _(_FORMAT_WORDS[Format(form)]) if form in {f.value for f in Format} else ""
+    if not words:
+        return _("a tournament")
+    # TRANSLATORS: a tournament's name when its creator gave none: "Swiss tournament"
+    return _("{format} tournament").format(format=words)
