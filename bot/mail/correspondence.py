@@ -480,6 +480,8 @@ class Correspondence:
         hints = (mail.content_language, mail.attribution_language)
 
         async def answer() -> list[EmailMessage]:
+            if player == Player("email", mail.from_address):
+                await self._remember_name(player, mail)
             try:
                 chosen = (
                     await self.service.set_language(player, wanted)
