@@ -29,13 +29,17 @@ from engine.game import Game
 from engine.inputs import TooLong, normalise, whole_number
 from engine.position import Position, tuzdyk_problem
 from engine.ruleset import Ruleset
+from engine.translation import N_, _
 
 MAX_FEN = 400  # characters: a 9-pit FEN is about 70
 MAX_COUNT = 99_999  # as engine.notation's: past it a count is a typing error
 _FEN = re.compile(r"^\s*[0-9SsTt,]+/[0-9SsTt,]+[\s_]+\d+[\s_]+\d+[\s_]+[SsNn](?:[\s_]+\d+)?\s*$")
 _STONES = re.compile(r"^([0-9]{1,5})[Ss]$")
 _WIDTHS = {9: "togyz-kumalak", 5: "bestemshe"}  # PlayStrategy's two boards
-FEN_HELP = (
+# Marked with N_: shown as _(FEN_HELP).
+# TRANSLATORS: keep <S|N>, the example and the letters S, N, t as they are (the notation);
+# the words in <...> may be translated
+FEN_HELP = N_(
     "a PlayStrategy position reads <North's row>/<South's row> <South's kazan> "
     "<North's kazan> <S|N> <move number>, each row left to right as South sees it, e.g. "
     "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1"
@@ -88,27 +92,42 @@ def parse_fen(text: str, rules: Ruleset | str | None = None) -> Position:
     board's width names (9 pits: togyz-kumalak; 5: bestemshe). PositionError says what is
     wrong."""
     try:
-        text = normalise(text, MAX_FEN, "a PlayStrategy position")
+        text = normalise(text, MAX_FEN, _("a PlayStrategy position"))
     except TooLong as err:
-        raise PositionError(f"{err}; {FEN_HELP}") from None
+        raise PositionError(f"{err}; {_(FEN_HELP)}") from None
     fields = text.replace("_", " ").split()
     if len(fields) not in (4, 5) or fields[0].count("/") != 1:
-        raise PositionError(f"'{excerpt(text)}' is not a position string; {FEN_HELP}")
+        raise PositionError(
+            _("'{text}' is not a position string; {help}").format(
+                text=excerpt(text), help=_(FEN_HELP)
+            )
+        )
     top_text, bottom_text = fields[0].split("/")
     top, bottom = _cells(top_text), _cells(bottom_text)
     if len(top) != len(bottom):
-        raise PositionError(f"the rows have {len(top)} and {len(bottom)} pits; {FEN_HELP}")
+        raise PositionError(
+            _("the rows have {top} and {bottom} pits; {help}").format(
+                top=len(top), bottom=len(bottom), help=_(FEN_HELP)
+            )
+        )
     if rules is None:
         if len(top) not in _WIDTHS:
             raise PositionError(
-                f"PlayStrategy's boards have 9 or 5 pits a row, not {len(top)}; {FEN_HELP}"
+                _("PlayStrategy's boards have 9 or 5 pits a row, not {count}; {help}").format(
+                    count=len(top), help=_(FEN_HELP)
+                )
             )
         rules = _WIDTHS[len(top)]
     if isinstance(rules, str):
         rules = Ruleset.parse(rules)
     n = rules.pits
     if len(top) != n:
-        raise PositionError(f"the rows have {len(top)} pits; {rules.name} has {n} a side")
+        raise PositionError(
+            # TRANSLATORS: {rules} is a ruleset's name (togyz-kumalak), {n} its pits in a row
+            _("the rows have {count} pits; {rules} has {n} a side").format(
+                count=len(top), rules=rules.name, n=n
+            )
+        )
     cells = bottom + top[::-1]  # South's A..I, then North's a..i
     pits = tuple(max(c, 0) for c in cells)
     tuzdyks = _tuzdyks(rules, cells)
@@ -119,16 +138,23 @@ def parse_fen(text: str, rules: Ruleset | str | None = None) -> Position:
         )
     except ValueError:
         raise PositionError(
-            f"the kazans '{excerpt(fields[1], 8)} {excerpt(fields[2], 8)}' are not counts"
+            _("the kazans '{south} {north}' are not counts").format(
+                south=excerpt(fields[1], 8), north=excerpt(fields[2], 8)
+            )
         ) from None
     if sum(pits) + sum(kazans) != rules.total_seeds:
         raise PositionError(
-            f"the stones do not add up: {sum(pits)} in the pits and {sum(kazans)} in the "
-            f"kazans, but {rules.name} is played with {rules.total_seeds}"
+            _(
+                "the stones do not add up: {pits} in the pits and {kazans} in the kazans, but "
+                "{rules} is played with {total}"
+            ).format(pits=sum(pits), kazans=sum(kazans), rules=rules.name, total=rules.total_seeds)
         )
     mover = {"S": 0, "N": 1}.get(fields[3].upper())
     if mover is None:
-        raise PositionError(f"the player to move is S or N, not '{excerpt(fields[3], 8)}'")
+        raise PositionError(
+            # TRANSLATORS: S and N are the letters of the position string: keep them
+            _("the player to move is S or N, not '{text}'").format(text=excerpt(fields[3], 8))
+        )
     return Position.settled(rules, pits + kazans, mover, tuzdyks=tuzdyks)
 
 
@@ -145,8 +171,11 @@ def _cells(row: str) -> list[int]:
             cells += [0] * int(token)
         else:
             raise PositionError(
-                f"'{excerpt(token, 12)}' is not a pit: write <count>S for stones, t for a "
-                "tuzdyk, or a digit for that many empty pits"
+                # TRANSLATORS: keep <count>S, S and t as they are (the notation)
+                _(
+                    "'{token}' is not a pit: write <count>S for stones, t for a tuzdyk, or a "
+                    "digit for that many empty pits"
+                ).format(token=excerpt(token, 12))
             )
     return cells
 
@@ -159,7 +188,7 @@ def _tuzdyks(rules: Ruleset, cells: list[int]) -> tuple[int | None, int | None]:
             continue
         owner = 1 - pit // n  # the player facing that row
         if pair[owner] is not None:
-            raise PositionError("a row holds two tuzdyks: each player makes at most one a game")
+            raise PositionError(_("a row holds two tuzdyks: each player makes at most one a game"))
         pair[owner] = pit
     tuzdyks = (pair[0], pair[1])
     problem = tuzdyk_problem(rules, tuzdyks)

@@ -17,6 +17,7 @@ from engine.outcome import Outcome, Termination, Winner
 from engine.position import Key, Position, settle_by_cycle
 from engine.ruleset import Ruleset
 from engine.side import Side
+from engine.translation import _
 
 
 class Game:
@@ -57,7 +58,12 @@ class Game:
             try:
                 game.play(move)
             except IllegalMove as err:
-                raise IllegalMove(f"move {ply} ({excerpt(move, 10)}): {err}") from None
+                # TRANSLATORS: {ply} is the move's number in the list, {move} the move as
+                # written, {problem} what is wrong with it
+                message = _("move {ply} ({move}): {problem}")
+                raise IllegalMove(
+                    message.format(ply=ply, move=excerpt(move, 10), problem=err)
+                ) from None
         return game
 
     @property
@@ -78,7 +84,7 @@ class Game:
     def undo(self) -> str:
         """Take back the last move and return it."""
         if not self.moves:
-            raise IllegalMove("there is no move to take back")
+            raise IllegalMove(_("there is no move to take back"))
         self._final = None
         self._seen[self.positions.pop().key()] -= 1
         return self.moves.pop()

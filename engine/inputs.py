@@ -22,6 +22,7 @@ import re
 import unicodedata
 
 from engine.errors import excerpt
+from engine.translation import _
 
 MAX_DIGITS = 6  # no count, option or ply anyone types has more (a board holds at most 1,536)
 # The hyphen's look-alikes: hyphen, non-breaking hyphen, figure dash, en dash, em dash,
@@ -36,15 +37,22 @@ class TooLong(ValueError):
     """A text longer than its bound; the message says what the bound is."""
 
 
-def normalise(text: str, limit: int | None = None, what: str = "the text") -> str:
+def normalise(text: str, limit: int | None = None, what: str | None = None) -> str:
     """``text`` in NFKC form with dashes made plain; TooLong past ``limit`` characters
-    (checked before and after normalising, which can lengthen a text)."""
+    (checked before and after normalising, which can lengthen a text). ``what`` names the
+    text in TooLong's message, in the current language ("the text" by default)."""
     if limit is not None and len(text) > limit:
-        raise TooLong(f"{what} is too long ({len(text):,} characters; at most {limit:,})")
+        raise _too_long(what, len(text), limit)
     text = unicodedata.normalize("NFKC", text).translate(_DASHES)
     if limit is not None and len(text) > limit:
-        raise TooLong(f"{what} is too long ({len(text):,} characters; at most {limit:,})")
+        raise _too_long(what, len(text), limit)
     return text
+
+
+def _too_long(what: str | None, length: int, limit: int) -> TooLong:
+    # TRANSLATORS: {what} names the text: "a ruleset", "the position", "the argument"...
+    message = _("{what} is too long ({length:,} characters; at most {limit:,})")
+    return TooLong(message.format(what=what or _("the text"), length=length, limit=limit))
 
 
 def whole_number(text: str, what: str, lo: int, hi: int) -> int:

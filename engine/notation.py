@@ -34,6 +34,7 @@ from engine.position import Board, Position, tuzdyk_problem
 from engine.ruleset import Ruleset
 from engine.side import SIDES, Side
 from engine.sowing import NO_TUZDYKS, Tuzdyks
+from engine.translation import N_, _, side_name
 
 _TURN = re.compile(r"\b(south|north) to move\b", re.I)
 _LAST = re.compile(r"\blast move:?\s*([A-Ia-i][<>]?)", re.I)
@@ -48,14 +49,17 @@ MAX_POSITION = 20_000  # characters of a written position (a board and a few lin
 MAX_COUNT = 99_999  # more than any pit can hold: past it a count is a typing error
 TUZDYK = -1  # an X read in a row of pits
 
-BOARD_HELP = """A board is two rows of counts ('-' for an empty pit, 'X' for a tuzdyk), North's
+# Marked with N_: shown as _(BOARD_HELP).
+# TRANSLATORS: keep the example board, the letters, '-', 'X' and 'Captured: North 3, South 5'
+# exactly as they are: they are how a board is written in every language
+BOARD_HELP = N_("""A board is two rows of counts ('-' for an empty pit, 'X' for a tuzdyk), North's
 row on top read f e d c b a, South's below read A B C D E F; label rows are optional. Stores
 go on a line between the rows (North's left, South's right) or as 'Captured: North 3, South 5'.
 Example:
     f  e  d  c  b  a
     4  4  4  5  5  5
     4  4  4  4  -  5
-    A  B  C  D  E  F"""
+    A  B  C  D  E  F""")
 
 
 def _viewer(perspective: Side | str) -> Side:
@@ -107,7 +111,7 @@ def render(
     outcome = outcome or pos.outcome()
     last = f"last move {to_perspective(pos.last_move, perspective)}" if pos.last_move else ""
     if outcome:
-        lines += result_lines(outcome)
+        lines += result_lines(outcome, notation=True)  # read back: English always
         if last:
             lines.append(last[0].upper() + last[1:] + ".")
     else:
@@ -147,11 +151,11 @@ def parse_position(
     must hold every seed. Raise PositionError naming the line and what is accepted.
     """
     if not isinstance(text, str):
-        raise PositionError("a position is text; " + BOARD_HELP)
+        raise PositionError(_("a position is text; {help}").format(help=_(BOARD_HELP)))
     try:
-        text = normalise(text, MAX_POSITION, "the position")
+        text = normalise(text, MAX_POSITION, _("the position"))
     except TooLong as err:
-        raise PositionError(f"{err}.\n" + BOARD_HELP) from None
+        raise PositionError(f"{err}.\n{_(BOARD_HELP)}") from None
     side = _viewer(perspective)
     if looks_like_fen(text):
         return _from_fen(text, rules, to_move, stores)
@@ -192,7 +196,9 @@ def parse_position(
         store_line = count_rows[1]
         if TUZDYK in store_line[1]:
             raise PositionError(
-                f"line {store_line[0]} holds the stores; an X (a tuzdyk) stands in a row of pits"
+                _("line {line} holds the stores; an X (a tuzdyk) stands in a row of pits").format(
+                    line=store_line[0]
+                )
             )
         pit_rows = [count_rows[0], count_rows[2]]
     else:
@@ -200,15 +206,24 @@ def parse_position(
         pit_rows = count_rows
     if len(pit_rows) != 2:
         raise PositionError(
-            f"found {len(pit_rows)} rows of counts, expected 2 "
-            f"(and optionally a stores line between them).\n" + BOARD_HELP
+            _(
+                "found {rows} rows of counts, expected 2 (and optionally a stores line between "
+                "them)."
+            ).format(rows=len(pit_rows))
+            + "\n"
+            + _(BOARD_HELP)
         )
     for number, counts in pit_rows:
         if len(counts) != n:
             raise PositionError(
-                f"line {number} has {len(counts)} pits; {rules.name} has {n} a side.\n" + BOARD_HELP
+                # TRANSLATORS: {rules} is a ruleset's name (wari), {n} its pits in a row
+                _("line {line} has {count} pits; {rules} has {n} a side.").format(
+                    line=number, count=len(counts), rules=rules.name, n=n
+                )
+                + "\n"
+                + _(BOARD_HELP)
             )
-    (_, top), (_, bottom) = pit_rows
+    top, bottom = pit_rows[0][1], pit_rows[1][1]
     mine, theirs = bottom, top[::-1]
     cells = mine + theirs if viewer == 0 else theirs + mine
     pits = tuple(max(c, 0) for c in cells)
@@ -227,31 +242,47 @@ def parse_position(
         found = None
     if found is not None and stores is not None and tuple(stores) != found:
         raise PositionError(
-            f"the board says stores {found} (south, north) but {tuple(stores)} was given"
+            _("the board says stores {found} (south, north) but {given} was given").format(
+                found=found, given=tuple(stores)
+            )
         )
     final_stores = found or (tuple(stores) if stores is not None else None)
     on_board = sum(pits)
     if final_stores is None:
         if on_board != rules.total_seeds:
             raise PositionError(
-                f"the pits hold {on_board} seeds but {rules.name} is played with "
-                f"{rules.total_seeds}; write the captured counts or stores "
-                "(e.g. 'Captured: North 10, South 14')."
+                # TRANSLATORS: keep 'Captured: North 10, South 14' as it is (the notation)
+                _(
+                    "the pits hold {seeds} seeds but {rules} is played with {total}; write the "
+                    "captured counts or stores (e.g. 'Captured: North 10, South 14')."
+                ).format(seeds=on_board, rules=rules.name, total=rules.total_seeds)
             )
         final_stores = (0, 0)
     if min(final_stores) < 0:
-        raise PositionError("stores and captured counts cannot be negative")
+        raise PositionError(_("stores and captured counts cannot be negative"))
     if on_board + sum(final_stores) != rules.total_seeds:
         raise PositionError(
-            f"the seeds do not add up: {on_board} in the pits and {sum(final_stores)} in the "
-            f"stores make {on_board + sum(final_stores)}, but {rules.name} is played with "
-            f"{rules.total_seeds}."
+            _(
+                "the seeds do not add up: {pits} in the pits and {stores} in the stores make "
+                "{sum}, but {rules} is played with {total}."
+            ).format(
+                pits=on_board,
+                stores=sum(final_stores),
+                sum=on_board + sum(final_stores),
+                rules=rules.name,
+                total=rules.total_seeds,
+            )
         )
 
     if to_move is not None and to_move not in SIDES:
-        raise PositionError(f"to_move must be south or north, not '{excerpt(to_move)}'")
+        raise PositionError(_to_move_problem(to_move))
     if to_move and written_turn and to_move != written_turn:
-        raise PositionError(f"the board says {written_turn.title()} to move, not {to_move}")
+        raise PositionError(
+            # TRANSLATORS: {side} and {given} are South and North
+            _("the board says {side} to move, not {given}").format(
+                side=side_name(written_turn), given=side_name(to_move)
+            )
+        )
     mover = Side(to_move or written_turn or side).row
     if last_move is not None:
         last_move = from_perspective(last_move, side)
@@ -266,15 +297,26 @@ def _from_fen(
     """A PlayStrategy position string, checked against what the caller gives."""
     position = parse_fen(text, rules)
     if to_move is not None and to_move not in SIDES:
-        raise PositionError(f"to_move must be south or north, not '{excerpt(to_move)}'")
+        raise PositionError(_to_move_problem(to_move))
     if to_move is not None and to_move != position.to_move:
-        raise PositionError(f"the position says {position.to_move.title()} to move, not {to_move}")
+        raise PositionError(
+            # TRANSLATORS: {side} and {given} are South and North
+            _("the position says {side} to move, not {given}").format(
+                side=side_name(position.to_move), given=side_name(to_move)
+            )
+        )
     if stores is not None and tuple(stores) != position.stores:
         raise PositionError(
-            f"the position says kazans {position.stores} (south, north) but {tuple(stores)} "
-            "was given"
+            _("the position says kazans {found} (south, north) but {given} was given").format(
+                found=position.stores, given=tuple(stores)
+            )
         )
     return position
+
+
+def _to_move_problem(to_move: object) -> str:
+    # TRANSLATORS: "south" and "north" are the values to_move takes: keep them
+    return _("to_move must be south or north, not '{value}'").format(value=excerpt(to_move))
 
 
 def _tuzdyks(rules: Ruleset, marked: list[int]) -> Tuzdyks:
@@ -283,7 +325,7 @@ def _tuzdyks(rules: Ruleset, marked: list[int]) -> Tuzdyks:
     n = rules.pits
     owners = [1 - pit // n for pit in marked]
     if len(set(owners)) < len(owners):
-        raise PositionError("a row holds two X's: each player makes at most one tuzdyk a game")
+        raise PositionError(_("a row holds two X's: each player makes at most one tuzdyk a game"))
     pair: list[int | None] = [None, None]
     for owner, pit in zip(owners, marked, strict=True):
         pair[owner] = pit
@@ -305,9 +347,11 @@ def _check_named_tuzdyks(
     }
     said = {(Side(who.lower()), letter) for who, letter in named}
     if said != expected:
-        shown = tuzdyk_line(rules, tuzdyks, side) if tuzdyks != NO_TUZDYKS else "no X"
+        shown = tuzdyk_line(rules, tuzdyks, side) if tuzdyks != NO_TUZDYKS else _("no X")
         raise PositionError(
-            f"the tuzdyks line does not match the board's X's (the board shows: {shown})"
+            _("the tuzdyks line does not match the board's X's (the board shows: {shown})").format(
+                shown=shown
+            )
         )
 
 
@@ -328,9 +372,13 @@ def _finished(
         settled = Position.settled(rules, board, mover, last_move, tuzdyks=tuzdyks)
         if not settled.is_over():
             raise PositionError(
-                f"the board says 'Game over ({excerpt(words)})' but the game "
-                "goes on; leave that line out to read it as a game in play, or "
-                "write why it ended (for example 'a row is empty')."
+                # TRANSLATORS: keep 'Game over (...)' and 'a row is empty' in English: they
+                # quote the board's notation
+                _(
+                    "the board says 'Game over ({words})' but the game goes on; leave that line "
+                    "out to read it as a game in play, or write why it ended (for example 'a "
+                    "row is empty')."
+                ).format(words=excerpt(words))
             ) from None
         return settled
     if written.by is not None:  # the side a termination names is the side left to move
@@ -350,9 +398,10 @@ def _count(token: str, number: int, raw: str) -> int:
         return whole_number(token, "a count", 0, MAX_COUNT)
     except ValueError:
         raise PositionError(
-            f"line {number} ('{excerpt(raw)}'): '{excerpt(token, 12)}' is not a "
-            "count; a pit holds a whole number of seeds, 0 or more, or '-' when "
-            "empty."
+            _(
+                "line {line} ('{text}'): '{token}' is not a count; a pit holds a whole number "
+                "of seeds, 0 or more, or '-' when empty."
+            ).format(line=number, text=excerpt(raw), token=excerpt(token, 12))
         ) from None
 
 
@@ -360,6 +409,13 @@ def _check_labels(tokens: list[str], rules: Ruleset, number: int, raw: str) -> N
     letters = rules.letters
     if tokens not in (list(letters), list(letters[::-1].lower())):
         raise PositionError(
-            f"line {number} ('{excerpt(raw)}') is not understood; label rows read "
-            f"{' '.join(letters[::-1].lower())} (top) and {' '.join(letters)} (bottom)."
+            _(
+                "line {line} ('{text}') is not understood; label rows read {top} (top) and "
+                "{bottom} (bottom)."
+            ).format(
+                line=number,
+                text=excerpt(raw),
+                top=" ".join(letters[::-1].lower()),
+                bottom=" ".join(letters),
+            )
         )

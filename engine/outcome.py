@@ -1,7 +1,9 @@
 """How a game ended, as data: a ``Termination`` and the ``Outcome`` built on it.
 
-The words are for display only (``Outcome.words``, ``result_lines``); code compares
-terminations, and storage keeps ``Termination.value``.
+The words are for display only; code compares terminations, and storage keeps
+``Termination.value``. ``Outcome.reason`` and ``result_lines`` speak the current language;
+``Outcome.words`` and ``result_lines(..., notation=True)`` are English always, as a written
+board carries them (``engine.notation`` reads them back) and as storage keeps them.
 
 >>> out = Outcome(Termination.ROW_EMPTY, (26, 22), "south")
 >>> result_lines(out)
@@ -20,6 +22,7 @@ from typing import Literal, NamedTuple
 
 from engine.errors import excerpt
 from engine.side import SIDES, Side
+from engine.translation import N_, _, side_name
 
 Winner = Side | Literal["draw"]  # who won: a side, or "draw"
 
@@ -46,33 +49,61 @@ class Termination(enum.Enum):
         return self not in (Termination.RESIGNATION, Termination.TIME, Termination.AGREED_DRAW)
 
 
-# The words of each termination; "{by}" is the side concerned, "{ply}" the move number.
+# The words of each termination; "{side}" is the side concerned (South or North). Marked
+# with N_: ``Outcome.reason`` translates them, ``Outcome.words`` keeps them English.
 _WORDS = {
-    Termination.ROW_EMPTY: "a row is empty",
-    Termination.ALL_EMPTY: "every pit is empty",
-    Termination.NO_MOVE: "{By} has no move",
-    Termination.CANNOT_FEED: "{By} cannot feed",
-    Termination.MAJORITY: "more than half the seeds",
-    Termination.GRAND_SLAM: "grand slam",
-    Termination.REPETITION: "a position repeated",
-    Termination.AGREED_END: "agreed end",
-    Termination.AGREED_DRAW: "draw agreed",
-    Termination.RESIGNATION: "{By} resigned",
-    Termination.TIME: "{By} ran out of time",
+    # TRANSLATORS: why a game ended, shown as "Game over (a row is empty)."
+    Termination.ROW_EMPTY: N_("a row is empty"),
+    # TRANSLATORS: why a game ended
+    Termination.ALL_EMPTY: N_("every pit is empty"),
+    # TRANSLATORS: why a game ended; {side} is South or North
+    Termination.NO_MOVE: N_("{side} has no move"),
+    # TRANSLATORS: why a game ended: {side} (South or North) cannot give the opponent seeds
+    Termination.CANNOT_FEED: N_("{side} cannot feed"),
+    # TRANSLATORS: why a game ended: a player holds more than half of all the seeds
+    Termination.MAJORITY: N_("more than half the seeds"),
+    # TRANSLATORS: why a game ended: a move captured all the opponent's seeds
+    Termination.GRAND_SLAM: N_("grand slam"),
+    # TRANSLATORS: why a game ended
+    Termination.REPETITION: N_("a position repeated"),
+    # TRANSLATORS: why a game ended: both players agreed to stop (it scores as a repetition)
+    Termination.AGREED_END: N_("agreed end"),
+    # TRANSLATORS: why a game ended
+    Termination.AGREED_DRAW: N_("draw agreed"),
+    # TRANSLATORS: why a game ended; {side} is South or North
+    Termination.RESIGNATION: N_("{side} resigned"),
+    # TRANSLATORS: why a game ended; {side} is South or North
+    Termination.TIME: N_("{side} ran out of time"),
 }
+# TRANSLATORS: {reason} is why a game ended ("South resigned"), {ply} a move number
+_AT_MOVE = N_("{reason} at move {ply}")
 _SIDE = "(?P<by>south|north)"
 _PATTERNS = [
     (
         term,
         re.compile(
             "^"
-            + re.escape(words).replace(r"\{by\}", _SIDE).replace(r"\{By\}", _SIDE)
+            + re.escape(words).replace(r"\{side\}", _SIDE)
             + r"(?: at move (?P<ply>[0-9]{1,6}))?$",
             re.I,
         ),
     )
     for term, words in [*_WORDS.items(), (Termination.CANNOT_FEED, "the mover cannot feed")]
 ]  # the last: how games stored before the side was named say it
+# The lines under a finished board (see ``result_lines``).
+# TRANSLATORS: the first line under a finished board; {reason} says why it ended
+_GAME_OVER = N_("Game over ({reason}).")
+# TRANSLATORS: the final totals; {winner} is a side (South, North) or a player's name
+_TOTALS_WIN = N_("South {south}, North {north}: {winner} wins.")
+# TRANSLATORS: the final totals of a drawn game
+_TOTALS_DRAW = N_("South {south}, North {north}: a draw.")
+# TRANSLATORS: {winner} is a side (South, North) or a player's name
+_WIN = N_("{winner} wins.")
+_DRAW = N_("A draw.")
+
+
+def _english(text: str) -> str:
+    return text
 
 
 class Outcome(NamedTuple):
@@ -89,11 +120,22 @@ class Outcome(NamedTuple):
 
     @property
     def words(self) -> str:
-        """Why it ended, in words: "a row is empty", "South resigned at move 12"."""
-        text = _WORDS[self.termination].format(by=self.by or "?", By=(self.by or "?").title())
-        return text + (
-            f" at move {self.ply}" if self.ply and not self.termination.by_the_board else ""
-        )
+        """Why it ended, in English words: "a row is empty", "South resigned at move 12", as
+        storage keeps them and a written board says them (``from_words`` reads them back)."""
+        return self._said(notation=True)
+
+    @property
+    def reason(self) -> str:
+        """Why it ended, in the current language: the words to show a player."""
+        return self._said(notation=False)
+
+    def _said(self, notation: bool) -> str:
+        translate = _english if notation else _
+        side = "?" if self.by is None else self.by.title() if notation else side_name(self.by)
+        text = translate(_WORDS[self.termination]).format(side=side)
+        if self.ply and not self.termination.by_the_board:
+            text = translate(_AT_MOVE).format(reason=text, ply=self.ply)
+        return text
 
     @classmethod
     def from_words(
@@ -157,17 +199,25 @@ def higher_total(score: tuple[int, int]) -> Winner:
     return Side.SOUTH if south > north else Side.NORTH if north > south else "draw"
 
 
-def result_lines(outcome: Outcome, names: dict[str, str] | None = None) -> list[str]:
+def result_lines(
+    outcome: Outcome, names: dict[str, str] | None = None, notation: bool = False
+) -> list[str]:
     """The two lines every surface shows under a finished board: why, and who won (with the
-    totals where the counts decide it). ``names`` may name the sides ("Ann (South)").
+    totals where the counts decide it), in the current language. ``names`` may name the
+    sides ("Ann (South)"). ``notation``: the lines as a written board carries them, English
+    always (``engine.notation`` reads them back).
 
     >>> result_lines(Outcome.of(Termination.AGREED_DRAW, (20, 28)))[1]
     'A draw.'
     """
+    translate = _english if notation else _
     winner = outcome.winner
-    verdict = "a draw" if winner == "draw" else f"{(names or {}).get(winner, winner.title())} wins"
-    if outcome.termination.by_the_board:
-        result = f"South {outcome.score[0]}, North {outcome.score[1]}: {verdict}."
+    south, north = outcome.score
+    by_the_board = outcome.termination.by_the_board
+    if winner == "draw":
+        result = translate(_TOTALS_DRAW if by_the_board else _DRAW).format(south=south, north=north)
     else:
-        result = verdict[0].upper() + verdict[1:] + "."
-    return [f"Game over ({outcome.words}).", result]
+        shown = (names or {}).get(winner) or (winner.title() if notation else side_name(winner))
+        template = translate(_TOTALS_WIN if by_the_board else _WIN)
+        result = template.format(winner=shown, south=south, north=north)
+    return [translate(_GAME_OVER).format(reason=outcome._said(notation)), result]

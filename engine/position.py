@@ -22,6 +22,7 @@ from engine.outcome import Outcome, Termination
 from engine.ruleset import Ruleset
 from engine.side import SIDES, Side
 from engine.sowing import CCW, CW, NO_TUZDYKS, Tuzdyks, apply_move
+from engine.translation import _, side_name
 
 Move = tuple[int, int]  # (pit index 0..2n-1, direction CCW or CW)
 Board = tuple[int, ...]  # the 2n pits, then South's store, then North's
@@ -227,7 +228,7 @@ class Position:
         """Read a move written as a pit letter (``E``, ``e``, ``E<`` for clockwise where the
         ruleset lets the mover choose); raise IllegalMove saying what is accepted."""
         if not isinstance(text, str):
-            raise IllegalMove(f"a move is a pit letter, not {excerpt(text)}")
+            raise IllegalMove(_("a move is a pit letter, not {text}").format(text=excerpt(text)))
         spelled = text[:MAX_MOVE].strip()
         move = _move_lookup(self.rules)[self._mover].get(spelled)
         if move is None and len(text) <= MAX_MOVE:  # full-width letters, a typographic '<'
@@ -236,22 +237,33 @@ class Position:
             move = _move_lookup(self.rules)[self._mover].get(normalise(spelled).strip())
         if move is None:
             letters = self.rules.letters
+            first, last = letters[0], letters[-1]
             hint = (
-                f"a pit letter {letters[0]}-{letters[-1]}"
+                _("a pit letter {first}-{last}").format(first=first, last=last)
                 if self.rules.choose == "own"
-                else f"a pit letter: {letters[0]}-{letters[-1]} for South's row, "
-                f"{letters[0].lower()}-{letters[-1].lower()} for North's"
+                else _(
+                    "a pit letter: {first}-{last} for South's row, "
+                    "{north_first}-{north_last} for North's"
+                ).format(first=first, last=last, north_first=first.lower(), north_last=last.lower())
             )
             if self.rules.direction == "choice":
-                hint += ", optionally followed by > (counter-clockwise) or < (clockwise)"
-            raise IllegalMove(f"'{excerpt(text, 20)}' is not a move; a move is {hint}")
+                hint = _(
+                    "{hint}, optionally followed by > (counter-clockwise) or < (clockwise)"
+                ).format(hint=hint)
+            raise IllegalMove(
+                _("'{text}' is not a move; a move is {hint}").format(
+                    text=excerpt(text, 20), hint=hint
+                )
+            )
         return move
 
     def play(self, move: str) -> Position:
         """The position after ``move``; raise IllegalMove with the reason if it is not allowed."""
         outcome = self.outcome()
         if outcome is not None:
-            raise IllegalMove(f"the game is over ({outcome.words}); no more moves")
+            raise IllegalMove(
+                _("the game is over ({reason}); no more moves").format(reason=outcome.reason)
+            )
         parsed = self.parse_move(move)
         if parsed not in (self._legal or ()):
             raise IllegalMove(self._why_illegal(parsed))
@@ -273,25 +285,34 @@ class Position:
     def _why_illegal(self, move: Move) -> str:
         rules = self.rules
         n = rules.pits
-        pit, _ = move
+        pit = move[0]
         name = move_name(rules, move)
         legal = ", ".join(self.legal_moves())
         if rules.choose == "own" and pit // n != self._mover:
-            return f"{name} is not {self.to_move}'s pit; legal moves: {legal}"
+            # TRANSLATORS: {side} is South or North, the player to move
+            return _("{move} is not {side}'s pit; legal moves: {legal}").format(
+                move=name, side=side_name(self.to_move), legal=legal
+            )
         if pit in self._tuzdyks:
-            owner = SIDES[self._tuzdyks.index(pit)].title()
-            return f"{name} is {owner}'s tuzdyk: nobody sows from it; legal moves: {legal}"
+            owner = SIDES[self._tuzdyks.index(pit)]
+            # TRANSLATORS: {side} is South or North; a tuzdyk is a pit captured for good
+            return _("{move} is {side}'s tuzdyk: nobody sows from it; legal moves: {legal}").format(
+                move=name, side=side_name(owner), legal=legal
+            )
         if self._board[pit] == 0:
-            return f"pit {name} is empty; legal moves: {legal}"
+            return _("pit {move} is empty; legal moves: {legal}").format(move=name, legal=legal)
         opp_lo = n if self._mover == 0 else 0
         if rules.must_feed != "off" and not any(self._board[opp_lo : opp_lo + n]):
-            return (
-                f"{name} does not feed the opponent, whose row is empty "
-                f"(must_feed={rules.must_feed}); legal moves: {legal}"
-            )
+            # TRANSLATORS: "must_feed={value}" is the rule as a ruleset writes it: keep it
+            return _(
+                "{move} does not feed the opponent, whose row is empty "
+                "(must_feed={value}); legal moves: {legal}"
+            ).format(move=name, value=rules.must_feed, legal=legal)
         if rules.grand_slam == "forbidden":
-            return f"{name} would capture all the opponent's seeds (grand slam); legal: {legal}"
-        return f"{name} is not allowed here; legal moves: {legal}"
+            return _(
+                "{move} would capture all the opponent's seeds (grand slam); legal: {legal}"
+            ).format(move=name, legal=legal)
+        return _("{move} is not allowed here; legal moves: {legal}").format(move=name, legal=legal)
 
 
 def tuzdyk_problem(rules: Ruleset, tuzdyks: Tuzdyks) -> str | None:
@@ -302,19 +323,23 @@ def tuzdyk_problem(rules: Ruleset, tuzdyks: Tuzdyks) -> str | None:
     if tuzdyks == NO_TUZDYKS:
         return None
     if not rules.tuzdyk:
-        return f"{rules.name} has no tuzdyks (tuzdyk=no)"
+        return _("{rules} has no tuzdyks (tuzdyk=no)").format(rules=rules.name)
     n = rules.pits
     for owner, pit in enumerate(tuzdyks):
         if pit is None:
             continue
-        mine, theirs = SIDES[owner].title(), SIDES[1 - owner].title()
+        mine, theirs = side_name(SIDES[owner]), side_name(SIDES[1 - owner])
         if not 0 <= pit < 2 * n or pit // n == owner:
-            return f"{mine}'s tuzdyk must be a pit of {theirs}'s row"
+            # TRANSLATORS: {side} and {other} are South and North
+            return _("{side}'s tuzdyk must be a pit of {other}'s row").format(
+                side=mine, other=theirs
+            )
         if pit % n == n - 1:
-            return f"{mine}'s tuzdyk cannot be {theirs}'s last pit"
+            # TRANSLATORS: {side} and {other} are South and North
+            return _("{side}'s tuzdyk cannot be {other}'s last pit").format(side=mine, other=theirs)
     south, north = tuzdyks
     if south is not None and north is not None and south % n == north % n:
-        return "the two tuzdyks cannot be pits of the same number"
+        return _("the two tuzdyks cannot be pits of the same number")
     return None
 
 

@@ -62,6 +62,7 @@ from engine.game import Game
 from engine.position import Position
 from engine.ruleset import Ruleset
 from engine.side import SIDES, Side
+from engine.translation import _, pgettext
 
 
 class Grade(enum.StrEnum):
@@ -70,6 +71,15 @@ class Grade(enum.StrEnum):
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
+
+    @property
+    def label(self) -> str:
+        """The grade's name in the current language (its value is the word commands take)."""
+        if self is Grade.EASY:
+            return pgettext("puzzle grade", "easy")
+        if self is Grade.MEDIUM:
+            return pgettext("puzzle grade", "medium")
+        return pgettext("puzzle grade", "hard")
 
 
 class Goal(enum.StrEnum):
@@ -244,8 +254,10 @@ def by_id(puzzle_id: str) -> Puzzle:
     found = _by_id().get(str(puzzle_id).strip().lower())
     if found is None:
         raise PuzzleNotFound(
-            f"there is no puzzle '{excerpt(puzzle_id, 20)}'; ids look like kalah-0001 "
-            f"({len(load())} puzzles: {', '.join(families())})"
+            # TRANSLATORS: {count} is how many puzzles there are, {families} their families
+            _(
+                "there is no puzzle '{id}'; ids look like kalah-0001 ({count} puzzles: {families})"
+            ).format(id=excerpt(puzzle_id, 20), count=len(load()), families=", ".join(families()))
         )
     return found
 
@@ -264,20 +276,28 @@ def _pool(family: str | None, grade: Grade | str | None = None) -> list[Puzzle]:
         puzzles = [p for p in puzzles if p.family == word]
         if not puzzles:
             raise PuzzleNotFound(
-                f"there are no puzzles of '{excerpt(family, 20)}'; families: "
-                f"{', '.join(families())}"
+                _("there are no puzzles of '{family}'; families: {families}").format(
+                    family=excerpt(family, 20), families=", ".join(families())
+                )
             )
     if grade is not None:
         try:
             wanted = Grade(str(grade).strip().lower())
         except ValueError:
             raise PuzzleNotFound(
-                f"'{excerpt(grade, 20)}' is not a grade; grades: "
-                f"{', '.join(g.value for g in Grade)}"
+                # TRANSLATORS: {grades} are the words a player types: easy, medium, hard
+                _("'{grade}' is not a grade; grades: {grades}").format(
+                    grade=excerpt(grade, 20), grades=", ".join(g.value for g in Grade)
+                )
             ) from None
         puzzles = [p for p in puzzles if p.grade == wanted]
         if not puzzles:
-            raise PuzzleNotFound(f"there are no {wanted} puzzles of {family}")
+            raise PuzzleNotFound(
+                # TRANSLATORS: {grade} is easy, medium or hard; {family} a game (kalah, wari...)
+                _("there are no {grade} puzzles of {family}").format(
+                    grade=wanted.label, family=family
+                )
+            )
     return puzzles
 
 
@@ -317,7 +337,9 @@ def check(puzzle: Puzzle, move: str) -> Answer:
     if found is None:  # a set written without refutations: prove it now (a small board)
         found = _refute(puzzle.position, played, FIND_NODES)
         if found is None:
-            raise MancalaError(f"the solver could not prove the value of {played} here")
+            raise MancalaError(
+                _("the solver could not prove the value of {move} here").format(move=played)
+            )
     return Answer(puzzle, played, False, found.line, found.value)
 
 

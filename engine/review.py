@@ -74,6 +74,7 @@ from engine.game import Game
 from engine.position import Position
 from engine.ruleset import Ruleset
 from engine.side import SIDES, Side
+from engine.translation import _, pgettext
 
 if TYPE_CHECKING:  # numpy and numba load only when the compiled solver is wanted
     from engine.ai.encoding import Endgame
@@ -88,6 +89,17 @@ class MoveClass(enum.StrEnum):
     INACCURACY = "inaccuracy"
     MISTAKE = "mistake"
     BLUNDER = "blunder"
+
+    @property
+    def label(self) -> str:
+        """The class's name in the current language (its value is what JSON keeps)."""
+        return {
+            MoveClass.BEST: pgettext("move class", "best"),
+            MoveClass.GOOD: pgettext("move class", "good"),
+            MoveClass.INACCURACY: pgettext("move class", "inaccuracy"),
+            MoveClass.MISTAKE: pgettext("move class", "mistake"),
+            MoveClass.BLUNDER: pgettext("move class", "blunder"),
+        }[self]
 
 
 # The largest loss (in seeds of final margin) of each class but the last: see the docstring.
@@ -686,7 +698,9 @@ def game_from_record(text: str) -> Game:
     ['C', 'a', 'b']
     """
     if len(text) > MAX_RECORD:
-        raise RecordError(f"a game record has at most {MAX_RECORD:,} characters")
+        raise RecordError(
+            _("a game record has at most {limit:,} characters").format(limit=MAX_RECORD)
+        )
     tags: dict[str, str] = {}
     moves: list[str] = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -697,16 +711,23 @@ def game_from_record(text: str) -> Game:
             match = _TAG.match(line)
             if match is None:
                 raise RecordError(
-                    f"line {number}: '{excerpt(line)}' is not a tag like [Rules \"wari\"]"
+                    # TRANSLATORS: keep [Rules "wari"] as it is: it is how a record is written
+                    _("line {line}: '{text}' is not a tag like [Rules \"wari\"]").format(
+                        line=number, text=excerpt(line)
+                    )
                 )
             tags[match.group(1).lower()] = match.group(2)
         else:
             moves.extend(line.split())
     if "rules" not in tags:
-        raise RecordError('a game record names its rules in a tag: [Rules "kalah"]')
+        # TRANSLATORS: keep [Rules "kalah"] as it is: it is how a record is written
+        raise RecordError(_('a game record names its rules in a tag: [Rules "kalah"]'))
     first = tags.get("first") or None
     if first is not None and first not in SIDES:
-        raise RecordError(f"the First tag is south or north, not '{excerpt(first)}'")
+        raise RecordError(
+            # TRANSLATORS: First is a tag of a record; south and north its values: keep them
+            _("the First tag is south or north, not '{value}'").format(value=excerpt(first))
+        )
     return Game.from_moves(tags["rules"], _played(moves), first=first)
 
 

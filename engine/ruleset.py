@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.errors import RulesetError, excerpt
 from engine.inputs import TooLong, normalise, whole_number
+from engine.translation import N_, _
 
 MAX_SPEC = 300  # characters in a ruleset string: every key set once fits in about 250
 # South's pit letters in sowing order (North's are the same lowercase): the widest ruleset,
@@ -31,7 +32,7 @@ PIT_CLASS = f"A-{PIT_LETTERS[-1]}a-{PIT_LETTERS[-1].lower()}"  # for a regex [..
 @dataclass(frozen=True)
 class Parameter:
     key: str
-    meaning: str
+    meaning: str  # marked with N_: shown as _(param.meaning)
     choices: tuple[str, ...] = ()  # for choice parameters
     bounds: tuple[int, int] | None = None  # for whole numbers
     kind: str = "choice"  # choice | bool | int | counts
@@ -44,127 +45,161 @@ class Parameter:
         return self.bounds
 
     def allowed(self) -> str:
+        """The values the parameter takes, in the current language (the values themselves,
+        ``yes``, ``none``, ``relay``..., are the ruleset's notation and stay as they are)."""
         if self.kind == "bool":
-            return "yes or no"
+            # TRANSLATORS: "yes" and "no" are values a ruleset is written with: keep them
+            return _("yes or no")
         if self.kind == "int":
             lo, hi = self.whole_range
-            return f"a whole number from {lo} to {hi}"
+            return _("a whole number from {lo} to {hi}").format(lo=lo, hi=hi)
         if self.kind == "counts":
-            return "counts joined by '-', e.g. 2-3 or 2-3-4 (1 to 9), or none"
+            # TRANSLATORS: "none" is a value a ruleset is written with: keep it
+            return _("counts joined by '-', e.g. 2-3 or 2-3-4 (1 to 9), or none")
         return ", ".join(self.choices)
 
 
 PARAMETERS: dict[str, Parameter] = {
     p.key: p
     for p in [
-        Parameter("pits", "pits per row", bounds=(1, 8), kind="int"),
-        Parameter("seeds", "seeds per pit at the start", bounds=(1, 12), kind="int"),
-        Parameter("first", "who moves first (random: a coin flip)", ("south", "north", "random")),
+        Parameter("pits", N_("pits per row"), bounds=(1, 8), kind="int"),
+        Parameter("seeds", N_("seeds per pit at the start"), bounds=(1, 12), kind="int"),
+        Parameter(
+            "first", N_("who moves first (random: a coin flip)"), ("south", "north", "random")
+        ),
         Parameter(
             "stores",
-            "sowing drops a seed in the mover's own store (never the opponent's)",
+            N_("sowing drops a seed in the mover's own store (never the opponent's)"),
             kind="bool",
         ),
-        Parameter("skip_origin", "a lap of sowing skips the pit it started from", kind="bool"),
+        Parameter("skip_origin", N_("a lap of sowing skips the pit it started from"), kind="bool"),
         Parameter(
             "sow_origin",
-            "the first seed goes back into the pit it was lifted from (a pit of one seed "
-            "moves it on)",
+            N_(
+                "the first seed goes back into the pit it was lifted from (a pit of one seed "
+                "moves it on)"
+            ),
             kind="bool",
         ),
-        Parameter("choose", "own row only, or any non-empty play pit (symmetric)", ("own", "any")),
+        Parameter(
+            "choose", N_("own row only, or any non-empty play pit (symmetric)"), ("own", "any")
+        ),
         Parameter(
             "laps",
-            "single, or relay: a last seed landing in a pit that was not empty "
-            "picks that pit up and sows on",
+            N_(
+                "single, or relay: a last seed landing in a pit that was not empty "
+                "picks that pit up and sows on"
+            ),
             ("single", "relay"),
         ),
-        Parameter("replay", "the last seed in your own store gives another turn", kind="bool"),
+        Parameter("replay", N_("the last seed in your own store gives another turn"), kind="bool"),
         Parameter(
             "empty_capture",
-            "last seed in an empty play pit of your row (either row when "
-            "choose=any) takes the opposite pit: to your store, across into the capturing "
-            "pit, or none",
+            N_(
+                "last seed in an empty play pit of your row (either row when "
+                "choose=any) takes the opposite pit: to your store, across into the capturing "
+                "pit, or none"
+            ),
             ("none", "store", "across"),
         ),
         Parameter(
             "capture_needs_opposite",
-            "that capture happens only when the opposite pit holds seeds",
+            N_("that capture happens only when the opposite pit holds seeds"),
             kind="bool",
         ),
-        Parameter("capture_takes_sower", "the capturing seed goes to the store too", kind="bool"),
+        Parameter(
+            "capture_takes_sower", N_("the capturing seed goes to the store too"), kind="bool"
+        ),
         Parameter(
             "empty_means",
-            "a pit is empty if it held nothing before the last seed fell "
-            "(before_drop) or before the move began (before_move)",
+            N_(
+                "a pit is empty if it held nothing before the last seed fell "
+                "(before_drop) or before the move began (before_move)"
+            ),
             ("before_drop", "before_move"),
         ),
         Parameter(
             "captures",
-            "counts that capture (last seed makes the pit hold one of them), "
-            "chaining backwards over preceding pits",
+            N_(
+                "counts that capture (last seed makes the pit hold one of them), "
+                "chaining backwards over preceding pits"
+            ),
             kind="counts",
         ),
-        Parameter("capture_side", "where count captures may happen", ("opponent", "either")),
+        Parameter("capture_side", N_("where count captures may happen"), ("opponent", "either")),
         Parameter(
             "even_capture",
-            "a last seed making an even count in an opponent's pit takes that pit (alone)",
+            N_("a last seed making an even count in an opponent's pit takes that pit (alone)"),
             kind="bool",
         ),
         Parameter(
             "tuzdyk",
-            "a last seed making 3 in an opponent's pit makes it the mover's tuzdyk, once a "
-            "game (never their last pit, nor the number of their tuzdyk): what falls in it "
-            "is the mover's",
+            N_(
+                "a last seed making 3 in an opponent's pit makes it the mover's tuzdyk, once a "
+                "game (never their last pit, nor the number of their tuzdyk): what falls in it "
+                "is the mover's"
+            ),
             kind="bool",
         ),
         Parameter(
             "grand_slam",
-            "a count capture that would take all the opponent's seeds: "
-            "take_all (game over, mover takes what is left), no_capture (legal, captures "
-            "nothing), forbidden (illegal unless every move is one; then it captures "
-            "nothing), capture (captures as usual)",
+            N_(
+                "a count capture that would take all the opponent's seeds: "
+                "take_all (game over, mover takes what is left), no_capture (legal, captures "
+                "nothing), forbidden (illegal unless every move is one; then it captures "
+                "nothing), capture (captures as usual)"
+            ),
             ("take_all", "no_capture", "forbidden", "capture"),
         ),
         Parameter(
             "must_feed",
-            "when the opponent's row is empty: your sowing must reach it "
-            "(reach), they must hold seeds after your move (leave), or no duty (off)",
+            N_(
+                "when the opponent's row is empty: your sowing must reach it "
+                "(reach), they must hold seeds after your move (leave), or no duty (off)"
+            ),
             ("reach", "leave", "off"),
         ),
         Parameter(
             "cannot_feed",
-            "who takes the seeds left when the mover cannot feed",
+            N_("who takes the seeds left when the mover cannot feed"),
             ("mover", "opponent", "owners"),
         ),
         Parameter(
             "end",
-            "the game ends when the player to move has no move (mover_empty), "
-            "when a row is empty after a move (either_empty), or when every play pit is "
-            "empty (all_empty)",
+            N_(
+                "the game ends when the player to move has no move (mover_empty), "
+                "when a row is empty after a move (either_empty), or when every play pit is "
+                "empty (all_empty)"
+            ),
             ("mover_empty", "either_empty", "all_empty"),
         ),
         Parameter(
             "leftover",
-            "at the end, seeds still on the board go to the owner of the row, to nobody (none), "
-            "or to the owner only when the player to move has no move (no_move)",
+            N_(
+                "at the end, seeds still on the board go to the owner of the row, to nobody (none), "
+                "or to the owner only when the player to move has no move (no_move)"
+            ),
             ("owner", "none", "no_move"),
         ),
         Parameter(
             "majority",
-            "the game ends at once when a player holds more than half of all seeds",
+            N_("the game ends at once when a player holds more than half of all seeds"),
             kind="bool",
         ),
         Parameter(
             "cycle",
-            "a repeated position (or an agreed end) scores as a draw, splits the "
-            "seeds left equally, or gives each row to its owner",
+            N_(
+                "a repeated position (or an agreed end) scores as a draw, splits the "
+                "seeds left equally, or gives each row to its owner"
+            ),
             ("draw", "split", "owners"),
         ),
         Parameter(
             "direction",
-            "ccw, or choice: the mover picks the direction each move "
-            "(E or E> counter-clockwise, E< clockwise)",
+            N_(
+                "ccw, or choice: the mover picks the direction each move "
+                "(E or E> counter-clockwise, E< clockwise)"
+            ),
             ("ccw", "choice"),
         ),
     ]
@@ -192,7 +227,10 @@ def _words_to_params(key: str, value: str) -> dict[str, str]:
     if key == "capture":
         if value not in ("across", "home", "none"):
             raise RulesetError(
-                f"capture={excerpt(value)} is not allowed; capture takes across, home or none"
+                # TRANSLATORS: "capture", "across", "home" and "none" are ruleset words: keep them
+                _("capture={value} is not allowed; capture takes across, home or none").format(
+                    value=excerpt(value)
+                )
             )
         return {"empty_capture": {"home": "store"}.get(value, value)}
     if key == "continue":
@@ -217,8 +255,8 @@ _BOOL_WORDS = {
 @dataclass(frozen=True)
 class Preset:
     name: str
-    summary: str
-    source: str
+    summary: str  # marked with N_: shown as _(preset.summary)
+    source: str  # where a name, marked with N_: shown as _(preset.source)
     params: dict[str, Any]
     aliases: tuple[str, ...] = ()
     seed_bounds: tuple[int, int] | None = None  # a narrower range than the generic one
@@ -299,38 +337,48 @@ PRESETS: dict[str, Preset] = {
     for p in [
         Preset(
             "kalah",
-            "Kalah, 2x6 with stores: replay on your store, capture from an empty pit "
-            "of your row (001)",
+            N_(
+                "Kalah, 2x6 with stores: replay on your store, capture from an empty pit "
+                "of your row (001)"
+            ),
             "001",
             dict(_BASE),
             aliases=("mancala",),
         ),
         Preset(
             "kalah-nosweep",
-            "The 2x6 classroom rules: empty means empty before the move, "
-            "only the stores count at the end, coin flip for first (002)",
+            N_(
+                "The 2x6 classroom rules: empty means empty before the move, "
+                "only the stores count at the end, coin flip for first (002)"
+            ),
             "002",
             dict(_BASE, empty_means="before_move", leftover="none", first="random", cycle="draw"),
         ),
         Preset(
             "wari",
-            "Wari, 2x6 without stores: capture by 2's and 3's, must feed, grand slam "
-            "takes all (003)",
+            N_(
+                "Wari, 2x6 without stores: capture by 2's and 3's, must feed, grand slam "
+                "takes all (003)"
+            ),
             "003",
             _WARI,
             aliases=("awale", "awari"),
         ),
         Preset(
             "oware",
-            "Oware Abapa, tournament rules: as wari, but a grand slam captures "
-            "nothing and each keeps their row at the end",
-            "the Oware Abapa tournament rules",
+            N_(
+                "Oware Abapa, tournament rules: as wari, but a grand slam captures "
+                "nothing and each keeps their row at the end"
+            ),
+            N_("the Oware Abapa tournament rules"),
             dict(_WARI, grand_slam="no_capture", cannot_feed="owners", cycle="owners"),
         ),
         Preset(
             "al-manqala",
-            "Al-manqala, 2x7 with 7 beads: capture 2's and 4's on either row, "
-            "must leave the opponent beads, 50 wins (004)",
+            N_(
+                "Al-manqala, 2x7 with 7 beads: capture 2's and 4's on either row, "
+                "must leave the opponent beads, 50 wins (004)"
+            ),
             "004",
             dict(
                 _WARI,
@@ -347,15 +395,19 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             "mankala",
-            "The elf.org applet's Mankala: asymmetric, replay, capture across, "
-            "3 stones, South first (000)",
+            N_(
+                "The elf.org applet's Mankala: asymmetric, replay, capture across, "
+                "3 stones, South first (000)"
+            ),
             "000",
             dict(_APPLET),
             seed_bounds=(3, 6),
         ),
         Preset(
             "manbula",
-            "The elf.org applet's Manbula: symmetric, replay, continue, no capture, 4 stones (000)",
+            N_(
+                "The elf.org applet's Manbula: symmetric, replay, continue, no capture, 4 stones (000)"
+            ),
             "000",
             dict(
                 _APPLET, seeds=4, choose="any", end="all_empty", laps="relay", empty_capture="none"
@@ -364,9 +416,11 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             "togyz-kumalak",
-            "Togyz Kumalak, 2x9 with 9 stones and kazans: the first stone back into its pit, "
-            "capture even counts, one tuzdyk each, more than 81 wins",
-            "the World Togyz Kumalak Federation's rules",
+            N_(
+                "Togyz Kumalak, 2x9 with 9 stones and kazans: the first stone back into its pit, "
+                "capture even counts, one tuzdyk each, more than 81 wins"
+            ),
+            N_("the World Togyz Kumalak Federation's rules"),
             dict(_TOGYZ),
             aliases=("togyzkumalak", "togyzqumalaq", "toguz-korgool"),
             pit_bounds=(1, 9),
@@ -374,8 +428,10 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             "bestemshe",
-            "Bestemshe, Togyz Kumalak's small form as PlayStrategy plays it: 2x5 with 5 "
-            "stones, no tuzdyk, more than 25 wins",
+            N_(
+                "Bestemshe, Togyz Kumalak's small form as PlayStrategy plays it: 2x5 with 5 "
+                "stones, no tuzdyk, more than 25 wins"
+            ),
             "PlayStrategy (Mind-Sports-Games/strategygames)",
             dict(_TOGYZ, pits=5, seeds=5, tuzdyk=False),
             pit_bounds=(1, 9),
@@ -427,8 +483,9 @@ class Ruleset:
 
     @staticmethod
     def presets() -> dict[str, str]:
-        """{preset name: one-line description}; aliases are resolved by ``parse``."""
-        return {name: p.summary for name, p in PRESETS.items()}
+        """{preset name: one-line description, in the current language}; aliases are
+        resolved by ``parse``."""
+        return {name: _(p.summary) for name, p in PRESETS.items()}
 
     @staticmethod
     def aliases() -> dict[str, str]:
@@ -438,18 +495,26 @@ class Ruleset:
     def parse(cls, text: str) -> Ruleset:
         """Read ``name`` or ``name:key=value,...``; raise RulesetError naming what is wrong."""
         if not isinstance(text, str) or not text.strip():
-            raise RulesetError(f"no ruleset given; choose one of: {', '.join(PRESETS)}")
+            raise RulesetError(
+                _("no ruleset given; choose one of: {names}").format(names=", ".join(PRESETS))
+            )
         try:
-            text = normalise(text, MAX_SPEC, "a ruleset")
+            text = normalise(text, MAX_SPEC, _("a ruleset"))
         except TooLong as err:
-            raise RulesetError(f"{err}; write name:key=value,...") from None
-        name, _, options = text.strip().partition(":")
+            raise RulesetError(
+                # TRANSLATORS: "name:key=value,..." is how a ruleset is written: keep it
+                _("{problem}; write name:key=value,...").format(problem=err)
+            ) from None
+        name, _colon, options = text.strip().partition(":")
         name = name.strip().lower()
         name = _ALIASES.get(name, name)
         if name not in PRESETS:
             raise RulesetError(
-                f"unknown ruleset '{excerpt(name)}'; choose one of: {', '.join(PRESETS)} "
-                f"(aliases: {', '.join(f'{a}={n}' for a, n in _ALIASES.items())})"
+                _("unknown ruleset '{name}'; choose one of: {names} (aliases: {aliases})").format(
+                    name=excerpt(name),
+                    names=", ".join(PRESETS),
+                    aliases=", ".join(f"{a}={n}" for a, n in _ALIASES.items()),
+                )
             )
         preset = PRESETS[name]
         values = dict(preset.params)
@@ -459,7 +524,7 @@ class Ruleset:
             if not sep:
                 value = "yes"
             elif not value:
-                raise RulesetError(f"'{excerpt(item)}' has no value after '='")
+                raise RulesetError(_("'{item}' has no value after '='").format(item=excerpt(item)))
             if key in APPLET_WORDS:
                 value = (
                     _normalise_bool(key, value)
@@ -471,8 +536,9 @@ class Ruleset:
                 expanded = {key: value}
             else:
                 raise RulesetError(
-                    f"unknown key '{excerpt(key)}'; keys are: "
-                    f"{', '.join(PARAMETERS)} (and the applet's {', '.join(APPLET_WORDS)})"
+                    _("unknown key '{key}'; keys are: {keys} (and the applet's {words})").format(
+                        key=excerpt(key), keys=", ".join(PARAMETERS), words=", ".join(APPLET_WORDS)
+                    )
                 )
             for k, v in expanded.items():
                 values[k] = _convert(PARAMETERS[k], v, preset)
@@ -485,38 +551,50 @@ class Ruleset:
         lo, hi = preset.seed_bounds or PARAMETERS["seeds"].whole_range
         if not lo <= self.seeds <= hi:
             raise RulesetError(
-                f"seeds={self.seeds} is out of range for {self.name}; allowed: {lo} to {hi}"
+                _("seeds={seeds} is out of range for {name}; allowed: {lo} to {hi}").format(
+                    seeds=self.seeds, name=self.name, lo=lo, hi=hi
+                )
             )
         lo, hi = preset.pit_bounds or PARAMETERS["pits"].whole_range
         if not lo <= self.pits <= hi:
             raise RulesetError(
-                f"pits={self.pits} is out of range for {self.name}; allowed: {lo} to {hi}"
+                _("pits={pits} is out of range for {name}; allowed: {lo} to {hi}").format(
+                    pits=self.pits, name=self.name, lo=lo, hi=hi
+                )
             )
         if self.sow_origin and self.skip_origin:
             raise RulesetError(
-                "sow_origin puts the first seed back into the pit and skip_origin skips it; "
-                "set one of them to no"
+                _(
+                    "sow_origin puts the first seed back into the pit and skip_origin skips it; "
+                    "set one of them to no"
+                )
             )
         if self.sow_origin and self.laps == "relay":
-            raise RulesetError("sow_origin is offered with single laps only; set laps=single")
+            raise RulesetError(_("sow_origin is offered with single laps only; set laps=single"))
         if self.even_capture and self.captures:
             raise RulesetError(
-                "even_capture overlaps the count captures; set captures=none or even_capture=no"
+                _("even_capture overlaps the count captures; set captures=none or even_capture=no")
             )
         if self.tuzdyk and self.choose == "any":
             raise RulesetError(
-                "a tuzdyk is a pit of the opponent's row that nobody sows from, which needs "
-                "choose=own"
+                _(
+                    "a tuzdyk is a pit of the opponent's row that nobody sows from, which needs "
+                    "choose=own"
+                )
             )
         if self.empty_capture == "across" and self.capture_takes_sower:
             raise RulesetError(
-                "empty_capture=across keeps the capturing seed in its pit, so "
-                "capture_takes_sower must be no"
+                _(
+                    "empty_capture=across keeps the capturing seed in its pit, so "
+                    "capture_takes_sower must be no"
+                )
             )
         if 1 in self.captures and self.empty_capture != "none":
             raise RulesetError(
-                "captures containing 1 overlaps the empty-pit capture; set "
-                "empty_capture=none or drop 1 from captures"
+                _(
+                    "captures containing 1 overlaps the empty-pit capture; set "
+                    "empty_capture=none or drop 1 from captures"
+                )
             )
         if not (
             self.stores
@@ -526,12 +604,14 @@ class Ruleset:
             or self.tuzdyk
         ):
             raise RulesetError(
-                "with stores=no, empty_capture other than store and no captures, "
-                "no seed ever leaves the board and a game could only end by "
-                "repetition; set stores=yes, empty_capture=store, captures or even_capture"
+                _(
+                    "with stores=no, empty_capture other than store and no captures, "
+                    "no seed ever leaves the board and a game could only end by "
+                    "repetition; set stores=yes, empty_capture=store, captures or even_capture"
+                )
             )
         if self.replay and not self.stores:
-            raise RulesetError("replay needs stores=yes (the last seed must land in a store)")
+            raise RulesetError(_("replay needs stores=yes (the last seed must land in a store)"))
 
     # -- text ---------------------------------------------------------------------------------
 
@@ -551,19 +631,27 @@ class Ruleset:
         return self.name + ":" + ",".join(f"{k}={format_value(v)}" for k, v in over.items())
 
     def describe(self) -> str:
-        """Several lines: the ruleset string, its summary and every parameter's value."""
+        """Several lines: the ruleset string, its summary and every parameter's value. The
+        first line is the ruleset as written; the words after it are in the current
+        language, the keys and values as a ruleset writes them."""
         preset = PRESETS[self.name]
         over = self.overrides()
         head = self.name + (
             ": " + ", ".join(f"{k}={format_value(v)}" for k, v in over.items()) if over else ""
         )
-        lines = [head, preset.summary + ".", f"Source: {preset.source}."]
+        lines = [
+            head,
+            _(preset.summary) + ".",
+            _("Source: {source}.").format(source=_(preset.source)),
+        ]
         if preset.aliases:
-            lines.append("Also called: " + ", ".join(preset.aliases) + ".")
-        lines.append("Parameters (change with name:key=value,...):")
+            lines.append(_("Also called: {aliases}.").format(aliases=", ".join(preset.aliases)))
+        # TRANSLATORS: "name:key=value,..." is how a ruleset is written: keep it
+        lines.append(_("Parameters (change with name:key=value,...):"))
         for key, param in PARAMETERS.items():
             lines.append(
-                f"  {key}={format_value(getattr(self, key))}: {param.meaning} [{param.allowed()}]"
+                f"  {key}={format_value(getattr(self, key))}: {_(param.meaning)} "
+                f"[{param.allowed()}]"
             )
         return "\n".join(lines)
 
@@ -587,7 +675,12 @@ class Ruleset:
 
 def _normalise_bool(key: str, value: str) -> str:
     if value not in _BOOL_WORDS:
-        raise RulesetError(f"{key}={excerpt(value)} is not allowed; {key} takes yes or no")
+        raise RulesetError(
+            # TRANSLATORS: "yes" and "no" are values a ruleset is written with: keep them
+            _("{key}={value} is not allowed; {key} takes yes or no").format(
+                key=key, value=excerpt(value)
+            )
+        )
     return "yes" if _BOOL_WORDS[value] else "no"
 
 
@@ -605,8 +698,9 @@ def _convert(param: Parameter, value: str, preset: Preset) -> Any:
             return whole_number(value, key, lo, hi)
         except ValueError:
             raise RulesetError(
-                f"{key}={excerpt(value)} is not allowed; {key} takes a whole "
-                f"number from {lo} to {hi}"
+                _(
+                    "{key}={value} is not allowed; {key} takes a whole number from {lo} to {hi}"
+                ).format(key=key, value=excerpt(value), lo=lo, hi=hi)
             ) from None
     if param.kind == "counts":
         if value in ("none", "no", "off"):
@@ -615,10 +709,16 @@ def _convert(param: Parameter, value: str, preset: Preset) -> Any:
             return tuple(sorted({whole_number(p, "", 1, 9) for p in value.split("-")}))
         except ValueError:
             raise RulesetError(
-                f"captures={excerpt(value)} is not allowed; captures takes {param.allowed()}"
+                _("{key}={value} is not allowed; {key} takes {allowed}").format(
+                    key=key, value=excerpt(value), allowed=param.allowed()
+                )
             ) from None
     if value not in param.choices:
-        raise RulesetError(f"{key}={excerpt(value)} is not allowed; {key} takes {param.allowed()}")
+        raise RulesetError(
+            _("{key}={value} is not allowed; {key} takes {allowed}").format(
+                key=key, value=excerpt(value), allowed=param.allowed()
+            )
+        )
     return value
 
 

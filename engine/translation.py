@@ -26,6 +26,19 @@ def _(message: str) -> str:
     return _translate(message)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` as meant in ``context`` (a word alone, "hard" as a puzzle's grade), in the
+    current language. The installed translator finds it under gettext's key for a message
+    with a context; without a translation, the English ``message``.
+
+    >>> pgettext("puzzle grade", "hard")
+    'hard'
+    """
+    key = f"{context}\x04{message}"
+    translated = _translate(key)
+    return message if translated == key else translated
+
+
 def N_(message: str) -> str:
     """Mark ``message`` (a rule's description, say) for extraction where it is defined; the
     code that shows it translates it then, with ``_``."""
@@ -36,3 +49,13 @@ def install(translate: Callable[[str], str] | None) -> None:
     """Make ``translate`` the translator of every engine message (``None``: English again)."""
     global _translate
     _translate = translate or _identity
+
+
+def side_name(side: str) -> str:
+    """A side's name in prose, in the current language: "South" or "North" in English.
+
+    >>> side_name("north")
+    'North'
+    """
+    # TRANSLATORS: a side of the board (the player who sits there), as a word in a sentence
+    return pgettext("side", "North") if side == "north" else pgettext("side", "South")

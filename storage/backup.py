@@ -12,6 +12,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from engine.translation import _
 from storage.base import StorageError
 from storage.migrations import LATEST
 
@@ -22,9 +23,9 @@ def backup(database: str | Path, target: str | Path) -> Path:
     """Copy ``database`` to ``target`` (a new file), consistently, while others write."""
     database, target = Path(database), Path(target)
     if not database.is_file():
-        raise StorageError(f"there is no database at {database}")
+        raise StorageError(_("there is no database at {path}").format(path=database))
     if target.exists():
-        raise StorageError(f"{target} exists already; give a new file name")
+        raise StorageError(_("{path} exists already; give a new file name").format(path=target))
     _copy(database, target)
     check(target)
     return target
@@ -36,23 +37,31 @@ def check(path: str | Path) -> int:
     try:
         with open(path, "rb") as handle:
             if handle.read(16) != HEADER:
-                raise StorageError(f"{path} is not a SQLite database")
+                raise StorageError(_("{path} is not a SQLite database").format(path=path))
     except OSError as err:
-        raise StorageError(f"cannot read {path}: {err.strerror or err}") from None
+        raise StorageError(
+            _("cannot read {path}: {error}").format(path=path, error=err.strerror or err)
+        ) from None
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         if db.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-            raise StorageError(f"{path} is damaged (SQLite's integrity check failed)")
+            raise StorageError(
+                _("{path} is damaged (SQLite's integrity check failed)").format(path=path)
+            )
         try:
             version = db.execute("SELECT max(version) FROM schema_version").fetchone()[0]
         except sqlite3.DatabaseError:
-            raise StorageError(f"{path} is not a games database (no schema version)") from None
+            raise StorageError(
+                _("{path} is not a games database (no schema version)").format(path=path)
+            ) from None
     finally:
         db.close()
     if version is None or version > LATEST:
         raise StorageError(
-            f"{path} has schema version {version}, which this program does not "
-            f"know (it knows 1 to {LATEST}); upgrade the program first"
+            _(
+                "{path} has schema version {version}, which this program does not know (it "
+                "knows 1 to {latest}); upgrade the program first"
+            ).format(path=path, version=version, latest=LATEST)
         )
     return version
 

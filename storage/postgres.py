@@ -24,6 +24,7 @@ import secrets
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from engine.translation import _
 from storage import queries
 from storage.base import ChannelTaken, Storage, StorageError, StorageUnavailable
 from storage.migrations import LATEST, MIGRATIONS
@@ -93,8 +94,9 @@ async def open_postgres(url: str) -> PostgresStorage:
     except Exception as err:  # noqa: BLE001 - a bad URL (ValueError), DNS, refused, auth...
         where = url.rpartition("@")[2][:200]  # never the password
         raise StorageError(
-            f"cannot reach the PostgreSQL database at {where}: "
-            f"{type(err).__name__}: {str(err)[:200]}"
+            _("cannot reach the PostgreSQL database at {where}: {error}").format(
+                where=where, error=f"{type(err).__name__}: {str(err)[:200]}"
+            )
         ) from None
     store = PostgresStorage(pool, url)
     try:
@@ -149,7 +151,9 @@ def _reports_unavailable(cls: type[PostgresStorage]) -> type[PostgresStorage]:
             except Exception as err:
                 if _connection_lost(err):
                     raise StorageUnavailable(
-                        f"the PostgreSQL server is unreachable: {type(err).__name__}"
+                        _("the PostgreSQL server is unreachable: {error}").format(
+                            error=type(err).__name__
+                        )
                     ) from err
                 raise
 
@@ -185,8 +189,10 @@ class PostgresStorage(Storage):
             current = await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version")
             if current > LATEST:
                 raise StorageError(
-                    f"the PostgreSQL database has schema version {current}, newer than this "
-                    f"program knows ({LATEST}); upgrade the program rather than risk the data"
+                    _(
+                        "the PostgreSQL database has schema version {version}, newer than this "
+                        "program knows ({latest}); upgrade the program rather than risk the data"
+                    ).format(version=current, latest=LATEST)
                 )
             for version, script in MIGRATIONS:
                 if version > current:

@@ -22,6 +22,7 @@ from typing import Any
 
 import aiosqlite
 
+from engine.translation import _
 from storage import queries
 from storage.base import ChannelTaken, Storage, StorageError
 from storage.migrations import LATEST, MIGRATIONS
@@ -145,8 +146,10 @@ class SQLiteStorage(Storage):
             current = await self.schema_version()
             if current > LATEST:
                 raise StorageError(
-                    f"{self.path} has schema version {current}, newer than this program knows "
-                    f"({LATEST}); upgrade the program rather than risk the data"
+                    _(
+                        "{path} has schema version {version}, newer than this program knows "
+                        "({latest}); upgrade the program rather than risk the data"
+                    ).format(path=self.path, version=current, latest=LATEST)
                 )
             for version, script in MIGRATIONS:
                 if version <= current:

@@ -36,6 +36,7 @@ from engine.ai.endgame import BUSY, build
 from engine.ai.search import stores_irrelevant, table_counts, table_fits
 from engine.errors import excerpt
 from engine.ruleset import Ruleset
+from engine.translation import _
 
 # Part of every file name: change it when the table's layout or values change meaning.
 FORMAT = "v1"
@@ -86,19 +87,28 @@ def endgame_table(
         return found
     problem = found.note
     counts, values = _build(rules, max_seeds, progress)
-    rebuilt = f" (the saved one was unusable: {problem})" if problem else ""
     try:
         _write(path, values)
     except OSError as err:
-        return StoredTable(
-            counts,
-            values,
-            path,
-            "built, not saved",
-            f"built{rebuilt}; not saved to {excerpt(str(path), 160)}: "
-            f"{err.strerror or excerpt(err)}",
+        fields = {
+            "problem": problem,
+            "path": excerpt(str(path), 160),
+            "error": err.strerror or excerpt(err),
+        }
+        note = (
+            # TRANSLATORS: an endgame table (a file of solved positions) was computed
+            _("built (the saved one was unusable: {problem}); not saved to {path}: {error}")
+            if problem
+            else _("built; not saved to {path}: {error}")
         )
-    return StoredTable(counts, values, path, "built", f"built{rebuilt} and saved to {path}")
+        return StoredTable(counts, values, path, "built, not saved", note.format(**fields))
+    note = (
+        # TRANSLATORS: an endgame table (a file of solved positions) was computed
+        _("built (the saved one was unusable: {problem}) and saved to {path}")
+        if problem
+        else _("built and saved to {path}")
+    )
+    return StoredTable(counts, values, path, "built", note.format(problem=problem, path=path))
 
 
 def stored_table(
@@ -115,13 +125,15 @@ def stored_table(
     values, problem = _read(path, shared)
     if values is not None:
         if not table_fits((counts, values), rules, max_seeds):
-            problem = "it is not a table of that size"
+            problem = _("it is not a table of that size")
         elif (
             stores_irrelevant(rules) and values.size and int(values.min()) <= BUSY
         ):  # a board the build never finished
-            problem = "some boards have no value"
+            problem = _("some boards have no value")
         else:
-            return StoredTable(counts, values, path, "loaded", f"loaded from {path}")
+            return StoredTable(
+                counts, values, path, "loaded", _("loaded from {path}").format(path=path)
+            )
     return StoredTable(counts, None, path, "missing", problem)
 
 

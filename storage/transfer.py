@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable
 
 from engine import Game, Ruleset
+from engine.translation import _
 from storage.base import Storage, StorageError
 from storage.queries import TABLES  # noqa: F401  (the tables copied, in order)
 from storage.records import GameRecord
@@ -24,16 +25,17 @@ async def copy_database(
     """Copy every row of ``source`` into the empty ``target`` (open Storages); the rows
     copied per table. StorageError when the target holds data or the check fails."""
     if await target.count_games() or await target.table_rows("players"):
-        raise StorageError("the target database is not empty: give a new file or database")
+        raise StorageError(_("the target database is not empty: give a new file or database"))
     copied = {}
     for table in TABLES:
         rows = await source.table_rows(table)
         await target.insert_rows(table, rows)
         copied[table] = len(rows)
-        progress(f"{table}: {len(rows):,} rows")
+        # TRANSLATORS: progress of a copy: {table} is a table's name (games, players...)
+        progress(_("{table}: {rows:,} rows").format(table=table, rows=len(rows)))
     for table in TABLES:
         if len(await target.table_rows(table)) != copied[table]:
-            raise StorageError(f"the copy of {table} does not hold every row")
+            raise StorageError(_("the copy of {table} does not hold every row").format(table=table))
     await check_replays(target, progress)
     return copied
 
@@ -47,7 +49,9 @@ async def check_replays(store: Storage, progress: Callable[[str], None] = lambda
         if game.ply != len(moves) or (
             game.is_active and list(replay.board) != json.loads(game.board)
         ):
-            raise StorageError(f"game {game.id} does not replay to its stored board")
+            raise StorageError(
+                _("game {id} does not replay to its stored board").format(id=game.id)
+            )
         if n % 1000 == 0:
-            progress(f"checked {n:,} of {len(games):,} games")
+            progress(_("checked {n:,} of {total:,} games").format(n=n, total=len(games)))
     return len(games)

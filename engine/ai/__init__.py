@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from engine.ai.strategies import STRATEGIES, pick
 from engine.position import Position
 from engine.ruleset import Ruleset
+from engine.translation import _
 
 if TYPE_CHECKING:  # numpy and numba load only when a search is wanted
     from engine.ai.encoding import Endgame, Table
@@ -117,7 +118,7 @@ def choose_move(
     ``endgame``: (max_seeds, table), an endgame table for these rules (``storage.tables``
     keeps them), which the hard and expert levels read as exact values."""
     if position.is_over():
-        raise ValueError("the game is over: there is no move to choose")
+        raise ValueError(_("the game is over: there is no move to choose"))
     compiled = compiled and kernel_knows(position.rules)
     if compiled and level in SEARCH_LEVELS:
         _load_kernel()  # before the clock starts: loading or compiling is not thinking time
@@ -125,7 +126,11 @@ def choose_move(
     if level in STRATEGIES:
         return AIMove(pick(position, level, seed), None, 0, 0, time.perf_counter() - started)
     if level not in SEARCH_LEVELS:
-        raise ValueError(f"unknown level '{level}'; levels are: {', '.join(LEVELS)}")
+        raise ValueError(
+            _("unknown level '{level}'; levels are: {levels}").format(
+                level=level, levels=", ".join(LEVELS)
+            )
+        )
     settings = SEARCH_LEVELS[level]
     limit = settings.seconds if time_limit is None else time_limit
     if len(position.legal_moves()) == 1:
@@ -360,7 +365,7 @@ def hint(
     pure-Python search's estimate within ``time_limit`` (``reduced``). ``endgame``: as
     ``choose_move``'s; a board the table settles gets its proven value at once."""
     if position.is_over():
-        raise ValueError("the game is over: there is no move to suggest")
+        raise ValueError(_("the game is over: there is no move to suggest"))
     compiled = compiled and kernel_knows(position.rules)
     if compiled:
         _load_kernel()
@@ -465,7 +470,8 @@ def warm_up(progress: Callable[[str], object] | None = None) -> None:
     """Compile the search (or load it from numba's cache) before the first timed move.
     ``progress(step)``, if given, hears what is being compiled as it starts."""
     if progress is not None:
-        progress("the search, the solver and the endgame tables")
+        # TRANSLATORS: what is being compiled, shown as a step of a progress line
+        progress(_("the search, the solver and the endgame tables"))
     from engine.ai.search import warm_up as compile_search
 
     compile_search()

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from engine.position import Position
 from engine.sowing import apply_move
+from engine.translation import _
 
 STRATEGIES = (
     "random",
@@ -34,7 +35,7 @@ def pick(position: Position, strategy: str, seed: int = 0) -> str:
     or a finished game."""
     moves = position.legal_moves()
     if not moves:
-        raise ValueError("the game is over: there is no move to choose")
+        raise ValueError(_("the game is over: there is no move to choose"))
     if strategy == "random":
         return random.Random(seed).choice(moves)
     if strategy == "first":
@@ -48,7 +49,11 @@ def pick(position: Position, strategy: str, seed: int = 0) -> str:
         target = max(seeds) if strategy.endswith("largest") else min(seeds)
         matching = [m for m, s in zip(moves, seeds, strict=False) if s == target]
         return matching[0] if strategy.startswith("first") else matching[-1]
-    raise ValueError(f"unknown strategy '{strategy}'; strategies are: {', '.join(STRATEGIES)}")
+    raise ValueError(
+        _("unknown strategy '{strategy}'; strategies are: {strategies}").format(
+            strategy=strategy, strategies=", ".join(STRATEGIES)
+        )
+    )
 
 
 def _greedy(position: Position, moves: list[str]) -> str:
