@@ -171,7 +171,7 @@ def _cells(row: str) -> list[int]:
             cells += [0] * int(token)
         else:
             raise PositionError(
-                # TRANSLATORS: keep <count>S, S and t as they are (the notation)
+                # TRANSLATORS: keep S and t as they are (the notation); "count" in <count>S may be translated
                 _(
                     "'{token}' is not a pit: write <count>S for stones, t for a tuzdyk, or a "
                     "digit for that many empty pits"
