@@ -235,9 +235,7 @@ def _score(puzzle: Puzzle, line: tuple[str, ...]) -> str:
 
     game = Game.from_moves(puzzle.position.rules, line, position=puzzle.position)
     south, north = game.position.stores
-    return _("{south} {south_count}, {north} {north_count}").format(
-        south=side_name("south"), south_count=south, north=side_name("north"), north_count=north
-    )
+    return _("South {south}, North {north}").format(south=south, north=north)
 
 
 def _result(margin: int) -> str:
@@ -251,8 +249,12 @@ def _result(margin: int) -> str:
 def verdict(answer: Answer, shown: bool = False) -> str:
     """Right or wrong, and the line that shows it, from the solver's seat."""
     puzzle = answer.puzzle
-    line = f"{_seat(puzzle, answer.line)}  ({_score(puzzle, answer.line)}: "
-    line += f"{_result(answer.value_after)})"
+    # TRANSLATORS: the score at the end of a line and what it means: "South 19, North 29: you
+    # win by 10"
+    outcome = _("{score}: {result}").format(
+        score=_score(puzzle, answer.line), result=_result(answer.value_after)
+    )
+    line = f"{_seat(puzzle, answer.line)}  ({outcome})"
     move = _seat(puzzle, (answer.move,))
     if shown:
         return _("The solution is {move}; with best play after it:").format(move=move) + (

@@ -30,7 +30,7 @@ import time
 from typing import TYPE_CHECKING
 
 from bot.cli_args import SIDE_WORDS, Subparsers, add_lang_option, node_count, seconds, text
-from bot.i18n import _, ngettext
+from bot.i18n import _, ngettext, pgettext
 from bot.progress import waiting
 from bot.render.words import class_count, move_class, side_name
 from engine import Side, to_perspective
@@ -205,14 +205,17 @@ def render(found: Review, perspective: str, seconds: float | None = None) -> str
     rows = [
         (
             # TRANSLATORS: the review table's column headers: short words, one each
-            _("ply"),
-            _("side"),
-            _("move"),
-            _("before"),
-            _("after"),
-            _("best"),
-            _("values"),
-            _("class"),
+            pgettext("review column", "ply"),
+            pgettext("review column", "side"),
+            pgettext("review column", "move"),
+            pgettext("review column", "before"),
+            pgettext("review column", "after"),
+            # TRANSLATORS: the column of the best moves
+            pgettext("review column", "best"),
+            # TRANSLATORS: the column saying whether the values are proven or estimated
+            pgettext("review column", "values"),
+            # TRANSLATORS: the column of the move's class (best, good... blunder)
+            pgettext("review column", "class"),
         )
     ]
     for p in plies:

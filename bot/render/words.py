@@ -13,20 +13,6 @@ from bot.i18n import N_, _, ngettext, pgettext
 from engine import Side
 from engine.review import MoveClass
 
-# A move's class, as a review names it (its value is the review's JSON notation).
-MOVE_CLASSES: dict[MoveClass, str] = {
-    # TRANSLATORS: a move's class in a review: it kept the best value
-    MoveClass.BEST: N_("best"),
-    # TRANSLATORS: a move's class in a review: it gave away a seed or two of margin
-    MoveClass.GOOD: N_("good"),
-    # TRANSLATORS: a move's class in a review: a small error
-    MoveClass.INACCURACY: N_("inaccuracy"),
-    # TRANSLATORS: a move's class in a review: an error
-    MoveClass.MISTAKE: N_("mistake"),
-    # TRANSLATORS: a move's class in a review: a grave error
-    MoveClass.BLUNDER: N_("blunder"),
-}
-
 GRADES = {
     # TRANSLATORS: a puzzle's grade
     "easy": N_("easy"),
@@ -46,7 +32,21 @@ def side_name(side: Side | str) -> str:
 
 def move_class(kind: MoveClass | str) -> str:
     """A move's class as a word: "blunder"."""
-    return _(MOVE_CLASSES[MoveClass(kind)])
+    kind = MoveClass(kind)
+    if kind is MoveClass.BEST:
+        # TRANSLATORS: a move's class in a review: it kept the best value
+        return pgettext("move class", "best")
+    if kind is MoveClass.GOOD:
+        # TRANSLATORS: a move's class in a review: it gave away a seed or two of margin
+        return pgettext("move class", "good")
+    if kind is MoveClass.INACCURACY:
+        # TRANSLATORS: a move's class in a review: a small error
+        return pgettext("move class", "inaccuracy")
+    if kind is MoveClass.MISTAKE:
+        # TRANSLATORS: a move's class in a review: an error
+        return pgettext("move class", "mistake")
+    # TRANSLATORS: a move's class in a review: a grave error, one that changes the result
+    return pgettext("move class", "blunder")
 
 
 def class_count(kind: MoveClass | str, count: int) -> str:
