@@ -117,7 +117,7 @@ def _answer_once(puzzle: Puzzle, move: str) -> int:
     try:
         answer = check(puzzle, _from_seat(puzzle, move))
     except MancalaError as err:
-        print(_("error: {message}").format(message=_message(puzzle, err)))
+        print(_("error: {message}").format(message=_message(puzzle, err, move)))
         return 2
     print(verdict(answer))
     return 0 if answer.correct else 1
@@ -150,7 +150,7 @@ def _solve(puzzle: Puzzle, read: Callable[[str], str | None]) -> str:
         try:
             answer = check(puzzle, _from_seat(puzzle, typed))
         except MancalaError as err:
-            print(f"{_message(puzzle, err)}. {_words()}")
+            print(f"{_message(puzzle, err, typed)}. {_words()}")
             continue
         print(verdict(answer))
         if answer.correct:
@@ -188,19 +188,31 @@ _PITS_NAMED = re.compile(
 _LISTED = re.compile(r"(:\s*)([A-Za-z][<>]?(?:, [A-Za-z][<>]?)*)\s*$")
 
 
-def _message(puzzle: Puzzle, err: Exception) -> str:
+def _message(puzzle: Puzzle, err: Exception, typed: str | None = None) -> str:
     """The engine's message, its pit letters as the solver sees them (North's own pits
-    uppercase). In another language than English only the legal moves listed at its end are
-    found for sure: a letter alone may be a word there."""
-    from engine import to_perspective
+    uppercase). In English the engine's words say where the letters are; in another
+    language the legal moves listed at its end are found for sure, and the pit ``typed``
+    where it stands alone once (a letter alone may be a word there too: "il a")."""
+    from engine import from_perspective, to_perspective
 
-    def seat(match: re.Match[str]) -> str:
-        moves = re.sub(r"[A-Za-z]", lambda m: to_perspective(m[0], puzzle.side), match[2])
-        return match[1] + moves
+    def flip(letters: str) -> str:
+        return re.sub(r"[A-Za-z]", lambda m: to_perspective(m[0], puzzle.side), letters)
 
     text = str(err)
-    found = _PITS_NAMED.sub(seat, text)
-    return found if found != text else _LISTED.sub(seat, text)
+    found = _PITS_NAMED.sub(lambda m: m[1] + flip(m[2]), text)
+    if found != text:
+        return found
+    listed = _LISTED.search(text)
+    if listed is None:
+        return text
+    head, tail = text[: listed.start()], listed[1] + flip(listed[2])
+    typed = (typed or "").strip()
+    if re.fullmatch(r"[A-Za-z][<>]?", typed):  # the solver's own pit, as the engine names it
+        name = from_perspective(typed[0].upper(), puzzle.side) + typed[1:]
+        alone = re.compile(rf"(?<![\w<>]){re.escape(name)}(?![\w<>])")
+        if len(alone.findall(head)) == 1:
+            head = alone.sub(lambda m: flip(m[0]), head)
+    return head + tail
 
 
 def _seat(puzzle: Puzzle, moves: tuple[str, ...]) -> str:
