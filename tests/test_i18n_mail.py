@@ -12,6 +12,7 @@ mail where that message's translation differs (``english_in``).
 
 from __future__ import annotations
 
+import html
 import re
 import string
 from email.message import EmailMessage
@@ -79,6 +80,15 @@ def _english_runs(language: Language) -> tuple[str, ...]:
     return tuple(sorted(found, key=len, reverse=True))
 
 
+# The lines under a written board, which stay English in every language: they are read back
+# (engine.notation: "Game over (South resigned at move 5).", "North wins.", "South to move.").
+_BOARD_LINE = re.compile(
+    r"^\s*(Game over \(.*\)\.|.*\b(wins|a draw)\.|A draw\.|Last move .*|Captured: .*"
+    r"|(South|North) to move.*|Tuzdyks?: .*)\s*$",
+    re.M,
+)
+
+
 def texts_of(message: EmailMessage) -> list[str]:
     """The subject and every text part of a mail (HTML as its text, tags dropped)."""
     texts = [str(message["Subject"] or "")]
@@ -87,14 +97,28 @@ def texts_of(message: EmailMessage) -> list[str]:
             content = part.get_content()
             if part.get_content_subtype() == "html":
                 content = re.sub(r"<[^>]*>", " ", content)
-                content = re.sub(r"\s+", " ", content.replace("&#x27;", "'"))
+                content = re.sub(r"\s+", " ", html.unescape(content))
             texts.append(content)
     return texts
 
 
+def words_of(message: EmailMessage) -> str:
+    """A mail's words, without its boards' notation: its subject and text parts (HTML
+    without its <pre> boards and tags)."""
+    texts = [str(message["Subject"] or "")]
+    for part in message.walk():
+        if part.get_content_maintype() == "text":
+            content = part.get_content()
+            if part.get_content_subtype() == "html":
+                content = re.sub(r"(?s)<pre\b.*?</pre>", " ", content)
+                content = html.unescape(re.sub(r"<[^>]*>", " ", content))
+            texts.append(_BOARD_LINE.sub("", content))
+    return "\n".join(texts)
+
+
 def english_in(message: EmailMessage, language: Language) -> list[str]:
     """The English runs found in ``message``, which should be in ``language``."""
-    text = "\n".join(texts_of(message))
+    text = words_of(message)
     flat = re.sub(r"\s+", " ", text)
     return [run for run in _english_runs(language) if run in text or run in flat]
 
@@ -104,7 +128,10 @@ def assert_in_language(messages: list[EmailMessage], language: Language) -> None
     for message in messages:
         assert message["Content-Language"] == language.value, message["Subject"]
         found = english_in(message, language)
-        assert not found, f"English in a {language} mail {message['Subject']!r}: {found[:3]}"
+        assert not found, (
+            f"English in a {language} mail {message['Subject']!r}: {found[:3]}\n"
+            + "\n".join(texts_of(message)[1:2])
+        )
 
 
 def test_the_check_finds_english():
@@ -426,3 +453,61 @@ async def test_the_limit_notice_is_in_the_writers_language(tmp_path, language):
     assert first[0]["Content-Language"] == notice["Content-Language"] == language.value
     assert_in_language([*first, notice], language)
     assert len(notice.get_body(("plain",)).get_content()) < 400
+
+
+# -- mail nobody asked for: digests, reminders, forfeits, tournaments ------------------------
+
+
+async def test_digests_reminders_and_tournament_news_go_in_each_recipients_language(tmp_path):
+    """A Spanish player and a Russian one: the bot's own mails (a digest, a reminder, a
+    forfeit, a tournament's rounds and end) each in its recipient's language, whoever or
+    whatever made them happen."""
+    from test_mail_schedule import DIGEST_TAG, MONDAY, digests, tick
+    from test_mail_tournaments import Post
+
+    mailbox = await Mailbox().start()
+    post = Post(tmp_path, mailbox)
+    post.clock.set(MONDAY - 2 * 3600.0)
+    await post.open()
+    ana, ivan = "ana@example.org", "ivan@example.org"
+    try:
+        await post.send(ana, "language es")
+        await post.send(ivan, "язык ru")
+        made = await post.send(ivan, f"challenge {ana} wari as north 3 days")
+        assert "Вызов отправлен" in post.text(made)
+        card = post.inbox(ana)[-1]
+        assert "Ivan te desafía a una partida de wari." in post.text(card)
+        await post.send(ana, "accept", answering=card)
+        on = await post.send(ana, "digest on", answering=post.game_mail(ana, 1))
+        assert on["Content-Language"] == "es"
+        post.clock.set(MONDAY + 5 * 60)
+        await tick(post)
+        (digest,) = digests(post, ana)
+        assert DIGEST_TAG.match(digest["Subject"]) and "espera tu jugada" in digest["Subject"]
+        answer = await post.send(ana, "#1 C", answering=digest)
+        assert "Partida 1: jugaste C (jugada 1)." in post.text(answer)
+        assert "Ana сыграл(а) c." in post.text(post.game_mail(ivan, 1))
+        post.clock.advance(2.5 * 86400.0)  # Ivan's move: reminded, then forfeited
+        await tick(post)
+        assert "Напоминание" in post.text(post.inbox(ivan)[-1])
+        post.clock.advance(7 * 86400.0)
+        await tick(post)
+        assert "Ivan no jugó a tiempo" in post.text(post.inbox(ana)[-1])
+        assert "не сделал(а) ход вовремя" in post.text(post.inbox(ivan)[-1])
+
+        made = await post.send(ana, "tournament create round-robin wari 2 days Copa")
+        assert "Torneo 1: Copa (todos contra todos" in post.text(made)
+        await post.send(ivan, "tournament join 1")
+        await post.send(ana, "tournament join 1")
+        await post.send(ana, "tournament start 1")
+        for address in (ana, ivan):
+            game = post.inbox(address)[-1]
+            if "ronda 1" in post.text(game) or "тур 1" in post.text(game):
+                await post.send(address, "resign", answering=game)
+                break
+        await post.send(ana, "tournament cancel 1")
+        assert_in_language(post.inbox(ana), Language.ES)
+        assert_in_language(post.inbox(ivan), Language.RU)
+    finally:
+        await post.close()
+        await mailbox.stop()

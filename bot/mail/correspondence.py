@@ -23,7 +23,7 @@ from email.message import EmailMessage
 from typing import TypeVar
 
 from bot import metrics
-from bot.i18n import N_, Language, _, choose, ngettext, speaking
+from bot.i18n import N_, Language, _, choose, current_language, ngettext, speaking
 from bot.mail.digest import DigestMail, digest_mail
 from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from, seat_of
 from bot.mail.mail_commands import (
@@ -290,7 +290,7 @@ class EmailNotifier(Notifier):
         with speaking(await self._language(event.recipient)):
             outcome = event.game.outcome
             headline = (
-                _("Game over: {reason}.").format(reason=outcome.words)
+                _("Game over: {reason}.").format(reason=outcome.reason)
                 if outcome
                 else _("Game over: the game ended.")
             )
@@ -313,6 +313,8 @@ class EmailNotifier(Notifier):
     async def on_reminder(self, event: Reminder) -> None:
         with speaking(await self._language(event.recipient)):
             days = f"{event.idle_seconds / 86400:.1f}"
+            if current_language() is not Language.EN:  # the others write 1,5
+                days = days.replace(".", ",")
             text = _("Reminder: it has been your move for {days} days.").format(days=days)
             if event.forfeit_at is not None:
                 text += " " + _("Without a move the game will be forfeited.")

@@ -61,7 +61,8 @@ class IncomingMail:
     recipients: list[str] = field(default_factory=list)  # envelope and header recipients
     from_name: str = ""  # the display name in From ("Ann Example"), if any
     in_reply_to: str | None = None
-    refusal: str | None = None  # why the body was not read (too complex), else None
+    refusal: str | None = None  # why the body was not read (too complex), for the log
+    # (the reply says it in the reader's language: MailBot), else None
     nested_parts: int = 0  # with a refusal: how many nested parts the mail has
     content_language: str | None = None  # its Content-Language header ("fr", "de-CH, en")
     attribution_language: str | None = None  # of its quoted "On ..., Ann wrote:" line
