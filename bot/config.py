@@ -89,7 +89,16 @@ def check_database(path: str | os.PathLike[str]) -> Path | str:
     if str(path).startswith(("postgresql://", "postgres://")):
         return str(path)
     path = Path(path).expanduser()
-    if path.is_dir():
+    try:
+        is_dir = path.is_dir()
+    except OSError as err:  # a folder on the way that this user may not enter
+        raise ConfigError(
+            _(
+                "MANCALA_DB is {path}, which cannot be reached ({reason}); give a file in a "
+                "folder this user may read and write"
+            ).format(path=path, reason=err.strerror or err)
+        ) from None
+    if is_dir:
         raise ConfigError(
             _("MANCALA_DB is {path}, a directory; give a file in it, like {file}").format(
                 path=path, file=path / DB_FILE

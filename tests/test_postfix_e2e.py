@@ -5,8 +5,8 @@ back through the same Postfix, which delivers them to the players' Maildirs, rea
 
 A position mail, a bounce, a correspondence game between two players by plus addresses and
 subject tags, and a relay outage: the pipe exits 75, Postfix keeps the message, and the
-reply arrives once the relay is back and the queue is flushed. Last, a known gap (xfail): a
-database the bot cannot write bounces the mail rather than deferring it.
+reply arrives once the relay is back and the queue is flushed. Last, a database the bot
+cannot write defers the mail rather than bouncing it.
 """
 
 from __future__ import annotations
@@ -223,11 +223,6 @@ def test_a_relay_outage_defers_the_mail_until_postfix_retries(postfix):
     assert AFTER_E_AND_A in text(reply)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="mancala mail --pipe exits 78 (EX_CONFIG) when it cannot write MANCALA_DB, which "
-    "Postfix takes as permanent: the player's mail bounces (bot/commands/mail.py run_mail)",
-)
 def test_a_database_the_bot_cannot_write_defers_the_mail(postfix):
     """A mistake in the bot's setup keeps players' mail until the operator fixes it, as a
     setting it cannot read does (exit 75)."""

@@ -200,7 +200,7 @@ def _position(args: argparse.Namespace) -> Position | None:
     if outcome is not None:
         print(
             _("the game is over ({why}): {south}-{north}; there is nothing to solve").format(
-                why=outcome.words, south=outcome.score[0], north=outcome.score[1]
+                why=outcome.reason, south=outcome.score[0], north=outcome.score[1]
             )
         )
         return None

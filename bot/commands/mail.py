@@ -59,7 +59,7 @@ def run_mail(args: argparse.Namespace) -> int:
     import asyncio
 
     from bot import logs, metrics
-    from bot.config import EX_CONFIG, ai_options, check_database, load_env
+    from bot.config import EX_CONFIG, ConfigError, ai_options, check_database, load_env
     from bot.i18n import Language, speaking
     from bot.mail import runner
     from bot.mail.mail_settings import MailSettings, MailSettingsError
@@ -71,9 +71,17 @@ def run_mail(args: argparse.Namespace) -> int:
     except MailSettingsError as err:
         print(err, file=sys.stderr)
         return runner.EX_TEMPFAIL if args.pipe else EX_CONFIG
-    if not args.no_games:
-        check_database(settings.database)  # ConfigError: one line, EX_CONFIG
-    ai_options()  # ConfigError for a bad MANCALA_AI_* setting, before anything opens
+    try:
+        if not args.no_games:
+            check_database(settings.database)  # ConfigError: one line
+        ai_options()  # ConfigError for a bad MANCALA_AI_* setting, before anything opens
+    except ConfigError as err:
+        if not args.pipe:
+            raise  # the CLI prints it in one line and exits EX_CONFIG
+        # The mail server treats any other status as permanent and bounces the player's
+        # mail; a setting the operator can fix is worth a retry instead.
+        print(err, file=sys.stderr)
+        return runner.EX_TEMPFAIL
     if args.pipe:
         raw = sys.stdin.buffer.read(settings.max_bytes + 1)
         while sys.stdin.buffer.read(1 << 16):  # drain an oversized message: the mail server
