@@ -81,6 +81,14 @@ class Storage(ABC):
     async def set_language(self, player_id: int, language: str | None) -> None:
         """The language code the player chose (``None``: each surface guesses again)."""
 
+    @abstractmethod
+    async def set_language_seen(self, player_id: int, language: str) -> None:
+        """The language code a surface last saw the player use."""
+
+    @abstractmethod
+    async def find_player(self, surface: str, external_id: str) -> PlayerRecord | None:
+        """The player's row, if the player was ever seen (never adds one)."""
+
     # -- challenges
     @abstractmethod
     async def create_challenge(self, challenge: NewChallenge) -> int: ...

@@ -386,6 +386,9 @@ ALTER TABLE games ADD COLUMN premoves INTEGER NOT NULL DEFAULT 0;
 -- The language a player chose (en, fr, ... as in bot.i18n.Language), on every surface. NULL until
 -- they choose one, when each surface goes by what it knows (a Discord locale, a mail's).
 ALTER TABLE players ADD COLUMN language TEXT;
+-- The language a surface last saw the player use (their Discord client's, their mail's): what
+-- news sent to them unasked (a move, a reminder) is written in while they have chosen none.
+ALTER TABLE players ADD COLUMN language_seen TEXT;
 """,
     ),
 ]

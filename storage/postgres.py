@@ -284,6 +284,13 @@ class PostgresStorage(Storage):
     async def set_language(self, player_id: int, language: str | None) -> None:
         await self._execute(queries.SET_LANGUAGE, language, player_id)
 
+    async def set_language_seen(self, player_id: int, language: str) -> None:
+        await self._execute(queries.SET_LANGUAGE_SEEN, language, player_id)
+
+    async def find_player(self, surface: str, external_id: str) -> PlayerRecord | None:
+        row = await self._one(queries.FIND_PLAYER, surface, external_id)
+        return PlayerRecord.from_row(row) if row else None
+
     # -- servers ------------------------------------------------------------------------------
 
     async def server_settings(self, surface: str, server_id: str) -> str | None:

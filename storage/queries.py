@@ -233,6 +233,8 @@ ADD_PLAYER = (  # parameters: surface, external id, now
 SET_DISPLAY_NAME = "UPDATE players SET display_name = ? WHERE id = ?"
 SET_PING = "UPDATE players SET ping = ? WHERE id = ?"
 SET_LANGUAGE = "UPDATE players SET language = ? WHERE id = ?"
+SET_LANGUAGE_SEEN = "UPDATE players SET language_seen = ? WHERE id = ?"
+FIND_PLAYER = "SELECT * FROM players WHERE surface = ? AND external_id = ?"
 
 NEW_CHALLENGE_COLUMNS = tuple(NewChallenge.__annotations__)
 INSERT_CHALLENGE = (

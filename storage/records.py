@@ -218,6 +218,7 @@ class PlayerRecord:
     created_at: float
     ping: PingMode
     language: str | None  # a bot.i18n.Language code, or None until the player chooses
+    language_seen: str | None  # the language a surface last saw them use, or None
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> PlayerRecord:

@@ -246,6 +246,14 @@ class SQLiteStorage(Storage):
         async with self._transaction() as w:
             await w.execute(queries.SET_LANGUAGE, (language, player_id))
 
+    async def set_language_seen(self, player_id: int, language: str) -> None:
+        async with self._transaction() as w:
+            await w.execute(queries.SET_LANGUAGE_SEEN, (language, player_id))
+
+    async def find_player(self, surface: str, external_id: str) -> PlayerRecord | None:
+        row = await self._one(queries.FIND_PLAYER, (surface, external_id))
+        return PlayerRecord.from_row(row) if row else None
+
     # -- servers ------------------------------------------------------------------------------
 
     async def server_settings(self, surface: str, server_id: str) -> str | None:

@@ -325,8 +325,9 @@ async def test_language_pt_holds_for_later_mails_until_auto(table):
     assert "Rules: wari\nSide: south\nLevel:" in ana.text() and "Move: " in ana.text()
     reply = await ana.send("language auto", reply=False, header_language="es")
     assert reply["Content-Language"] == "es" and "No has elegido idioma" in ana.text()
+    # with no setting and no hint, the language her mail last showed (Spanish) holds
     reply = await ana.send("games", reply=False)
-    assert reply["Content-Language"] == "en" and "You have no games" in ana.text()
+    assert reply["Content-Language"] == "es" and "No tienes partidas" in ana.text()
     assert_in_language(ana.inbox()[:5], Language.PT)
 
 

@@ -142,3 +142,30 @@ async def test_words_the_service_makes_are_written_when_shown(service):
     with speaking(Language.RU):
         assert "использовано 0 дней из 30 дней" in status.words()
     assert await service.display_name(Player.ai("easy")) == "AI (easy)"
+
+
+async def test_news_sent_unasked_goes_in_the_language_last_seen(service, path):
+    """A player who never chose a language but writes in French (their mail's
+    Content-Language, their Discord client) gets the news of their games in French."""
+    await service.set_display_name(BEN, "Ben")  # Ben is a player now
+    assert await service.language_for(BEN) is Language.EN  # nothing seen yet
+    assert await service.language_for(BEN, "it", "fr-FR") is Language.FR
+    assert await service.language_for(BEN) is Language.FR  # the move notice, unasked
+    assert await service.language_for(BEN, "es") is Language.ES  # he wrote in Spanish since
+    other = await GameService.open(path, clock=ManualClock(1_000_000.0), tick_every=None)
+    try:
+        assert await other.language_for(BEN) is Language.ES  # another process knows it too
+    finally:
+        await other.close()
+    await service.set_language(BEN, "de")  # a setting beats what was seen
+    assert await service.language_for(BEN) is Language.DE
+    await service.set_language(BEN, "auto")
+    assert await service.language_for(BEN) is Language.ES
+
+
+async def test_a_strangers_language_makes_no_player(service):
+    """Answering a stranger's mail in their language stores nothing about them."""
+    stranger = Player("email", "nobody@example.net")
+    assert await service.language_for(stranger, "fr") is Language.FR
+    assert await service.language_setting(stranger) is None
+    assert await service._store.find_player("email", "nobody@example.net") is None

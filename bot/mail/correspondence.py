@@ -488,7 +488,7 @@ class Correspondence:
                 chosen = (
                     await self.service.set_language(player, wanted)
                     if wanted
-                    else await self.service.languages.setting(player)
+                    else await self.service.language_setting(player)
                 )
             except ServiceError as err:
                 text = f"{line_in_question(first_line(mail.text))}\n\n{not_done(err)}"

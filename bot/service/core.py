@@ -633,6 +633,11 @@ class GameService:
         return await self.languages.set(player, text)
 
     @refusals_counted
+    async def language_setting(self, player: Player) -> Language | None:
+        """The language ``player`` chose, or None. See ``Languages.setting``."""
+        return await self.languages.setting(player)
+
+    @refusals_counted
     async def language_for(self, player: Player | None, *hints: Language | str | None) -> Language:
         """The language to answer ``player`` in. See ``Languages.for_player``."""
         return await self.languages.for_player(player, *hints)

@@ -3,7 +3,8 @@
 A player's own setting wins, on every surface (it is stored with the player). Without one,
 the surface's own hints decide, most specific first: on Discord the interaction's locale
 and then the server's preferred locale; by mail the mail's Content-Language and then the
-language of its quoted attribution line; in the terminal ``--lang`` and then LANG. English
+language of its quoted attribution line; in the terminal ``--lang`` and then LANG. News sent
+to a player unasked has no hints: it goes in the language last seen from them. English
 otherwise.
 """
 
@@ -11,12 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.i18n import Language, _, choose
+from bot.i18n import Language, _
 from bot.service import errors
 from bot.service.players import Players
 from bot.service.types import Player
 from engine import excerpt
 from storage import Storage
+from storage.records import PlayerRecord
 
 
 @dataclass(eq=False, kw_only=True)
@@ -26,11 +28,15 @@ class Languages:
     store: Storage
     players: Players
 
-    async def setting(self, player: Player) -> Language | None:
-        """The language ``player`` chose, or None (then surfaces go by their hints)."""
+    async def _record(self, player: Player) -> PlayerRecord | None:
+        """The player's row, without adding one: a stranger's mail makes no player."""
         if player.is_ai:
             return None
-        record = await self.store.player(await self.players.pid(player))
+        return await self.store.find_player(player.surface, player.id)
+
+    async def setting(self, player: Player) -> Language | None:
+        """The language ``player`` chose, or None (then surfaces go by their hints)."""
+        record = await self._record(player)
         return Language.from_tag(record.language) if record else None
 
     async def set(self, player: Player, text: str | None) -> Language | None:
@@ -51,6 +57,17 @@ class Languages:
 
     async def for_player(self, player: Player | None, *hints: Language | str | None) -> Language:
         """The language to answer ``player`` in: their setting, else the first of the
-        surface's ``hints`` that is a language we speak, else English."""
-        setting = await self.setting(player) if player is not None else None
-        return choose(setting, *hints)
+        surface's ``hints`` that is a language we speak, else the language a surface last
+        saw them use (so news sent to them unasked reads as their replies do), else English.
+        A hint that decides is remembered as the language seen, when it changed."""
+        record = await self._record(player) if player is not None else None
+        setting = Language.from_tag(record.language) if record else None
+        if setting is not None:
+            return setting
+        hinted = next(filter(None, map(Language.from_tag, hints)), None)
+        if hinted is None:
+            seen = Language.from_tag(record.language_seen) if record else None
+            return seen or Language.EN
+        if record is not None and record.language_seen != hinted.value:
+            await self.store.set_language_seen(record.id, hinted.value)
+        return hinted
