@@ -5,12 +5,16 @@ command and option names (1-32 lowercase characters), descriptions (1-100), at m
 options, subcommands and choices, 100 characters per choice; at most 5 rows of at most 5
 buttons, a select menu alone in its row with at most 25 options, custom ids up to 100
 characters; messages up to 2,000 characters.
+
+Every check runs in every language the bot speaks (``LANGUAGES``): French and German run 20
+to 30% longer than English, and a translation that breaks a limit breaks the bot there only.
 """
 
 from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import discord
 import pytest
@@ -19,13 +23,17 @@ from discord import app_commands
 from bot.discord import formatting as fmt
 from bot.discord.choices import level_choices, ruleset_choices
 from bot.discord.command_group import MancalaGroup
+from bot.discord.translator import CommandTranslator, discord_language, valid_name
 from bot.discord.views import PitButton, board_view, challenge_view
+from bot.i18n import Language, _, speaking
 from bot.service import Challenge, Channel, GameOptions, GameView, Offer, Player
 from engine import Position, Ruleset
 from engine.ruleset import PRESETS
 
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 BIG_ID = 10**15  # far more games than any server will hold: custom ids must still fit
+LANGUAGES = list(Language)
+in_every_language = pytest.mark.parametrize("language", LANGUAGES, ids=str)
 
 
 def command_payload() -> list[dict]:
@@ -75,13 +83,64 @@ def test_names_descriptions_and_counts_fit_discords_limits():
     check_command_limits(group)
 
 
-def check_command_limits(group: dict) -> None:
-    """Assert one top-level command's payload keeps to Discord's limits."""
-    assert NAME.match(group["name"]) and 1 <= len(group["description"]) <= 100
+@pytest.mark.parametrize(
+    "locale", [loc for loc in discord.Locale if discord_language(loc) is not None], ids=str
+)
+async def test_the_localized_commands_fit_discords_limits_in_every_locale(locale):
+    """The tree as each Discord locale we speak shows it: its names, descriptions and
+    choices in that language, within the same limits (names: letters of any script)."""
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.default()))
+    tree.add_command(MancalaGroup())
+    (group,) = tree.get_commands()
+    payload = await group.get_translated_payload(tree, CommandTranslator())
+
+    def localized(option: dict) -> dict:
+        shown = {
+            "name": option.get("name_localizations", {}).get(str(locale), option["name"]),
+            "description": option.get("description_localizations", {}).get(
+                str(locale), option.get("description", "")
+            ),
+            "options": [localized(child) for child in option.get("options", [])],
+            "choices": [
+                {
+                    "name": c.get("name_localizations", {}).get(str(locale), c["name"]),
+                    "value": c["value"],
+                }
+                for c in option.get("choices", [])
+            ],
+        }
+        return shown
+
+    check_command_limits(localized(payload), name_ok=valid_name)
+
+
+async def test_the_longest_localizations_together_fit_discords_8000_characters():
+    """Discord counts, per field, the longest of its English text and its localizations
+    toward a command's 8,000 characters."""
+    tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.default()))
+    tree.add_command(MancalaGroup())
+    (group,) = tree.get_commands()
+    payload = await group.get_translated_payload(tree, CommandTranslator())
+
+    def longest(item: dict, key: str) -> int:
+        shown = [item.get(key, ""), *(item.get(f"{key}_localizations") or {}).values()]
+        return max(len(text) for text in shown)
+
+    total = 0
+    for option in [payload, *walk_options(payload["options"])]:
+        total += longest(option, "name") + longest(option, "description")
+        total += sum(longest(c, "name") + len(str(c["value"])) for c in option.get("choices", []))
+    assert total <= 8000
+
+
+def check_command_limits(group: dict, name_ok=lambda name: bool(NAME.match(name))) -> None:
+    """Assert one top-level command's payload keeps to Discord's limits (``name_ok``: a
+    name's rule, English by default)."""
+    assert name_ok(group["name"]) and 1 <= len(group["description"]) <= 100
     assert len(group["options"]) <= 25
     total = len(group["name"]) + len(group["description"])
     for option in walk_options(group["options"]):
-        assert NAME.match(option["name"]), option["name"]
+        assert name_ok(option["name"]), option["name"]
         assert 1 <= len(option["description"]) <= 100, option["name"]
         assert len(option.get("options", [])) <= 25
         choices = option.get("choices", [])
@@ -126,8 +185,10 @@ def test_the_ruleset_and_move_options_use_autocomplete():
         "kalah:pits=8",
     ],
 )
-def test_ruleset_autocomplete_answers_fit(typed):
-    choices = ruleset_choices(typed)
+@in_every_language
+def test_ruleset_autocomplete_answers_fit(typed, language):
+    with speaking(language):
+        choices = ruleset_choices(typed)
     assert len(choices) <= 25
     for choice in choices:
         assert 1 <= len(choice.name) <= 100 and 1 <= len(choice.value) <= 100
@@ -200,7 +261,7 @@ RULESETS = [
 
 def positions_along_random_games(rules: str, games: int = 3, seed: int = 1):
     rng = random.Random(seed)
-    for _ in range(games):
+    for _game in range(games):
         position = Position.initial(Ruleset.parse(rules))
         ply = 0
         while True:
@@ -225,17 +286,26 @@ def check_components(rows: list[dict]) -> None:
                 assert 1 <= len(item["label"]) <= 80
             else:
                 assert 1 <= len(item["options"]) <= 25
+                assert len(item.get("placeholder") or "") <= 150
+                for option in item["options"]:
+                    assert 1 <= len(option["label"]) <= 100
+                    assert len(option.get("description") or "") <= 100
 
 
 @pytest.mark.parametrize("rules", RULESETS)
-async def test_board_components_fit_and_enable_exactly_the_legal_moves(rules):
+@in_every_language
+async def test_board_components_fit_and_enable_exactly_the_legal_moves(rules, language):
+    kinds = ["draw", "undo", "end"]
     for position, ply in positions_along_random_games(rules):
-        offer = Offer("draw", Player("discord", str(BIG_ID)), ply) if ply % 7 == 3 else None
-        view = board_view(game_view(position, ply, offer))
+        kind = kinds[ply % 3]
+        offer = Offer(kind, Player("discord", str(BIG_ID)), ply) if ply % 7 == 3 else None
+        with speaking(language):
+            view = board_view(game_view(position, ply, offer))
+            rematch = _("Rematch")
         if position.is_over():  # a final board offers a rematch, and nothing else
             rows = view.to_components()
             check_components(rows)
-            assert [i["label"] for row in rows for i in row["components"]] == ["Rematch"]
+            assert [i["label"] for row in rows for i in row["components"]] == [rematch]
             continue
         rows = view.to_components()
         check_components(rows)
@@ -277,7 +347,8 @@ def test_nine_pits_make_two_rows_of_buttons_the_ninth_pressable():
     assert labels == [list("ihgfe"), list("dcba")]
 
 
-def test_challenge_buttons_fit():
+@in_every_language
+def test_challenge_buttons_fit(language):
     challenge = Challenge(
         id=BIG_ID,
         challenger=Player("discord", "1"),
@@ -289,7 +360,8 @@ def test_challenge_buttons_fit():
         created_at=0.0,
         expires_at=None,
     )
-    rows = challenge_view(challenge).to_components()
+    with speaking(language):
+        rows = challenge_view(challenge).to_components()
     check_components(rows)
     assert [b["custom_id"] for b in rows[0]["components"]] == [
         f"mancala:challenge:{BIG_ID}:accept",
@@ -300,10 +372,15 @@ def test_challenge_buttons_fit():
 @pytest.mark.parametrize(
     "rules", ["kalah:pits=8,seeds=12", "al-manqala", "togyz-kumalak", "bestemshe"]
 )
-def test_board_messages_fit_in_one_message(rules):
+@in_every_language
+def test_board_messages_fit_in_one_message(rules, language):
     for position, ply in positions_along_random_games(rules, games=1):
-        text = fmt.board_message(game_view(position, ply))
-        assert len(text) <= fmt.MESSAGE_LIMIT
+        offer = Offer("end", Player("discord", str(BIG_ID)), ply) if ply % 5 == 1 else None
+        game = game_view(position, ply, offer)
+        game = replace(game, options=GameOptions(days=14), deadline=2.0e9)
+        with speaking(language):
+            text = fmt.board_message(game, fmt.offer_answered("undo", fmt.who(game.north), True))
+        assert len(text) <= fmt.MESSAGE_LIMIT and not text.endswith("…")  # whole, never cut
         assert "```" in text
 
 
@@ -316,9 +393,117 @@ def test_board_messages_fit_in_one_message(rules):
         "manbula:asymmetric,capture=home,stones=6,direction=choice",
     ],
 )
-def test_a_rules_card_fits_an_embed_for_every_preset_and_long_specs(spec):
-    card = fmt.rules_card(Ruleset.parse(spec))
+@in_every_language
+def test_a_rules_card_fits_an_embed_for_every_preset_and_long_specs(spec, language):
+    with speaking(language):
+        card = fmt.rules_card(Ruleset.parse(spec))
     assert len(card.title) <= fmt.EMBED_TITLE and len(card.description) <= fmt.EMBED_DESCRIPTION
     assert len(card.fields) <= fmt.EMBED_FIELDS
     assert all(len(n) <= fmt.FIELD_NAME and len(v) <= fmt.FIELD_VALUE for n, v in card.fields)
+    assert not any(v.endswith("…") for _name, v in card.fields)  # whole, never cut
     assert card.size() <= fmt.EMBED_TOTAL
+
+
+# -- every other text, at its longest, in every language ------------------------------------
+
+FAR = Player("discord", "9" * 20)  # the longest mention: <@99999999999999999999>
+
+
+def whole(text: str) -> str:
+    """A message that fits without being cut (``fmt.fit`` marks a cut with …)."""
+    assert len(text) <= fmt.MESSAGE_LIMIT and not text.endswith("…"), text[-80:]
+    return text
+
+
+@in_every_language
+@pytest.mark.parametrize("typed_moves", [True, False])
+def test_the_help_fits_whole(language, typed_moves):
+    with speaking(language):
+        whole(fmt.help_text(typed_moves))
+
+
+@in_every_language
+def test_challenges_lists_and_leaderboards_fit(language):
+    from bot.service import Rating
+
+    statuses = ["open", "accepted", "declined", "cancelled", "expired"]
+    opponents = [FAR, Player("email", "a" * 60 + "@" + "b" * 60 + ".org"), Player.ai("expert")]
+    with speaking(language):
+        for status in statuses:
+            for opponent in opponents:
+                for side in ("south", "north", "random"):
+                    challenge = Challenge(
+                        id=BIG_ID,
+                        challenger=FAR,
+                        opponent=opponent,
+                        rules="kalah:pits=8,seeds=12,first=random,empty_means=before_move",
+                        channel=Channel("discord", str(BIG_ID)),
+                        options=GameOptions(side=side),
+                        status=status,
+                        created_at=0.0,
+                        expires_at=None,
+                    )
+                    whole(fmt.challenge_message(challenge, Ruleset.presets()))
+        games = [game_view(Position.initial(Ruleset.parse("togyz-kumalak")))] * 10
+        whole(fmt.games_list([replace(g, south=FAR) for g in games], FAR))
+        whole(fmt.games_list([], FAR))
+        rating = Rating(FAR, "kalah", 3000.0, 10**6, 10**6, 10**6, 10**6)
+        whole(fmt.leaderboard_text("al-manqala", [rating] * 10, _("this server")))
+        with pytest.raises(ValueError) as refused:
+            fmt.parse_duration("x" * 300)
+        whole(str(refused.value))
+
+
+@in_every_language
+def test_tournament_and_correspondence_texts_fit(language):
+    from bot.discord.correspondence_commands import premove_lines, vacation_words
+    from bot.discord.tournament_commands import describe, pairing_line, standings_lines
+    from bot.service.premoves import Premove
+    from bot.service.tournaments import (
+        Format,
+        Pairing,
+        PairingKind,
+        PairingResult,
+        Standing,
+        TimeControl,
+        TournamentStatus,
+        TournamentView,
+    )
+    from bot.service.vacations import VacationStatus
+
+    with speaking(language):
+        for form in Format:
+            for status in TournamentStatus:
+                view = TournamentView(
+                    id=BIG_ID,
+                    name="x" * 64,
+                    format=form,
+                    rules="kalah:pits=8,seeds=12",
+                    status=status,
+                    rounds=20,
+                    current_round=20,
+                    time_control=TimeControl.correspondence(14),
+                    creator=FAR,
+                    place=None,
+                    server=None,
+                    players=tuple([FAR] * 64),
+                    withdrawn=(),
+                    created_at=0.0,
+                    starts_at=2.0e9,
+                    arena_minutes=1440,
+                )
+                whole(describe(view))
+        lines = [
+            pairing_line(
+                Pairing(20, 64, FAR, FAR, PairingKind.GAME, BIG_ID, PairingResult.DRAW),
+                f" <#{BIG_ID}>",
+            ),
+            pairing_line(Pairing(20, 64, FAR, None, PairingKind.BYE)),
+            pairing_line(Pairing(20, 64, FAR, FAR, PairingKind.FORFEIT, None, PairingResult.NORTH)),
+        ]
+        standing = Standing(64, FAR, 19.5, 200.5, 150.25, 3000.0, 60, 20, 20, 20, True)
+        lines += standings_lines([standing], arena=False)
+        assert all(len(line) <= 200 for line in lines)  # 10 of them fit one message
+        month = 30 * 86400.0
+        whole(vacation_words(VacationStatus(FAR, 2.0e9, 1.9e9, month, month, 2026)))
+        whole(premove_lines([Premove(("c", "f", "a"), "C", 400)] * 20))

@@ -21,6 +21,7 @@ from bot.discord.puzzle_commands import (
     puzzle_view,
 )
 from bot.discord.views import CUSTOM_ID_LIMIT
+from bot.i18n import Language, _, speaking
 from bot.service import ManualClock, Player
 from bot.service.puzzles import PuzzleResult, PuzzleStanding
 from engine import puzzles as engine_puzzles
@@ -149,7 +150,7 @@ async def test_a_puzzles_buttons_work_after_a_restart(table, fake_discord, tmp_p
 async def test_answers_share_the_puzzle_cooldown(table):
     puzzle = today()
     posted = await table.command(ALICE_ID, "puzzle")  # 1 of 10
-    for _ in range(9):
+    for _press in range(9):
         await press(table, ALICE_ID, posted.message, puzzle.solution)
     refused = await table.click(ALICE_ID, posted.message, puzzle.solution)
     assert refused.ephemeral and refused.content.startswith(
@@ -174,8 +175,11 @@ def test_every_shipped_puzzles_message_fits_discords_limits():
     far = Player("discord", "9" * 20)
     standing = PuzzleStanding(far, "x" * 64, 10**6, 10**6, 10**6, 10**6)
     for puzzle in engine_puzzles.load():
-        for title in ("Puzzle of the day", "A puzzle for you"):
-            assert len(puzzle_text(puzzle, title)) <= fmt.MESSAGE_LIMIT
+        for language in Language:  # in every language: its words, the same board
+            with speaking(language):
+                for title in (_("Puzzle of the day"), _("A puzzle for you")):
+                    text = puzzle_text(puzzle, title)
+                    assert len(text) <= fmt.MESSAGE_LIMIT and not text.endswith("…")
         picture, embed = puzzle_picture(puzzle)
         assert len(picture.description or "") <= 1024 and len(embed) <= fmt.EMBED_TOTAL
         rows: dict[int | None, int] = {}
@@ -185,5 +189,10 @@ def test_every_shipped_puzzles_message_fits_discords_limits():
         assert len(rows) <= 5 and max(rows.values()) <= 5
         right = Answer(puzzle, puzzle.solution, True, puzzle.line, puzzle.value)
         for counted in (True, False):
-            assert len(answer_text(PuzzleResult(right, counted, standing))) <= fmt.MESSAGE_LIMIT
-    assert len(board_text([standing] * 25)) <= fmt.MESSAGE_LIMIT
+            for language in Language:
+                with speaking(language):
+                    answer = answer_text(PuzzleResult(right, counted, standing))
+                assert len(answer) <= fmt.MESSAGE_LIMIT
+    for language in Language:
+        with speaking(language):
+            assert len(board_text([standing] * 25)) <= fmt.MESSAGE_LIMIT

@@ -363,7 +363,7 @@ def rules_card(rules: Ruleset) -> Card:
     """
     preset = PRESETS[rules.name]
     title = rules.describe().splitlines()[0]  # the ruleset with what it changes
-    about = [_(preset.summary) + ".", _("Source: {source}.").format(source=preset.source)]
+    about = [_(preset.summary) + ".", _("Source: {source}.").format(source=_(preset.source))]
     if preset.aliases:
         about.append(_("Also called: {names}.").format(names=", ".join(preset.aliases)))
     about.append(
