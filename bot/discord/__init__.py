@@ -23,5 +23,8 @@ It only translates: the game service decides who may do what.
 - ``replies.py``: a private answer, and small helpers for sending;
 - ``views.py``: the buttons and menus, whose custom ids carry game and ply;
 - ``notify.py``: the service's events, posted to channels;
-- ``formatting.py``: the messages' text; ``discord_settings.py``: the environment's settings.
+- ``formatting.py``: the messages' text; ``discord_settings.py``: the environment's settings;
+- ``languages.py``: which language each answer and post is in (docs/languages.md), and the
+  one place every command and button is answered in it; ``translator.py``: the commands'
+  names, descriptions and choices in each Discord locale we speak.
 """
