@@ -6,7 +6,8 @@
   ``MancalaTree._call`` and every button and menu through ``Answering.callback``, which
   answer inside ``speaking(language_of(interaction))``: what the handlers format, and the
   service's refusals, come out in it;
-- a typed move: its author's setting, else the server's preferred locale;
+- a typed move: its author's setting, else the language their Discord last showed us, else
+  the server's preferred locale;
 - a post nobody asked for in a channel (the AI's move, a move by mail, a reminder, a
   tournament's news): the server's preferred locale (``KnownServers.locale_for``); in a
   direct message, or a DM channel, its recipient's language (``Speakers.for_post``). The
@@ -50,6 +51,9 @@ class MancalaTree(app_commands.CommandTree[Any]):
     """The command tree: every command and autocomplete is answered (errors included, a
     cooldown's refusal say) in the language of its interaction."""
 
+    # discord.py's own dispatch of a command (a private method, but the one place every
+    # command and autocomplete passes through; the public interaction_check runs before the
+    # command, it cannot wrap it, nor the error handler after it)
     async def _call(self, interaction: discord.Interaction) -> None:
         with speaking(await language_of(interaction)):
             try:
