@@ -14,7 +14,10 @@ come only with the change, and the statement is one transaction, so a crash leav
 batch or none of it. A game appears at most once in a batch (a second move of one game waits
 for the next), so its compare-and-set sees the first one's result.
 
->>> sql = batch_statement(("ply", "board"), {"ply": "bigint", "board": "text"}, MOVE_TYPES)
+>>> games = {"ply": "bigint", "board": "text"}
+>>> moves = {"move": "text", "player_id": "bigint", "played_at": "double precision",
+...          "board": "text", "mover": "bigint"}
+>>> sql = batch_statement(("ply", "board"), games, moves)
 >>> sql.split(" AS m(")[1].split(")")[0]
 'id, seen, c_ply, c_board, m_move, m_player_id, m_played_at, m_board, m_mover, payload'
 """
@@ -29,19 +32,15 @@ from typing import Any
 from storage import queries
 from storage.records import GameChanges
 
-# The move log's columns a batch fills beyond the game's id and ply, with their types (as the
-# schema creates them: storage.migrations through postgres.postgres_sql).
-MOVE_TYPES: dict[str, str] = {
-    "move": "text",
-    "player_id": "bigint",
-    "played_at": "double precision",
-    "board": "text",
-    "mover": "bigint",
-}
+# The move log's columns a batch fills beyond the game's id and ply, in the order a move's
+# ``logged`` fields come (queries.MOVE_COLUMNS'); their types are read from the server's
+# catalog, as the games' are.
+LOGGED_COLUMNS = tuple(column.strip() for column in queries.MOVE_COLUMNS.split(","))[2:]
 MOST_PER_BATCH = 64  # notifications add up: keep a statement's work bounded
 COLUMN_TYPES = (
-    "SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute "
-    "WHERE attrelid = 'games'::regclass AND attnum > 0 AND NOT attisdropped"
+    "SELECT attrelid::regclass::text, attname, format_type(atttypid, atttypmod) "
+    "FROM pg_attribute WHERE attrelid IN ('games'::regclass, 'moves'::regclass) "
+    "AND attnum > 0 AND NOT attisdropped"
 )
 
 
@@ -50,7 +49,7 @@ def batch_statement(
 ) -> str:
     """The statement that writes a batch of moves that change ``columns``. Parameters, each
     an array with one element per move: the games' ids, the plies their movers saw, the new
-    value of each column, the move log's fields (``MOVE_TYPES``' order), the notifications'
+    value of each column, the move log's fields (``move_types``' order), the notifications'
     payloads; then the notification channel. It returns the ids of the games it changed."""
     queries.change_game(columns)  # refuses a column a change may not set
     fields = ["id", "seen", *(f"c_{c}" for c in columns)]
@@ -77,7 +76,7 @@ class _Move:
     game_id: int
     seen: int
     values: tuple[Any, ...]  # the columns' new values, in order
-    logged: tuple[Any, ...]  # the move log's fields, in MOVE_TYPES' order
+    logged: tuple[Any, ...]  # the move log's fields, in LOGGED_COLUMNS' order
     payload: str
     done: asyncio.Future[bool]
 
@@ -91,7 +90,7 @@ class MoveBatcher:
     channel: str
     _waiting: list[_Move] = field(default_factory=list)
     _writer: asyncio.Task[None] | None = None
-    _types: dict[str, str] | None = None  # the games table's columns' types, read once
+    _types: dict[str, dict[str, str]] | None = None  # {table: {column: type}}, read once
     _statements: dict[tuple[str, ...], str] = field(default_factory=dict)
 
     async def record(
@@ -133,8 +132,10 @@ class MoveBatcher:
     async def _write(self, batch: list[_Move]) -> None:
         try:
             if self._types is None:
-                rows = await self.pool.fetch(COLUMN_TYPES)
-                self._types = {row[0]: row[1] for row in rows}
+                types: dict[str, dict[str, str]] = {"games": {}, "moves": {}}
+                for table, column, type_name in await self.pool.fetch(COLUMN_TYPES):
+                    types[table][column] = type_name
+                self._types = types
             applied: set[int] = set()
             by_columns: dict[tuple[str, ...], list[_Move]] = {}
             for move in batch:
@@ -142,7 +143,8 @@ class MoveBatcher:
             for columns, moves in by_columns.items():
                 statement = self._statements.get(columns)
                 if statement is None:
-                    statement = batch_statement(columns, self._types, MOVE_TYPES)
+                    move_types = {c: self._types["moves"][c] for c in LOGGED_COLUMNS}
+                    statement = batch_statement(columns, self._types["games"], move_types)
                     self._statements[columns] = statement
                 rows = await self.pool.fetch(statement, *_arrays(moves), self.channel)
                 applied.update(row[0] for row in rows)
