@@ -1,6 +1,7 @@
 """HTML mail bodies as plain text, without the quoted parts mail clients nest in them.
 
-Block elements and ``<br>`` end lines, ``<pre>`` keeps its spacing, and the subtrees that hold
+Block elements and ``<br>`` end lines, ``<pre>`` (and any element styled ``white-space: pre``)
+keeps its spacing and its line breaks, and the subtrees that hold
 a quoted earlier message (``<blockquote>``, Gmail's ``gmail_quote``, Thunderbird's
 ``moz-cite-prefix``, Yahoo's ``yahoo_quoted``) become '>' lines, as a plain-text client would
 quote them; Outlook's reply block (``divRplyFwdMsg``) is marked "-----Original Message-----".
@@ -15,6 +16,15 @@ A table reads row by row, its cells apart on one line (Outlook pastes a board as
 >>> html_to_text("<table><tr><td><p>f</p></td><td><p>e</p></td></tr><tr><td>4</td><td>-</td>"
 ...              "</tr></table>")
 'f  e\\n4  -'
+
+A board reads back line for line however a client quoted it: in a ``<pre>`` (its first line
+break is the tag's own), with ``<br>`` in it, or as Outlook's paragraphs of ``&nbsp;``:
+
+>>> html_to_text("<div>\\n<pre>\\n   f  e\\n   4  -<br>   A  B</pre></div>")
+'   f  e\\n   4  -\\n   A  B'
+>>> html_to_text("<p class=MsoNormal>&nbsp;&nbsp; f&nbsp; e<o:p></o:p></p>"
+...              "<p class=MsoNormal><o:p>&nbsp;</o:p></p><p class=MsoNormal>&nbsp;&nbsp; 4&nbsp; -</p>")
+'   f  e\\n   4  -'
 """
 
 from __future__ import annotations
@@ -49,6 +59,9 @@ _INVISIBLE = {"script", "style", "head", "title", "template"}
 _VOID = {"br", "hr", "img", "meta", "link", "input", "col", "area", "base", "wbr", "source"}
 _QUOTE_CLASSES = re.compile(r"gmail_quote|moz-cite-prefix|yahoo_quoted|protonmail_quote", re.I)
 _QUOTE_IDS = re.compile(r"divRplyFwdMsg|appendonsend|mail-editor-reference-message", re.I)
+# an inline style that keeps spaces and line breaks, as <pre> does (Gmail's pasted blocks)
+_PRE_STYLE = re.compile(r"white-space\s*:\s*(pre|pre-wrap|pre-line|break-spaces)\b", re.I)
+_COLLAPSED = re.compile(r"[ \t\r\n\f]+")  # HTML's white space (not &nbsp;)
 
 
 class _TextCollector(HTMLParser):
@@ -57,9 +70,12 @@ class _TextCollector(HTMLParser):
         self.lines: list[str] = [""]
         self.skip_depth = 0  # > 0 inside an invisible subtree (script, style...)
         self.quote_depth = 0  # > 0 inside a quote: its lines become '>' lines
-        self.pre_depth = 0
+        self.pre_depth = 0  # > 0 inside <pre> (or white-space: pre): spacing is kept
+        self.pre_fresh = False  # just inside a <pre>: a line break first is the tag's own
         self.stack: list[str] = []  # open non-void tags, to know when a subtree ends
         self.quote_opened: list[bool] = []  # for each open tag: did it open a quote?
+        self.pre_opened: list[bool] = []  # for each open tag: did it keep spacing?
+        self.containers: list[int] = []  # the quote depths opened by a quote's container div
         self.marked = False  # Outlook's reply marker was met: what follows is the original
         self.cell_depth = 0  # > 0 inside a table cell: its blocks do not end the row's line
 
@@ -74,20 +90,31 @@ class _TextCollector(HTMLParser):
             self.cell_depth += 1
             if self.lines[-1].strip():
                 self.lines[-1] += "  "  # cells of a row stay on its line, apart
+        elif tag == "br" and self.pre_depth and not self.cell_depth:
+            self.lines.append("")  # in <pre> every break counts, even on an empty line
         elif tag in _BLOCKS and not (self.cell_depth and tag != "table"):
             self._newline()
         elif tag in _BLOCKS and self.lines[-1].strip() and not self.lines[-1].endswith(" "):
             self.lines[-1] += " "  # Outlook wraps each cell's text in <p>: a space, not a line
         if tag in _VOID:
             return
-        quote = tag == "blockquote" or _QUOTE_CLASSES.search(attributes.get("class", ""))
+        quote = tag == "blockquote" or bool(_QUOTE_CLASSES.search(attributes.get("class", "")))
+        if quote and self.containers and self.containers[-1] == self.quote_depth:
+            # Gmail's <div class="gmail_quote"> holds the "On ... wrote:" line and the
+            # blockquote: that is one quote, as a plain-text client writes it, not two
+            quote = False
         if self.skip_depth or tag in _INVISIBLE:
             self.skip_depth += 1
-        self.quote_opened.append(bool(quote))
+        self.quote_opened.append(quote)
         if quote:
             self.quote_depth += 1
-        if tag == "pre":
+            if tag != "blockquote":
+                self.containers.append(self.quote_depth)
+        keeps = tag == "pre" or bool(_PRE_STYLE.search(attributes.get("style", "")))
+        self.pre_opened.append(keeps)
+        if keeps:
             self.pre_depth += 1
+            self.pre_fresh = tag == "pre"
         self.stack.append(tag)
 
     def handle_endtag(self, tag: str) -> None:
@@ -100,11 +127,14 @@ class _TextCollector(HTMLParser):
             open_tag = self.stack.pop()
             if self.quote_opened.pop():
                 self._newline()
+                if self.containers and self.containers[-1] == self.quote_depth:
+                    self.containers.pop()
                 self.quote_depth -= 1
             if self.skip_depth:
                 self.skip_depth -= 1
-            if open_tag == "pre":
+            if self.pre_opened.pop():
                 self.pre_depth = max(0, self.pre_depth - 1)
+                self.pre_fresh = False
             if open_tag in ("td", "th"):
                 self.cell_depth = max(0, self.cell_depth - 1)
             if open_tag == tag:
@@ -116,13 +146,22 @@ class _TextCollector(HTMLParser):
         if self.skip_depth:
             return
         if self.pre_depth:
-            first, *rest = data.replace("\r\n", "\n").split("\n")
+            data = data.replace("\r\n", "\n").replace("\r", "\n")
+            if self.pre_fresh and data:
+                self.pre_fresh = False
+                data = data.removeprefix("\n")
+            first, *rest = data.split("\n")
             self._write(first)
             for line in rest:
                 self.lines.append("")
                 self._write(line)
         else:
-            self._write(re.sub(r"[ \t\r\n\f]+", " ", data))
+            text = _COLLAPSED.sub(" ", data)
+            if not _COLLAPSED.sub("", self.lines[-1]).lstrip(">"):
+                text = text.lstrip(" ")  # spaces that begin a line are the source's layout
+                if not self.lines[-1].startswith(">"):
+                    self.lines[-1] = ""
+            self._write(text)
 
     def _write(self, text: str) -> None:
         """Add ``text`` to the current line; inside a quote, the line is a '>' line."""
@@ -137,6 +176,8 @@ class _TextCollector(HTMLParser):
     def _newline(self) -> None:
         if self.lines[-1].strip():
             self.lines.append("")
+        else:
+            self.lines[-1] = ""  # the spaces between two blocks are no line of their own
 
     def parse_marked_section(self, i: int, report: int = 1) -> int:
         """Skip ``<![...]>`` whole: Outlook's conditional comments (``<![if !mso]>``), CDATA
@@ -163,4 +204,4 @@ def html_to_text(html: str) -> str:
     except Exception:  # noqa: BLE001 - html.parser asserts on some broken markup
         return re.sub(r"[ \t]+", " ", re.sub(r"<[^>]*>?", " ", html)).strip()
     lines = [line.replace("\u00a0", " ").rstrip() for line in collector.lines]
-    return "\n".join(lines).strip()
+    return "\n".join(lines).strip("\n")  # a board's first row keeps its leading spaces

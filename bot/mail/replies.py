@@ -1,8 +1,14 @@
-"""Outgoing mail: threaded replies and notifications, always marked as automatic.
+"""Outgoing mail: threaded replies and notifications, always marked as automatic. Every mail
+the bot sends is built here.
 
 Every message the bot sends carries ``Auto-Submitted: auto-replied`` (RFC 3834), so other
 robots do not answer it, and threads with what it answers: ``In-Reply-To`` names the mail
 answered and ``References`` the whole chain, so mail clients show one conversation.
+
+Each is multipart/alternative: first the plain text, which a player quotes back or copies a
+board from, then the same text in HTML (``bot.mail.html_mail``) with each board in a
+monospace block and its picture inline, in a multipart/related beside it (``cid:``), for the
+phone mail apps that show plain text in a proportional font. A mail stays under 100 KB.
 
 >>> from bot.mail.reading import read_mail
 >>> mail = read_mail(b"From: ann@example.org\\r\\nSubject: my game\\r\\n"
@@ -12,15 +18,22 @@ answered and ``References`` the whole chain, so mail clients show one conversati
 ('ann@example.org', 'Re: my game', '<1@example.org>', '<0@example.org> <1@example.org>')
 >>> reply["Auto-Submitted"]
 'auto-replied'
+>>> [part.get_content_type() for part in reply.walk()]
+['multipart/alternative', 'text/plain', 'text/html']
+>>> reply.get_body(("plain",)).get_content()
+'Hello'
 """
 
 from __future__ import annotations
 
 import re
-from email.message import EmailMessage
+from collections.abc import Sequence
+from email.message import EmailMessage, MIMEPart
 from email.utils import formatdate, make_msgid, parseaddr
 
+from bot.mail.html_mail import html_encoding, html_mail
 from bot.mail.reading import IncomingMail
+from engine import Position
 
 _RE_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|réf|ref)\s*:\s*)+", re.I)
 _MAX_REFERENCES = 20  # RFC 5322 lets the chain grow; mail servers dislike huge headers
@@ -44,8 +57,11 @@ def new_message(
     reply_to: str | None = None,
     in_reply_to: str | None = None,
     references: list[str] | None = None,
+    positions: Sequence[Position] = (),
 ) -> EmailMessage:
-    """A plain-text mail from the bot (UTF-8, so boards and names survive any client)."""
+    """A mail from the bot: ``body`` as plain text (UTF-8, so boards and names survive any
+    client), and as HTML with the pictures of the boards it holds. ``positions``, where the
+    caller knows them, are the positions those boards show (``html_mail.find_boards``)."""
     message = EmailMessage()
     _set(message, "From", bot_address)
     _set(message, "To", to)
@@ -60,14 +76,41 @@ def new_message(
         _set(message, "In-Reply-To", in_reply_to)
     if references:
         _set(message, "References", " ".join(references[-_MAX_REFERENCES:]))
-    if body.isascii() and max(map(len, body.split("\n"))) < 900:
-        _set(message, "MIME-Version", "1.0")
-        _set(message, "Content-Type", 'text/plain; charset="utf-8"')
-        _set(message, "Content-Transfer-Encoding", "7bit")
-        message.set_payload(body)
-    else:
-        message.set_content(body, charset="utf-8", cte="quoted-printable")
+    _set(message, "MIME-Version", "1.0")
+    message.make_alternative()
+    message.set_payload([_plain_part(body), _html_part(body, _domain(bot_address), positions)])
     return message
+
+
+def _plain_part(body: str) -> MIMEPart:
+    """The text/plain part: ``body`` as it is, 7bit where it can be."""
+    part = MIMEPart()
+    if body.isascii() and max(map(len, body.split("\n"))) < 900:
+        part.set_raw("Content-Type", 'text/plain; charset="utf-8"')
+        part.set_raw("Content-Transfer-Encoding", "7bit")
+        part.set_payload(body)
+    else:
+        part.set_content(body, charset="utf-8", cte="quoted-printable")
+    return part
+
+
+def _html_part(body: str, domain: str, positions: Sequence[Position]) -> MIMEPart:
+    """The text/html part, in a multipart/related with the pictures it shows."""
+    mail = html_mail(body, domain, positions)
+    part = MIMEPart()
+    part.set_content(mail.html, subtype="html", charset="utf-8", cte=html_encoding(mail.html))
+    for number, picture in enumerate(mail.pictures, 1):
+        part.add_related(
+            picture.png,
+            "image",
+            "png",
+            cid=f"<{picture.cid}>",
+            disposition="inline",
+            filename=f"board-{number}.png",
+        )
+    if mail.pictures:
+        part.set_param("type", "text/html")  # RFC 2387: the type of the related's root
+    return part
 
 
 def _set(message: EmailMessage, name: str, value: str) -> None:
@@ -93,8 +136,10 @@ def build_reply(
     to: str | None = None,
     subject: str | None = None,
     reply_to: str | None = None,
+    positions: Sequence[Position] = (),
 ) -> EmailMessage:
-    """Answer ``mail`` in its thread (by default to its sender, with 'Re: ' its subject)."""
+    """Answer ``mail`` in its thread (by default to its sender, with 'Re: ' its subject).
+    ``positions``: see ``new_message``."""
     references = list(mail.references)
     if mail.message_id and mail.message_id not in references:
         references.append(mail.message_id)
@@ -106,6 +151,7 @@ def build_reply(
         reply_to=reply_to,
         in_reply_to=mail.message_id,
         references=references,
+        positions=positions,
     )
 
 
