@@ -109,6 +109,7 @@ async def digest_mail(mailer: GameMailer, event: DigestDue) -> EmailMessage:
         "\n".join(lines),
         mailer.bot_address,
         _reply_to(mailer, day, player),
+        positions=[game.position for game in event.games],  # the boards' sides, for pictures
     )
     del message["Message-ID"]
     domain = mailer.bot_address.rpartition("@")[2].rstrip(">").strip() or "localhost"
@@ -217,6 +218,7 @@ class DigestMail:
                 self.mailer.bot_address,
                 to=player.id,
                 reply_to=_reply_to(self.mailer, day, player),
+                positions=[game.position for game in boards.values()],
             )
         ]
 

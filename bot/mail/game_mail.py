@@ -22,7 +22,7 @@ from bot.mail.tokens import Tokens, reply_address, subject_tag
 from bot.service import Challenge, GameView, Player
 from bot.service.types import ChallengeStatus, OfferKind
 from bot.service.vacations import when_words
-from engine import SIDES, Side, to_perspective
+from engine import SIDES, Position, Side, to_perspective
 
 _MOVE_IN_ID = re.compile(r"<mancala\.g(\d+)\.m(\d+)\.", re.I)
 
@@ -182,7 +182,16 @@ class GameMailer:
         ]
         root = self._thread_root("game", game.id, token)
         return self._message(
-            player, subject, "\n".join(lines), "game", game.id, token, root, number, answering
+            player,
+            subject,
+            "\n".join(lines),
+            "game",
+            game.id,
+            token,
+            root,
+            number,
+            answering,
+            positions=(game.position,),  # the board's side, for its picture (Kalah's stores)
         )
 
     async def clock_lines(self, game: GameView, player: Player) -> list[str]:
@@ -294,6 +303,7 @@ class GameMailer:
         root: str,
         number: int | None,
         answering: IncomingMail | None,
+        positions: tuple[Position, ...] = (),
     ) -> EmailMessage:
         references = [root]
         in_reply_to = root
@@ -309,6 +319,7 @@ class GameMailer:
             reply_to=reply_address(self.bot_address, kind, ident, token),
             in_reply_to=in_reply_to,
             references=references,
+            positions=positions,
         )
         if number is not None:
             del message["Message-ID"]
