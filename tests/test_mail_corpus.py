@@ -1,7 +1,8 @@
 """Mail as real clients send it (tests/data/mail_corpus/*.eml, written from each client's
 documented format): Outlook (HTML and plain), Gmail, Apple Mail, Thunderbird, phones, in
 English, Norwegian, Swedish, German, Spanish, Portuguese, Polish, Russian, Japanese and
-Chinese. Each is read through the real reader and must read as written here.
+Chinese, and replies to the bot's own HTML mail as Gmail, Outlook and Apple Mail quote it.
+Each is read through the real reader and must read as written here.
 
 A mail with a move is read as that move only (the quoted old board never counts); a
 position mail gives its sender's moves on the board they wrote."""
@@ -15,6 +16,7 @@ import pytest
 from bot.mail.mail_commands import parse_command
 from bot.mail.position_mail import apply_sender_moves, parse_position_mail
 from bot.mail.reading import read_mail
+from engine import from_perspective
 from engine.ai import LEVELS
 
 CORPUS = Path(__file__).parent / "data" / "mail_corpus"
@@ -32,6 +34,12 @@ MOVES = {
     "spanish_iphone": ("E", 20, False),
     "thunderbird_norwegian": ("D", 4, False),
     "thunderbird_swedish_html": ("B", 18, False),
+    # replies to the bot's own HTML mail (tests/test_mail_html.py builds them): the board
+    # quoted in Gmail's blockquote, Apple Mail's cite, Outlook's MsoNormal lines of &nbsp;
+    "gmail_html_quote_move": ("C", 2, False),  # with a text part
+    "apple_html_quote_move": ("C", 2, False),  # HTML only
+    "outlook_word_quote_move": ("C", 2, False),  # HTML only, "Thanks!" on a line of its own
+    "outlook_web_quote_move": ("C", 2, False),  # divRplyFwdMsg; a text part without the board
 }
 # file -> the sender's moves in a position mail, and South's pits A-F on the board written
 POSITIONS = {
@@ -40,6 +48,10 @@ POSITIONS = {
     "fullwidth_ime_em_dash": (["C"], (4, 4, 4, 4, 0, 5)),  # full-width forms and '—'
     "gmail_forwarded_position": (["E"], (4, 4, 4, 4, 4, 4)),  # only a forwarded mail
     "apple_forward_with_own_text": (["A"], (4, 4, 4, 4, 4, 4)),  # own text, then a forward
+    # the board copied out of the bot's HTML mail, above the quote of that mail
+    "gmail_html_copied_board": (["C"], (4, 4, 4, 4, 0, 5)),  # a div styled white-space: pre
+    "outlook_word_copied_board": (["C"], (9, 9, 9, 9, 9, 9)),  # Togyz, MsoNormal and &nbsp;
+    "apple_html_copied_board": (["C"], (0, 5, 5, 5, 5, 4)),  # Kalah from North, in a <pre>
 }
 
 
@@ -71,7 +83,8 @@ def test_a_position_mail_is_read_with_its_board(name):
     assert request.moves == moves
     assert request.position.pits[:6] == south
     position, played = apply_sender_moves(request)
-    assert played == moves and position.last_move == moves[-1]
+    engine_moves = [from_perspective(m, request.side) for m in moves]  # North's C is c
+    assert played == engine_moves and position.last_move == engine_moves[-1]
 
 
 def test_words_after_a_move_in_a_position_mail_are_read_and_said():

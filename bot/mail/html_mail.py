@@ -34,7 +34,7 @@ the positions its boards show, and each board is read from the side that gives o
 >>> mail = html_mail(text, "bot.example")
 >>> len(mail.pictures), mail.pictures[0].alt[:34]
 (1, 'Wari board. South to move. North, ')
->>> f'src="cid:{mail.pictures[0].cid}"' in mail.html and "white-space: pre" in mail.html
+>>> f'src="cid:{mail.pictures[0].cid}"' in mail.html and "white-space:pre;" in mail.html
 True
 """
 
@@ -57,24 +57,23 @@ from engine import SIDES, Position, PositionError, Ruleset, RulesetError, Side, 
 MAIL_LIMIT = 100_000  # bytes: a whole reply, headers, text, HTML and pictures, stays under it
 HEADERS = 4_000  # bytes kept for the headers and the MIME structure
 MOST_PICTURES = 6  # pictures in one mail; later boards are shown in their monospace block only
-MONOSPACE = "ui-monospace, Menlo, Consolas, 'Courier New', monospace"
-SANS = "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
+MONOSPACE = "ui-monospace,Menlo,Consolas,'Courier New',monospace"
+SANS = "-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif"
 
 _BODY_STYLE = (
-    f"margin: 0; padding: 12px; font-family: {SANS}; font-size: 16px; line-height: 1.45; "
-    "color: #1f1a14; background: #ffffff;"
+    f"margin:0;padding:12px;font-family:{SANS};font-size:16px;line-height:1.45;"
+    "color:#1f1a14;background:#fff"
 )
-_P_STYLE = "margin: 0 0 12px 0;"
+# a board: short, as a digest repeats it fifty times
 _BOARD_STYLE = (
-    f"font-family: {MONOSPACE}; white-space: pre; font-size: 15px; line-height: 1.3; "
-    "margin: 0 0 16px 0; padding: 8px 10px; color: #1f1a14; background: #f4eee4; "
-    "border-radius: 6px; overflow-x: auto;"
+    f"font-family:{MONOSPACE};white-space:pre;font-size:15px;margin:0 0 16px;padding:8px;"
+    "background:#f4eee4"
 )
-_TABLE_STYLE = (  # indented plain-text columns (the help): monospace, wrapped on a phone
-    f"font-family: {MONOSPACE}; white-space: pre-wrap; font-size: 13px; line-height: 1.35; "
-    "margin: 0 0 12px 0; color: #1f1a14;"
-)
-_IMG_STYLE = "display: block; max-width: 100%; height: auto; border: 0; margin: 0 0 6px 0;"
+# in a mail too big for the above (fifty boards of a digest in Kazakh): the least that keeps a
+# board's columns, then a bare <pre>, monospace and unwrapped in every client
+_LEAN_BOARD_STYLES = ("font-family:monospace;white-space:pre", "")
+_TABLE_STYLE = f"font-family:{MONOSPACE};white-space:pre-wrap;font-size:13px"  # the help's columns
+_IMG_STYLE = "display:block;max-width:100%;height:auto;border:0;margin:0 0 6px"
 
 # The lines of a written board (engine.notation): counts, letters, and the lines under it.
 _COUNT_TOKEN = re.compile(r"^(\d{1,5}|-|[xX])$")
@@ -329,34 +328,39 @@ def _paragraphs(lines: list[str]) -> list[str]:
             )
         else:
             inner = "<br>\n".join(html.escape(x, quote=False) for x in chunk)
-            out.append(f'<p style="{_P_STYLE}">{inner}</p>')
+            out.append(f"<p>{inner}</p>")
         chunk = []
     return out
 
 
-def text_size(text: str) -> int:
-    """Bytes ``text`` takes as a mail part: as it is when ASCII, else in quoted-printable
-    (a non-ASCII byte takes three)."""
+def transfer_encoding(text: str) -> str:
+    """How a text part travels: 7bit when ASCII in short lines, quoted-printable when mostly
+    ASCII (French, German: it stays readable in the source), base64 where a fifth of the
+    bytes is not (Cyrillic), which is then the smaller by far."""
     data = text.encode()
-    return len(data) + 2 * sum(1 for b in data if b > 127 or b == 61) + len(data) // 70 * 2
-
-
-def html_size(markup: str) -> int:
-    """Bytes the HTML part takes as sent (see ``html_encoding``)."""
-    if html_encoding(markup) == "base64":
-        return encoded_size(markup.encode())
-    return text_size(markup)
-
-
-def html_encoding(markup: str) -> str:
-    """Quoted-printable for HTML that is mostly ASCII (it stays readable in the source);
-    base64 where more than a tenth is not (Cyrillic): a third of the size."""
-    data = markup.encode()
     wide = sum(1 for b in data if b > 127)
-    return "base64" if wide * 10 > len(data) else "quoted-printable"
+    if not wide and max(map(len, text.split("\n"))) < 900:
+        return "7bit"
+    return "base64" if wide * 5 > len(data) else "quoted-printable"
 
 
-def _document(lines: list[str], boards: list[Board], figures: dict[int, Picture]) -> str:
+def part_size(text: str) -> int:
+    """Bytes ``text`` takes as a mail part, in its ``transfer_encoding``."""
+    encoding = transfer_encoding(text)
+    data = text.encode()
+    if encoding == "base64":
+        return encoded_size(data)
+    if encoding == "7bit":
+        return len(data) + text.count("\n")  # CRLF on the wire
+    return len(data) + 2 * sum(1 for b in data if b > 127 or b == 61) + len(data) // 70 * 3
+
+
+def _document(
+    lines: list[str],
+    boards: list[Board],
+    figures: dict[int, Picture],
+    board_style: str = _BOARD_STYLE,
+) -> str:
     """The HTML of ``lines``: paragraphs, and each board in its monospace block, under its
     picture where ``figures`` has one (by the board's index)."""
     parts: list[str] = []
@@ -373,9 +377,9 @@ def _document(lines: list[str], boards: list[Board], figures: dict[int, Picture]
                 f'<img src="cid:{html.escape(picture.cid)}" alt="{html.escape(picture.alt)}" '
                 f'width="{width}" style="{_IMG_STYLE}">\n'
             )
-        parts.append(
-            f'<div>\n{figure}<pre style="{_BOARD_STYLE}">{html.escape(block, quote=False)}</pre>\n</div>'
-        )
+        style = f' style="{board_style}"' if board_style else ""
+        pre = f"<pre{style}>{html.escape(block, quote=False)}</pre>"
+        parts.append(f"<div>\n{figure}{pre}\n</div>" if figure else pre)
     parts += _paragraphs(lines[start:])
     language = html.escape(current_language().value)
     return (
@@ -400,8 +404,14 @@ def html_mail(
     block only. ``positions``: see ``find_boards``."""
     lines = text.split("\n")
     boards = find_boards(text, positions)
-    bare = _document(lines, boards, {})
-    spent = text_size(text) + html_size(bare)
+    style = _BOARD_STYLE
+    bare = _document(lines, boards, {}, style)
+    for lean in _LEAN_BOARD_STYLES:  # a mail too big even without pictures: shorter styles
+        if part_size(text) + part_size(bare) <= budget:
+            break
+        style = lean
+        bare = _document(lines, boards, {}, style)
+    spent = part_size(text) + part_size(bare)
     figures: dict[int, Picture] = {}
     for index, board in enumerate(boards):
         if board.position is None:
@@ -417,5 +427,5 @@ def html_mail(
         spent += cost
         cid = f"board{len(figures) + 1}.{secrets.token_hex(6)}@{domain}"
         figures[index] = Picture(cid, png, alt)
-    markup = _document(lines, boards, figures) if figures else bare
+    markup = _document(lines, boards, figures, style) if figures else bare
     return HtmlMail(markup, list(figures.values()))

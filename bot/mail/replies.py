@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from email.message import EmailMessage, MIMEPart
 from email.utils import formatdate, make_msgid, parseaddr
 
-from bot.mail.html_mail import html_encoding, html_mail
+from bot.mail.html_mail import html_mail, transfer_encoding
 from bot.mail.reading import IncomingMail
 from engine import Position
 
@@ -83,14 +83,16 @@ def new_message(
 
 
 def _plain_part(body: str) -> MIMEPart:
-    """The text/plain part: ``body`` as it is, 7bit where it can be."""
+    """The text/plain part: ``body`` as it is, 7bit where it can be (``transfer_encoding``:
+    base64 for Cyrillic, which quoted-printable would triple)."""
     part = MIMEPart()
-    if body.isascii() and max(map(len, body.split("\n"))) < 900:
+    encoding = transfer_encoding(body)
+    if encoding == "7bit":
         part.set_raw("Content-Type", 'text/plain; charset="utf-8"')
         part.set_raw("Content-Transfer-Encoding", "7bit")
         part.set_payload(body)
     else:
-        part.set_content(body, charset="utf-8", cte="quoted-printable")
+        part.set_content(body, charset="utf-8", cte=encoding)
     return part
 
 
@@ -98,7 +100,8 @@ def _html_part(body: str, domain: str, positions: Sequence[Position]) -> MIMEPar
     """The text/html part, in a multipart/related with the pictures it shows."""
     mail = html_mail(body, domain, positions)
     part = MIMEPart()
-    part.set_content(mail.html, subtype="html", charset="utf-8", cte=html_encoding(mail.html))
+    encoding = transfer_encoding(mail.html)
+    part.set_content(mail.html, subtype="html", charset="utf-8", cte=encoding)
     for number, picture in enumerate(mail.pictures, 1):
         part.add_related(
             picture.png,
