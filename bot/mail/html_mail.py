@@ -285,9 +285,10 @@ def board_png(position: Position) -> bytes:
         _PICTURES.move_to_end(key)
         return _PICTURES[key]
     image = Image.open(io.BytesIO(draw_board(position)))
-    small = image.quantize(colors=32, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    # the fast quantizer and no optimize pass: a few ms, where the best took 30 for 10% less
+    small = image.quantize(colors=32, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    small.save(out, format="PNG", optimize=True)
+    small.save(out, format="PNG")
     png = out.getvalue()
     _PICTURES[key] = png
     if len(_PICTURES) > _CACHED:
