@@ -574,16 +574,21 @@ def positions(draw) -> Position:
 
 @st.composite
 def mail_texts(draw) -> tuple[str, list[Position]]:
-    """Texts as the bot writes them: sentences, key lines and boards from either side."""
+    """Texts as the bot writes them: sentences, and boards from either side, under a
+    position mail's key lines or a game mail's sentence (whose side only the caller knows)."""
     parts, shown = [], []
-    for _ in range(draw(st.integers(1, 4))):
+    for number in range(1, draw(st.integers(1, 4)) + 1):
         position, side = draw(positions()), draw(st.sampled_from(list(Side)))
         words = draw(
             st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"]), max_size=40)
         )
+        if draw(st.booleans()):
+            head = f"Rules: {position.rules}\nSide: {side}"
+        else:
+            head = f"Game {number}: {position.rules}. You play {side.title()} against Ann."
         parts.append(
             f'{words.strip() or "Your move."} <b>&amp; "ok"</b>\n\n'
-            f"Rules: {position.rules}\nSide: {side}\n\n{render(position, side)}\n"
+            f"{head}\n\n{render(position, side)}\n"
         )
         shown.append(position)
     return "\n".join(parts) + "\nMove: ", shown
@@ -593,14 +598,15 @@ def mail_texts(draw) -> tuple[str, list[Position]]:
 @given(mail_texts())
 def test_the_html_read_as_text_keeps_every_board(case):
     text, shown = case
-    made = html_mail(text, "bot.test", most_pictures=1)
+    made = html_mail(text, "bot.test", shown, most_pictures=1)
     read = html_to_text(made.html)
-    assert [p for p, _ in boards_in(text)] == shown  # the boards are found, and read right
-    for _, lines in boards_in(text):
+    boards = boards_in(text, shown)
+    assert [p for p, _ in boards] == shown  # the boards are found, and read right
+    for _, lines in boards:
         assert lines in read
-    assert boards_in(read) == boards_in(text)
+    assert boards_in(read, shown) == boards
     quoted = html_to_text(f"<p>Move: C</p><blockquote>{inner(made.html)}</blockquote>")
-    assert boards_in(quoted_original(quoted)) == boards_in(text)
+    assert boards_in(quoted_original(quoted), shown) == boards
 
 
 async def test_a_game_mail_pictures_the_board_its_player_sees_after_an_extra_turn(table):

@@ -153,6 +153,9 @@ def _blocks(lines: list[str]) -> list[tuple[int, int]]:
     return found
 
 
+_RULESET_NAMES = set(Ruleset.presets()) | set(Ruleset.aliases())
+
+
 def _rules_named(line: str) -> list[Ruleset]:
     """The rulesets a line names: its ``Rules:`` value, else the ruleset names among its
     words, nearest the end first."""
@@ -170,9 +173,6 @@ def _rules_named(line: str) -> list[Ruleset]:
     return named
 
 
-_RULESET_NAMES = set(Ruleset.presets()) | set(Ruleset.aliases())
-
-
 def _candidate_rules(lines: list[str], first: int, pits: int) -> list[Ruleset]:
     """The rulesets a board at line ``first`` may be played under, most likely first: the
     nearest ``Rules:`` line or ruleset name above it, then every preset with its pits."""
@@ -185,14 +185,15 @@ def _candidate_rules(lines: list[str], first: int, pits: int) -> list[Ruleset]:
     return named + [r for r in presets if r.pits == pits and r not in named]
 
 
-def _stated_side(lines: list[str], first: int, last: int) -> Side | None:
-    """The side a board is seen from, where the text says: the nearest ``Side:`` line above
-    it, or its ``Captured:`` line (the top row's side is named first)."""
+def _stated_side(lines: list[str], since: int, first: int, last: int) -> Side | None:
+    """The side a board is seen from, where the text says: its ``Captured:`` line (the top
+    row's side is named first), or a ``Side:`` line between the board before (which ends
+    at ``since``) and this one."""
     for line in lines[first : last + 1]:
         found = _CAPTURED.match(line)
         if found and found.group(1).lower() != found.group(2).lower():
             return Side(found.group(2).lower())
-    for line in reversed(lines[:first]):
+    for line in reversed(lines[since:first]):
         side = _SIDE_LINE.match(line)
         if side:
             return Side(side.group(1).lower())
@@ -237,12 +238,12 @@ def find_boards(text: str, positions: Sequence[Position] = ()) -> list[Board]:
     be. ``positions``: the positions the text's boards show, when the caller knows them;
     they settle from which side each board is seen."""
     lines = text.split("\n")
-    boards = []
+    boards: list[Board] = []
     for first, last in _blocks(lines):
         block = "\n".join(lines[first : last + 1])
         rows = [x.split() for x in lines[first : last + 1] if _kind(x) == "count"]
         pits = max(len(r) for r in rows)
-        stated = _stated_side(lines, first, last)
+        stated = _stated_side(lines, boards[-1].last + 1 if boards else 0, first, last)
         sides = [stated] if stated else list(map(Side, SIDES))
         found: tuple[Position, Side] | None = None
         for rules in _candidate_rules(lines, first, pits):
@@ -251,7 +252,7 @@ def find_boards(text: str, positions: Sequence[Position] = ()) -> list[Board]:
             if known:
                 found = known[0]
             elif read:
-                # where both sides read, the last move says which (South when it cannot)
+                # both sides read (stores, not captured counts): see _plausible
                 found = max(read, key=lambda r: _plausible(r[0], r[1], block))
             if found:
                 break

@@ -4,7 +4,8 @@ Block elements and ``<br>`` end lines, ``<pre>`` (and any element styled ``white
 keeps its spacing and its line breaks, and the subtrees that hold
 a quoted earlier message (``<blockquote>``, Gmail's ``gmail_quote``, Thunderbird's
 ``moz-cite-prefix``, Yahoo's ``yahoo_quoted``) become '>' lines, as a plain-text client would
-quote them; Outlook's reply block (``divRplyFwdMsg``) is marked "-----Original Message-----".
+quote them (Gmail's ``gmail_quote`` div and the blockquote in it are one quote, not two);
+Outlook's reply block (``divRplyFwdMsg``) is marked "-----Original Message-----".
 The reader then treats them as it treats plain text: it drops quotes from a reply, and reads a
 forwarded message when the mail has nothing else.
 
