@@ -49,6 +49,7 @@ def mail(
     message_id: str,
     to: str = BOT_ADDRESS,
     answering: EmailMessage | None = None,
+    language: str | None = None,
 ) -> bytes:
     """A plain-text mail as a client writes it; with ``answering``, it carries the
     threading headers of a reply to that message."""
@@ -61,6 +62,8 @@ def mail(
         "MIME-Version: 1.0",
         "Content-Type: text/plain; charset=utf-8",
     ]
+    if language is not None:
+        headers.append(f"Content-Language: {language}")
     if answering is not None:
         references = f"{answering.get('References', '')} {answering['Message-ID']}".strip()
         headers += [f"In-Reply-To: {answering['Message-ID']}", f"References: {references}"]
@@ -127,6 +130,36 @@ def test_a_position_mail_is_answered_with_the_ais_move(postfix):
     body = text(reply)
     assert "You played E. I (first) played a." in body
     assert AFTER_E_AND_A in body
+
+
+def test_a_french_player_gets_french_text_and_html_with_the_board_pictured(postfix):
+    """A mail written in French (Content-Language) is answered in French, as text and as
+    HTML showing the board's picture inline; the notation the reply is read by stays."""
+    postfix.send(
+        mail(ANN, POSITION_MAIL, subject="awalé", message_id="<fr1@players.test>", language="fr"),
+        ANN,
+        BOT_ADDRESS,
+    )
+    [reply] = postfix.wait_for_mail(ANN, 1)
+    assert_from_the_bot(reply, ANN)
+    assert_answers(reply, "<fr1@players.test>")
+    assert reply["Content-Language"] == "fr"
+    assert reply.get_content_type() == "multipart/alternative"
+    plain, related = reply.get_payload()
+    assert plain.get_content_type() == "text/plain"
+    assert "Vous avez joué E" in plain.get_content() and "You played" not in plain.get_content()
+    assert AFTER_E_AND_A in plain.get_content()  # the 003 board, unchanged
+    assert related.get_content_type() == "multipart/related"
+    html_part, *images = related.get_payload()
+    html = html_part.get_content()
+    assert html_part.get_content_type() == "text/html" and 'lang="fr"' in html
+    assert images and all(image.get_content_type() == "image/png" for image in images)
+    for image in images:
+        cid = image["Content-ID"].strip("<>")
+        assert f'src="cid:{cid}"' in html
+        assert image.get_content().startswith(b"\x89PNG")
+    assert re.search(r'<img [^>]*alt="[^"]{20,}"', html)  # the board in words, for readers
+    assert len(reply.as_bytes()) < 100_000
 
 
 def test_a_bounce_is_not_answered(postfix):
