@@ -11,7 +11,7 @@ from PIL import Image
 from test_discord_limits import RULESETS, positions_along_random_games
 
 from bot.render import board_picture as picture
-from engine import Game, Ruleset
+from engine import Game, Ruleset, Side
 from engine.position import Position
 
 
@@ -116,3 +116,30 @@ def test_stores_and_captured_counts_keep_their_words():
     wari = picture.describe_board(Position.initial(Ruleset.parse("wari")))
     assert "Stores: South 0, North 0." in kalah and "Captured: South 0, North 0." in wari
     assert "tuzdyk" not in kalah + wari
+
+
+def _well(png: bytes, centre: tuple[int, int]) -> bytes:
+    """The pixels of the well around ``centre``."""
+    x, y = centre
+    half = picture.CELL // 2
+    return Image.open(io.BytesIO(png)).crop((x - half, y - half, x + half, y + half)).tobytes()
+
+
+@pytest.mark.parametrize("rules", ["kalah", "wari", "togyz-kumalak"])
+def test_seen_from_north_the_board_turns_round(rules):
+    """A mail to North shows North's row at the bottom, as its 003 board does: each of the 2n
+    wells is drawn where the same well of the other side's view is, half a turn round."""
+    game = Game(rules)
+    game.play(game.position.legal_moves()[0])
+    position = game.position
+    south_view = picture.draw_board(position)
+    assert picture.draw_board(position, Side.SOUTH) == south_view
+    north_view = picture.draw_board(position, Side.NORTH)
+    assert north_view != south_view
+    n = position.rules.pits
+    moved = picture._moved_pit(position)
+    for index in range(2 * n):
+        if index == moved:
+            continue  # ringed in both, the ring's edge crosses the crop differently
+        turned = (index + n) % (2 * n)  # where the other row's same-placed pit is
+        assert _well(north_view, pit_centre(n, turned)) == _well(south_view, pit_centre(n, index))

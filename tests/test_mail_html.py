@@ -27,7 +27,7 @@ from test_mail_support import Mailbox, mail
 from bot.i18n import Language, speaking
 from bot.mail import runner
 from bot.mail.digest import digest_mail
-from bot.mail.html_mail import MAIL_LIMIT, MOST_PICTURES, find_boards, html_mail
+from bot.mail.html_mail import MAIL_LIMIT, MOST_PICTURES, board_png, find_boards, html_mail
 from bot.mail.html_text import html_to_text
 from bot.mail.mail_commands import parse_command
 from bot.mail.mail_settings import MailSettings
@@ -231,6 +231,10 @@ async def test_every_kind_of_mail_is_text_then_html_with_its_boards_pictured(tab
     game = await service.get_game(1)
     [board] = find_boards(plain(notice))
     assert board.seen_from == Side.NORTH and board.position == game.position
+    # and the picture beside it is drawn from North's side too: Bob's row at the bottom
+    [picture] = [p for p in notice.walk() if p.get_content_type() == "image/png"]
+    assert picture.get_content() == board_png(game.position, Side.NORTH)
+    assert picture.get_content() != board_png(game.position, Side.SOUTH)
     await service.resign(1, BOB)
     await service.idle()
     over = to(mailbox, "ann@example.org")[-1]

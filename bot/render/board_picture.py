@@ -123,9 +123,11 @@ def _moved_pit(position: Position) -> int | None:
     return None
 
 
-def draw_board(position: Position) -> bytes:
+def draw_board(position: Position, seen_from: Side = Side.SOUTH) -> bytes:
     """The PNG of ``position``: any ruleset's board (2 to 12 pits a side, counts of any size
-    that fits a well: 3 digits at full size, more in a smaller font)."""
+    that fits a well: 3 digits at full size, more in a smaller font), as ``seen_from`` sees
+    it across the board: their row at the bottom lettered A, B, ... from the left and their
+    store on the right, as the 003 board is drawn from their side (a mail to North)."""
     n = position.rules.pits
     width = 2 * MARGIN + (n + 2) * CELL + (n + 1) * GAP
     height = TITLE + 2 * LETTERS + 2 * CELL + GAP + 2 * MARGIN
@@ -139,16 +141,19 @@ def draw_board(position: Position) -> bytes:
     title = picture_words(partial(_title, position))
     draw.text((MARGIN, MARGIN), title, font=font_for(24, title), fill=LABEL)
 
-    south_letters, north_letters = _pit_letters(n)
+    near_letters, far_letters = _pit_letters(n)  # near: A, B, ...; far: ..., b, a
     moved = _moved_pit(position)
     pits = position.pits
     owners = _tuzdyk_owners(position)
+    near = 0 if seen_from is Side.SOUTH else n  # the first pit of the bottom row
+    far = n - near
     for i in range(n):
         x = left + (i + 1) * (CELL + GAP)
-        # North's pit i sits above South's pit n-1-i: sowing runs counter-clockwise
+        # the far row's pit i sits above the near row's pit n-1-i: sowing runs counter-
+        # clockwise; each row is lettered from its owner's side, as in 003
         for index, y, letter, label_y in (
-            (n + (n - 1 - i), top, north_letters[n - 1 - i], top - LETTERS),
-            (i, top + CELL + GAP, south_letters[i], top + 2 * CELL + GAP + 2),
+            (far + (n - 1 - i), top, far_letters[n - 1 - i], top - LETTERS),
+            (near + i, top + CELL + GAP, near_letters[i], top + 2 * CELL + GAP + 2),
         ):
             box = (x, y, x + CELL, y + CELL)
             if index == moved:
@@ -164,20 +169,20 @@ def draw_board(position: Position) -> bytes:
             _centred(draw, (x, label_y, x + CELL, label_y + LETTERS), letter, LABEL, 22)
 
     store_height = 2 * CELL + GAP
-    south_store, north_store = position.stores
-    for x, count, side in (
-        (left, north_store, Side.NORTH),
-        (left + (n + 1) * (CELL + GAP), south_store, Side.SOUTH),
+    stores = dict(zip((Side.SOUTH, Side.NORTH), position.stores, strict=True))
+    for x, side in (
+        (left, seen_from.other),
+        (left + (n + 1) * (CELL + GAP), seen_from),
     ):
         box = (x, top, x + CELL, top + store_height)
         draw.rounded_rectangle(box, radius=CELL // 2, fill=STORE)
-        _centred(draw, box, str(count), INK)
-        label_y = top - LETTERS if side is Side.NORTH else top + store_height + 2
+        _centred(draw, box, str(stores[side]), INK)
+        label_y = top - LETTERS if side is not seen_from else top + store_height + 2
         name = picture_words(partial(side_name, side))
         _centred(draw, (x, label_y, x + CELL, label_y + LETTERS), name, LABEL, 18)
 
     if not position.is_over():  # a bar along the row of the side to move
-        y = top - 4 if position.to_move == Side.NORTH else top + store_height + 1
+        y = top - 4 if position.to_move != seen_from else top + store_height + 1
         x0, x1 = left + CELL + GAP, left + (n + 1) * (CELL + GAP) - GAP
         draw.rectangle((x0, y, x1, y + 3), fill=TURN)
 
