@@ -10,7 +10,7 @@ def minimax(pos: Position) -> int:
     memo = {}
 
     def value(p):
-        key = (p.board, p.mover)
+        key = p.key()  # the board, the mover and the tuzdyks (Togyz Kumalak)
         if key not in memo:
             memo[key] = max(child_value(p, m) for m in p.legal_moves())
         return memo[key]

@@ -149,11 +149,12 @@ def test_the_proof_line_can_be_left_out(capsys):
     assert "\nline " in capsys.readouterr().out
 
 
-def test_togyz_kumalak_is_solved_only_where_the_python_solver_proves_it(capsys, tmp_path):
-    # The compiled solver does not know tuzdyks: a full board is refused with the reason,
-    # a small ending is proven in plain Python with its line.
-    assert main(["solve", "togyz-kumalak", "--moves", "E"]) == 2
-    assert "compiled solver does not know its rules" in capsys.readouterr().out
+def test_togyz_kumalak_is_solved_by_the_compiled_solver(capsys, tmp_path):
+    # The compiled solver knows tuzdyks: a full board is searched within its budget (no
+    # endgame table: Togyz Kumalak has none), a small ending proven with its line.
+    assert main(["solve", "togyz-kumalak", "--moves", "E", "--nodes", "20000"]) == 0
+    out = capsys.readouterr().out
+    assert "not proven within 20,000 nodes" in out and "with a table" not in out
     board = tmp_path / "ending.txt"
     board.write_text(
         """

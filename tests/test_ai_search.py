@@ -106,6 +106,57 @@ def test_solver_matches_the_python_solver_on_random_boards_that_may_repeat(text)
             assert result.complete and result.value == reference.value, pos
 
 
+def _played_positions(rules: Ruleset, count: int, seed: int) -> list[Position]:
+    """Positions a few random plies from the start (where tuzdyks come from)."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        pos = Position.initial(rules)
+        for _ in range(rng.randint(0, 8)):
+            after = pos.play(rng.choice(pos.legal_moves()))
+            if after.is_over():
+                break
+            pos = after
+        found.append(pos)
+    return found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "togyz-kumalak:pits=3,seeds=2",
+        "togyz-kumalak:pits=3,seeds=3",
+        "bestemshe:pits=2,seeds=3",
+        "kalah:pits=3,seeds=2,sow_origin=yes,tuzdyk=yes",
+        # stores that do not change play: the table keyed without them, tuzdyks kept
+        "bestemshe:pits=4,seeds=2,tuzdyk=yes,stores=yes,majority=no",
+    ],
+)
+def test_solver_matches_the_python_solver_on_togyz_boards_with_tuzdyks(text):
+    # The kernel's tuzdyks are board slots, hashed with the pits; the python solver keys its
+    # table by Position.key(), which holds them as the engine does.
+    rules = Ruleset.parse(text)
+    proved = 0
+    for pos in _played_positions(rules, 12, seed=35):
+        reference = pysolve.solve(pos, node_limit=100_000)
+        if not reference.complete:
+            continue
+        result = kernel_solve(pos, tt_bits=16, node_limit=2_000_000)
+        if result.complete:  # (a cycle-rich one may need more than that budget)
+            assert result.value == reference.value, pos
+            proved += 1
+    assert proved >= 6
+
+
+def test_levels_search_togyz_kumalak_in_the_compiled_kernel():
+    pos = Game.from_moves("togyz-kumalak", "C d").position
+    for level in ("easy", "medium"):
+        chosen = choose_move(pos, level, time_limit=0.5)
+        assert chosen.move in pos.legal_moves() and not chosen.reduced and chosen.nodes > 0
+    shown = hint(pos, time_limit=0.5)
+    assert shown.move in pos.legal_moves() and not shown.reduced
+
+
 def test_a_line_cut_at_the_ply_limit_never_counts_as_proven():
     # An oware endgame (issue 21) where lines run 400 plies without a repetition. A pass of the
     # solver cut one there; its guess stayed in the table as if proven, and a later pass

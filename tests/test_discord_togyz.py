@@ -83,18 +83,18 @@ async def test_a_togyz_game_by_command_typed_letter_and_buttons_to_its_end(fake_
         await stop_bot(client)
 
 
-async def test_the_ai_and_its_hints_say_the_plain_search_plays_togyz(fake_discord, tmp_path):
-    """The compiled search does not know Togyz Kumalak: whether it is compiled or not, the AI
-    plays it by the plain search, and nothing speaks of a compile to wait for."""
+async def test_while_the_search_compiles_togyz_says_so_as_kalah_does(fake_discord, tmp_path):
+    """The compiled search knows Togyz Kumalak: while it is being compiled, the AI and its
+    hints play a quick search and say so, as in every other game."""
     client = await start_bot(fake_discord, tmp_path / "games.sqlite3")
     try:
-        await the_plain_search_is_named(Table(client, fake_discord), fake_discord)
+        await the_compile_is_named(Table(client, fake_discord), fake_discord)
     finally:
         await stop_bot(client)
 
 
-async def the_plain_search_is_named(table: Table, fake_discord) -> None:
-    table.client.service.ai.kernel = NeverCompiled()  # the state where kalah would say so
+async def the_compile_is_named(table: Table, fake_discord) -> None:
+    table.client.service.ai.kernel = NeverCompiled()
     await table.command(
         ALICE_ID,
         "challenge",
@@ -106,11 +106,11 @@ async def the_plain_search_is_named(table: Table, fake_discord) -> None:
     await table.client.service.idle()
     reply = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/")
     assert f"the AI ({LEVEL}) played" in reply.content, reply.content
-    assert "The plain search plays this game: there is no compiled search" in reply.content
-    assert "compiled" not in reply.content.replace("no compiled search", "")
+    assert "(A quick search: its full search is still being compiled, once.)" in reply.content
+    assert "plain search" not in reply.content
     deferred = await table.command(ALICE_ID, "hint")
     assert deferred.body["type"] == 5
     hint = await fake_discord.wait_for("POST", f"/webhooks/{APP_ID}/", timeout=60)
     assert hint.content.startswith("Hint: **"), hint.content
-    assert "played by the plain search (no compiled search to wait for)" in hint.content
-    assert "being compiled" not in hint.content
+    assert "the full search is still being compiled" in hint.content
+    assert "plain search" not in hint.content

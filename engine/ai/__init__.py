@@ -19,9 +19,9 @@ solver or an endgame table has proved the result. The time limit is hard: a sear
 running when it expires stops at its next node and plays the move of the last depth it
 finished.
 
-The search runs in a kernel that numba compiles once per machine. The kernel does not know
-every ruleset (``kernel_knows``: not Togyz Kumalak's sowing, even captures and tuzdyks); those
-always play through the pure-Python search, as below. Until it is compiled, a caller that must
+The search runs in a kernel that numba compiles once per machine; it knows every ruleset
+(``kernel_knows``), Togyz Kumalak's and Bestemshe's included, though not their endgame tables
+(``tables_know``). Until it is compiled, a caller that must
 not wait passes ``compiled=False``: the search levels then play through the
 pure-Python search (``engine.ai.pysearch``) within the same limits, which reaches a few plies
 less, and say so (``AIMove.reduced``); and a small ending is proved exactly by the
@@ -193,29 +193,41 @@ def choose_move(
 TABLE_DEPTH = 8  # levels searching at least this deep (hard, expert) read endgame tables
 
 
+KERNEL_PITS = 9  # the widest row the kernel's arrays hold (encoding.MAX_MOVES and others)
+
+
 def kernel_knows(rules: Ruleset) -> bool:
-    """Whether the compiled kernel plays ``rules``. It knows every key but Togyz Kumalak's
-    (``sow_origin``, ``even_capture``, ``tuzdyk``, ``leftover=no_move``) and boards of up to 8
-    pits; ``choose_move`` and ``hint`` play the others through the pure-Python search and
-    solver, and ``solve`` refuses them.
+    """Whether the compiled kernel plays ``rules``: every key, Togyz Kumalak's included
+    (``sow_origin``, ``even_capture``, ``tuzdyk``, ``leftover=no_move``), on boards of up to
+    KERNEL_PITS pits, which every ruleset the engine reads fits. ``choose_move``, ``hint`` and
+    ``solve`` play any other through the pure-Python search and solver (``solve`` refuses
+    it). Endgame tables know less: ``tables_know``.
 
     >>> kernel_knows(Ruleset.parse("wari")), kernel_knows(Ruleset.parse("togyz-kumalak"))
+    (True, True)
+    """
+    return rules.pits <= KERNEL_PITS
+
+
+def tables_know(rules: Ruleset) -> bool:
+    """Whether endgame tables (``engine.ai.endgame``, ``engine.ai.retrograde``) can be built
+    for ``rules``: not with Togyz Kumalak's keys, whose tuzdyks a table's index leaves out
+    (and whose sowing, captures and end the tables were never checked against), so
+    togyz-kumalak and bestemshe are searched and solved without one.
+
+    >>> tables_know(Ruleset.parse("oware")), tables_know(Ruleset.parse("bestemshe"))
     (True, False)
     """
-    return not (
-        rules.sow_origin
-        or rules.even_capture
-        or rules.tuzdyk
-        or rules.leftover == "no_move"
-        or rules.pits > 8
+    return kernel_knows(rules) and not (
+        rules.sow_origin or rules.even_capture or rules.tuzdyk or rules.leftover == "no_move"
     )
 
 
 def _known_to_the_kernel(rules: Ruleset) -> None:
     if not kernel_knows(rules):
         raise ValueError(
-            f"the compiled solver does not know {rules.name}'s rules (its sowing, even "
-            "captures and tuzdyks); hints and the levels play it through the Python search"
+            f"the compiled solver does not know {rules.name}'s rules (boards of more than "
+            f"{KERNEL_PITS} pits); hints and the levels play it through the Python search"
         )
 
 
@@ -489,5 +501,6 @@ __all__ = [
     "kernel_knows",
     "quick_proof",
     "solve",
+    "tables_know",
     "warm_up",
 ]

@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.position import Position, move_name
-from engine.ruleset import Ruleset
+from engine.ruleset import MAX_PITS, Ruleset
 from engine.sowing import tables
 
 # Slots of the rules array. Choices are numbered in the order the comments give.
@@ -48,7 +48,18 @@ DIRECTION_CHOICE = 18
 TOTAL = 19
 CYCLE = 20  # 0 draw, 1 split, 2 owners
 MAY_CYCLE = 21  # a position can repeat, so the solver must watch its path
-RULES_SIZE = 22
+# Togyz Kumalak's keys. Rules with any of them (SPECIAL) play each move through the rules
+# kernel's second path (rules_kernel._play_special), so that the others' stays as it was.
+SOW_ORIGIN = 22
+EVEN_CAPTURE = 23
+TUZDYK = 24
+LEFTOVER_NO_MOVE = 25  # leftover=no_move: rows to their owners only when the mover is stuck
+SPECIAL = 26
+BOARD_SIZE = 27  # the kernel's board: 2n+2 counts, and two tuzdyk slots where TUZDYK is set
+RULES_SIZE = 28
+
+# The most legal moves a board can have: 2 x 9 pits (choose=any), 2 directions each.
+MAX_MOVES = 4 * MAX_PITS
 
 Int64s = NDArray[np.int64]  # the kernel's arrays: boards, moves, tables, statistics
 # An endgame table, (counts, values), as engine.ai.endgame and engine.ai.retrograde build it
@@ -73,6 +84,33 @@ def may_cycle(rules: Ruleset) -> bool:
     sowing every seed either moves forward in its row or passes the mover's store, so no
     position repeats; any other mix may loop (wari's endless cycles)."""
     return not (rules.stores and rules.choose == "own" and rules.direction == "ccw")
+
+
+def special(rules: Ruleset) -> bool:
+    """Whether ``rules`` use any of Togyz Kumalak's keys (``sow_origin``, ``even_capture``,
+    ``tuzdyk``, ``leftover=no_move``): the kernel plays their moves by its second path."""
+    return rules.sow_origin or rules.even_capture or rules.tuzdyk or rules.leftover == "no_move"
+
+
+def board_size(rules: Ruleset) -> int:
+    """The length of the kernel's board for ``rules``: the 2n pits and the two stores, then,
+    where the rules have tuzdyks, South's and North's tuzdyk (its pit index + 1, 0 for none),
+    so that hashing a board covers its tuzdyks."""
+    return 2 * rules.pits + (4 if rules.tuzdyk else 2)
+
+
+def kernel_board(position: Position) -> list[int]:
+    """``position`` as the kernel's board (see ``board_size``).
+
+    >>> from engine import Game
+    >>> pos = Game.from_moves(Ruleset.parse("togyz-kumalak:pits=3,seeds=2"), "C").position
+    >>> pos.tuzdyks, kernel_board(pos)  # South's tuzdyk at North's a (index 3)
+    ((3, None), [2, 2, 1, 0, 2, 2, 3, 0, 4, 0])
+    """
+    board = list(position.board)
+    if position.rules.tuzdyk:
+        board += [0 if pit is None else pit + 1 for pit in position.tuzdyks]
+    return board
 
 
 @lru_cache(maxsize=64)
@@ -106,6 +144,12 @@ def encode(rules: Ruleset) -> RulesCode:
     code[TOTAL] = rules.total_seeds
     code[CYCLE] = ("draw", "split", "owners").index(rules.cycle)
     code[MAY_CYCLE] = may_cycle(rules)
+    code[SOW_ORIGIN] = rules.sow_origin
+    code[EVEN_CAPTURE] = rules.even_capture
+    code[TUZDYK] = rules.tuzdyk
+    code[LEFTOVER_NO_MOVE] = rules.leftover == "no_move"
+    code[SPECIAL] = special(rules)
+    code[BOARD_SIZE] = board_size(rules)
     t = tables(rules)
     next_slot = np.array(t.next_slot, np.int64)
     prev_pit = np.array(t.prev_pit, np.int64)

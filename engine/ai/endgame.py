@@ -30,13 +30,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.ai.encoding import PITS, Int64s, RulesCode, Table
+from engine.ai.encoding import MAX_MOVES, PITS, SPECIAL, Int64s, RulesCode, Table
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
 from engine.ai.unowned_views import unowned
 
 UNKNOWN = -128  # not built yet
 BUSY = -127  # being built: met again further down the walk means a cycle
-MAX_MOVES = 32
 AT, COUNT, NEXT, BEST, GAINED = range(5)  # a frame of the depth-first walk
 FRAME_SIZE = 5
 # South as an int64, not the literal 0: a literal argument compiles a function once more.
@@ -72,7 +71,10 @@ def index(counts, board, mover, n):
 def build(code: RulesCode, max_seeds: int) -> Table:
     """The table for every board with at most ``max_seeds`` seeds in the pits, as
     (counts, values): values[index(...)] is the best final margin minus the current one, for
-    the player to move. ValueError if the rules let a board come back (no table then)."""
+    the player to move. ValueError if the rules let a board come back, or have Togyz
+    Kumalak's keys (``engine.ai.tables_know``): no table then."""
+    if code.rules[SPECIAL] != 0:
+        raise ValueError("no endgame table under Togyz Kumalak's keys (tuzdyks, sowing)")
     if max_seeds > 100:
         raise ValueError("an endgame table holds at most 100 seeds (values are bytes)")
     pits = int(code.rules[PITS])

@@ -60,7 +60,9 @@ from engine.ai.encoding import (
     CYCLE,
     LEFTOVER_OWNER,
     MAJORITY,
+    MAX_MOVES,
     PITS,
+    SPECIAL,
     TOTAL,
     Int64s,
     RulesCode,
@@ -71,7 +73,6 @@ from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
 
 UNBOUNDED = 127  # low = -UNBOUNDED or high = +UNBOUNDED: an endless cycle decides it
 MAX_SEEDS = 60  # values are bytes: margins must stay well inside +-UNBOUNDED
-MAX_MOVES = 32
 SOUTH = np.int64(0)
 DRAW = 0  # encoding's cycle policies: draw, split, owners
 
@@ -125,6 +126,8 @@ def build(code: RulesCode, max_seeds: int) -> Table:
 def start(code: RulesCode, max_seeds: int) -> Table:
     """An empty table, after checking that these rules admit one (ValueError if not). For a
     table per store, ``counts`` has one more row: where each layer's values start."""
+    if code.rules[SPECIAL] != 0:  # engine.ai.tables_know
+        raise ValueError("no endgame table under Togyz Kumalak's keys (tuzdyks, sowing)")
     if max_seeds < 0 or max_seeds > largest_allowed(code):
         raise ValueError(
             f"a table for these rules holds 0 to {largest_allowed(code)} seeds, not {max_seeds}"

@@ -6,8 +6,14 @@ engine move for move: ``tests/test_ai_kernel.py`` and ``bench/kernel_diff.py`` c
 random positions of every preset and random parameter mixes.
 
 A board is an int64 array of 2n+2 counts in the engine's layout (pits A..F, a..f, then South's
-store, North's store). A move is ``2 * pit + direction``. Functions write into arrays the caller
-owns, so the search allocates nothing per node.
+store, North's store), and where the rules have tuzdyks two more slots: South's tuzdyk and
+North's, each its pit index + 1 (0 for none); ``encoding.board_size`` gives the length. A move
+is ``2 * pit + direction``. Functions write into arrays the caller owns, so the search
+allocates nothing per node.
+
+Togyz Kumalak's keys (``sow_origin``, ``even_capture``, ``tuzdyk``, ``leftover=no_move``) play
+through a second path, ``_play_special`` and ``_sow_special``, compiled apart and chosen once per
+move: the first path, every other ruleset's, does not test them at every seed.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from engine.ai.encoding import (
+    BOARD_SIZE,
     CANNOT_FEED,
     CAPTURE_EITHER,
     CAPTURE_MASK,
@@ -24,8 +31,10 @@ from engine.ai.encoding import (
     EMPTY_BEFORE_MOVE,
     EMPTY_CAPTURE,
     END,
+    EVEN_CAPTURE,
     FORBIDDEN,
     GRAND_SLAM,
+    LEFTOVER_NO_MOVE,
     LEFTOVER_OWNER,
     MAJORITY,
     MUST_FEED,
@@ -35,9 +44,12 @@ from engine.ai.encoding import (
     RELAY,
     REPLAY,
     SKIP_ORIGIN,
+    SOW_ORIGIN,
+    SPECIAL,
     TAKE_ALL,
     TAKES_SOWER,
     TOTAL,
+    TUZDYK,
 )
 
 RELAY_HISTORY = 256  # relay laps remembered before the history array grows
@@ -57,10 +69,11 @@ def sow(R, NXT, PRV, src, dst, mover, pit, direction):
     """Play the sowing and captures of one move from ``src`` into ``dst``.
 
     Returns (last slot, whether the opponent's row holds seeds after, grand slam)."""
+    if R[SPECIAL] != 0:
+        return _sow_special(R, NXT, PRV, src, dst, mover, pit, direction)
     n = R[PITS]
     n2 = n + n
-    size = n2 + 2
-    for i in range(size):
+    for i in range(R[BOARD_SIZE]):
         dst[i] = src[i]
     slot = _lap(NXT, R[SKIP_ORIGIN], dst, mover, direction, pit)
     if R[RELAY] != 0 and slot < n2 and dst[slot] > 1 and not _relay_stops(R, dst, mover, slot):
@@ -98,6 +111,98 @@ def _relay_stops(R, dst, mover, slot):
     return _is_capture_count(R, dst[slot]) and (R[CAPTURE_EITHER] != 0 or slot // R[PITS] != mover)
 
 
+# Togyz Kumalak's path: not inlined (forceinline=False, else it inherits its callers'), so it
+# is compiled once, and the first path's callers only gain a call they skip.
+@njit(cache=True, forceinline=False)
+def _sow_special(R, NXT, PRV, src, dst, mover, pit, direction):
+    """``sow`` under Togyz Kumalak's keys, as ``engine.sowing.apply_move`` plays them: the
+    first seed back into its pit (``sow_origin``; a single seed moves on), seeds sown into a
+    tuzdyk to its owner's store, and at the end the empty-pit capture, a new tuzdyk, then the
+    even or count capture."""
+    n = R[PITS]
+    n2 = n + n
+    for i in range(R[BOARD_SIZE]):
+        dst[i] = src[i]
+    # sow_origin: the lap lifts all but the seed that goes back (never with skip_origin).
+    keep = 1 if R[SOW_ORIGIN] != 0 and dst[pit] > 1 else 0
+    dst[pit] -= keep
+    slot = _lap(NXT, R[SKIP_ORIGIN], dst, mover, direction, pit)
+    dst[pit] += keep
+    south_tuzdyk = -1
+    north_tuzdyk = -1
+    if R[TUZDYK] != 0:
+        south_tuzdyk = dst[n2 + 2] - 1
+        north_tuzdyk = dst[n2 + 3] - 1
+        _to_tuzdyk_owners(R, dst)
+    if R[RELAY] != 0 and slot < n2 and dst[slot] > 1 and not _relay_stops(R, dst, mover, slot):
+        slot = _relay(R, NXT, dst, mover, direction, slot)
+    last = slot
+    opp_lo = n if mover == 0 else 0
+    reached = row_sum(dst, opp_lo, n) > 0
+    slam = False
+    if last < n2 and last != south_tuzdyk and last != north_tuzdyk:
+        took = R[EMPTY_CAPTURE] != 0 and _empty_capture(R, src, dst, mover, last)
+        theirs = last // n != mover
+        if not took and R[TUZDYK] != 0 and theirs and dst[last] == 3:
+            took = _make_tuzdyk(R, dst, mover, last)
+        if not took:
+            if R[EVEN_CAPTURE] != 0 and theirs and dst[last] % 2 == 0:
+                dst[n2 + mover] += dst[last]
+                dst[last] = 0
+            elif R[CAPTURE_MASK] != 0 and _is_capture_count(R, dst[last]):
+                slam = _count_capture(R, PRV, dst, mover, pit, direction, last)
+    return last, reached, slam
+
+
+@njit(cache=True, forceinline=True)
+def _to_tuzdyk_owners(R, b):
+    """The seeds a lap sowed into a tuzdyk (its pit holds none before a move) go to the
+    store of its owner."""
+    n2 = 2 * R[PITS]
+    for owner in range(2):
+        pit = b[n2 + 2 + owner] - 1
+        if pit >= 0:
+            b[n2 + owner] += b[pit]
+            b[pit] = 0
+
+
+@njit(cache=True, forceinline=True)
+def _make_tuzdyk(R, b, mover, last):
+    """The last seed made 3 in the opponent's pit ``last``: make it the mover's tuzdyk, its
+    seeds to the mover's store, and return True; False where the rules forbid it (the mover
+    has one, it is the opponent's last pit, or it has the number of the opponent's)."""
+    n = R[PITS]
+    n2 = 2 * n
+    number = last - (1 - mover) * n
+    theirs = b[n2 + 3 - mover] - 1  # a pit of the mover's row, or -1
+    if b[n2 + 2 + mover] != 0 or number == n - 1 or (theirs >= 0 and theirs - mover * n == number):
+        return False
+    b[n2 + mover] += b[last]
+    b[last] = 0
+    b[n2 + 2 + mover] = last + 1
+    return True
+
+
+@njit(cache=True, forceinline=False)
+def _play_special(R, NXT, PRV, src, dst, mover, move):
+    """``play`` under Togyz Kumalak's keys: with ``leftover=no_move`` (and own-row choice) a
+    player left to move with an empty row ends the game at once, each row to its owner,
+    before any majority counts (``Position.settled``'s atsyrau)."""
+    n = R[PITS]
+    last, reached, slam = _sow_special(R, NXT, PRV, src, dst, mover, move >> 1, move & 1)
+    following = mover if (R[REPLAY] != 0 and last == 2 * n + mover) else 1 - mover
+    slam_by = mover if (slam and R[GRAND_SLAM] == TAKE_ALL) else -1
+    if (
+        R[LEFTOVER_NO_MOVE] != 0
+        and R[CHOOSE_ANY] == 0
+        and slam_by < 0
+        and row_sum(dst, following * n, n) == 0
+    ):
+        sweep(dst, n, OWNERS)
+        return following, True
+    return following, settle(R, dst, slam_by)
+
+
 # Not inlined (forceinline=False, else it inherits sow's): rare, and big with its allocation,
 # which needs numba's runtime (_nrt=True, else it inherits the search's _nrt=False). numba's
 # stubs do not list its private _nrt option, hence the ignore.
@@ -129,6 +234,8 @@ def _relay(R, NXT, dst, mover, direction, slot):
         history[seen, size] = slot
         seen += 1
         slot = _lap(NXT, R[SKIP_ORIGIN], dst, mover, direction, slot)
+        if R[TUZDYK] != 0:
+            _to_tuzdyk_owners(R, dst)
         if slot >= n2 or dst[slot] <= 1 or _relay_stops(R, dst, mover, slot):
             return slot
 
@@ -290,7 +397,7 @@ def no_move_end(R, board, mover):
     if R[MUST_FEED] != 0 and row_sum(board, opp_lo, n) == 0 and row_sum(board, own_lo, n) > 0:
         policy = R[CANNOT_FEED]
         taker = OWNERS if policy == 2 else (mover if policy == 0 else 1 - mover)
-    elif R[LEFTOVER_OWNER] != 0:
+    elif R[LEFTOVER_OWNER] != 0 or R[LEFTOVER_NO_MOVE] != 0:
         taker = OWNERS
     else:
         return
@@ -301,6 +408,8 @@ def no_move_end(R, board, mover):
 def play(R, NXT, PRV, src, dst, mover, move):
     """One move and the end rules after it (but not the no-move end, which the next node
     finds): returns (the player to move next, whether the game ended)."""
+    if R[SPECIAL] != 0:
+        return _play_special(R, NXT, PRV, src, dst, mover, move)
     n2 = 2 * R[PITS]
     last, reached, slam = sow(R, NXT, PRV, src, dst, mover, move >> 1, move & 1)
     following = mover if (R[REPLAY] != 0 and last == n2 + mover) else 1 - mover

@@ -20,8 +20,18 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.ai import kernel_knows, retrograde
-from engine.ai.encoding import Endgame, Int64s, Table, decode_move, encode, may_cycle
+from engine.ai import retrograde, tables_know
+from engine.ai.encoding import (
+    MAX_MOVES,
+    Endgame,
+    Int64s,
+    Table,
+    board_size,
+    decode_move,
+    encode,
+    kernel_board,
+    may_cycle,
+)
 from engine.ai.endgame import build, fits, layer_counts
 from engine.ai.endgame import index as _table_index
 from engine.ai.search_kernel import (
@@ -35,7 +45,6 @@ from engine.ai.search_kernel import (
     EXACT_VALUES,
     HISTORY,
     INF,
-    MAX_MOVES,
     MIRROR,
     NODE_LIMIT,
     NODES,
@@ -115,10 +124,10 @@ def default_table_seeds(rules: Ruleset) -> int:
     oware) it is the table the levels play with (``play_table_seeds``). A bigger table kept
     on disk (up to LARGEST_TABLE_SEEDS, ``--table 20``) is used instead.
 
-    >>> [default_table_seeds(Ruleset.parse(name)) for name in ("kalah", "wari")]
-    [18, 13]
+    >>> [default_table_seeds(Ruleset.parse(name)) for name in ("kalah", "wari", "togyz-kumalak")]
+    [18, 13, 0]
     """
-    if not kernel_knows(rules):
+    if not tables_know(rules):
         return 0
     if stores_irrelevant(rules):
         return min(18, rules.total_seeds * 5 // 12)
@@ -142,7 +151,7 @@ def play_table_seeds(rules: Ruleset) -> int:
     >>> [play_table_seeds(Ruleset.parse(name)) for name in names]
     [0, 15, 13, 12, 13]
     """
-    if stores_irrelevant(rules) or not kernel_knows(rules):
+    if stores_irrelevant(rules) or not tables_know(rules):
         return 0
     return _fitting(rules, min(PLAY_TABLE_SEEDS, largest_table_seeds(rules)), PLAY_TABLE_BYTES)
 
@@ -156,7 +165,7 @@ def _fitting(rules: Ruleset, seeds: int, most_bytes: int) -> int:
 
 def largest_table_seeds(rules: Ruleset) -> int:
     """The largest endgame table these rules may have (0: none)."""
-    if not kernel_knows(rules):
+    if not tables_know(rules):
         return 0
     if stores_irrelevant(rules):
         return min(LARGEST_TABLE_SEEDS, rules.total_seeds)
@@ -298,7 +307,7 @@ class Searcher:
     def __init__(self, rules: Ruleset, tt_bits: int = 20) -> None:
         self.rules = rules
         self.code = encode(rules)
-        self.size = 2 * rules.pits + 2
+        self.size = board_size(rules)  # with the tuzdyks, where the rules have them
         self.zobrist = _zobrist(self.size, rules.total_seeds)
         self.ws = make_workspace(self.size, tt_bits)
         self.stats = self.ws[3]
@@ -310,10 +319,13 @@ class Searcher:
         if stores_irrelevant(rules):
             # Hash the pits and the mover only; the kernel stores values relative to the
             # stores' margin (see search_kernel.negamax).
+            n2 = 2 * rules.pits
             self.zobrist = self.zobrist.copy()
-            self.zobrist[self.size - 2 : self.size] = 0
+            self.zobrist[n2 : n2 + 2] = 0
             self.stats[RELATIVE] = 1
-            self.stats[MIRROR] = 1  # both sides share entries: see search_kernel.MIRROR
+            # Both sides share entries (see search_kernel.MIRROR), where no tuzdyk breaks
+            # the symmetry.
+            self.stats[MIRROR] = int(not rules.tuzdyk)
         none_yet = (np.zeros((1, 1), np.int64), np.zeros(1, np.int8))
         self.endgame = _read_only(none_yet)
         self.stats[ENDGAME_SEEDS] = -1
@@ -324,8 +336,10 @@ class Searcher:
         endgame table instead of searching them: ``table``, a (counts, values) pair for these
         rules (kept on disk, say), or one built now. Where play does not depend on the stores
         the table is ``engine.ai.endgame``'s; elsewhere (wari, oware) it is
-        ``engine.ai.retrograde``'s, which holds bounds. ValueError if the rules admit none or
-        ``table`` is not one for them."""
+        ``engine.ai.retrograde``'s, which holds bounds. ValueError if the rules admit none
+        (``engine.ai.tables_know``) or ``table`` is not one for them."""
+        if not tables_know(self.rules):
+            raise ValueError(f"{self.rules} has no endgame tables (its tuzdyks and sowing)")
         repeats = not self.stats[RELATIVE]
         if table is None:
             table = (retrograde.build if repeats else build)(self.code, max_seeds)
@@ -360,7 +374,7 @@ class Searcher:
         stats[EXACT_MODE] = int(exact)
         stats[ROOT_MOVE] = -1
         kids, per_ply, tt, _ = self.ws
-        kids[ROOT_ROW, 0, :] = position.board
+        kids[ROOT_ROW, 0, :] = kernel_board(position)
         value = negamax(
             self.code.rules,
             self.code.next_slot,
@@ -538,7 +552,11 @@ def solve(
         raise ValueError("the game is over: there is nothing to solve")
     started = time.perf_counter()
     searcher = searcher or Searcher(position.rules, tt_bits)
-    if endgame_seeds > searcher.stats[ENDGAME_SEEDS]:
+    # (Rules without tables solve without one; a table of 0 seeds is only what a solve makes
+    # where it is given none.)
+    if endgame_seeds > searcher.stats[ENDGAME_SEEDS] and (
+        endgame_seeds > 0 or tables_know(position.rules)
+    ):
         searcher.use_endgame_table(endgame_seeds, endgame_table)
     stats = searcher.stats
     # Start MTD(f) near the answer: a short heuristic search, rounded to a margin of the right

@@ -30,20 +30,27 @@ import numpy as np
 from numba import njit
 
 from engine.ai.encoding import (
+    BOARD_SIZE,
     CAPTURE_EITHER,
     CAPTURE_MASK,
     CHOOSE_ANY,
     CYCLE,
     EMPTY_CAPTURE,
+    EVEN_CAPTURE,
     FORBIDDEN,
     GRAND_SLAM,
+    MAX_MOVES,
     MAY_CYCLE,
     MUST_FEED,
     NEEDS_OPPOSITE,
     PITS,
     REPLAY,
     SKIP_ORIGIN,
+    SOW_ORIGIN,
+    SPECIAL,
+    STORES,
     TOTAL,
+    TUZDYK,
     Int64s,
 )
 from engine.ai.endgame import index
@@ -93,7 +100,6 @@ SCALE = 4  # search units per seed of margin
 INF = 1 << 20
 MAX_PLY = 400
 ROOT_ROW = MAX_PLY + 1  # kids[ROOT_ROW, 0] holds the root board
-MAX_MOVES = 32  # 2n pits (choose=any) x 2 directions, n <= 8
 EXACT_DEPTH = 30000  # the depth an exact search claims, so the TT treats it as final
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -105,8 +111,8 @@ STOP = 9  # set to 1 by another thread (the time limit): the search aborts at it
 # budget that starts at stats[BUDGET_START] (0: off) and grows; see _budgeted.
 BUDGET_START = 10
 BUDGET_GROWTH = 4
-# 1 where the rules treat both sides alike and the stores do not change play (RELATIVE): a
-# board with North to move is hashed as its half-turn rotation with South to move, so the
+# 1 where the rules treat both sides alike, the stores do not change play (RELATIVE) and there
+# are no tuzdyks (whose slots the rotation would not turn): a board with North to move is hashed as its half-turn rotation with South to move, so the
 # two share one table entry (values are already for the mover, relative to the stores).
 MIRROR = 11
 # Enhanced transposition cutoffs are tried at nodes with at least this many seeds in the pits
@@ -120,7 +126,7 @@ EXACT_VALUES, BOUNDS, VALUES_PER_STORE = 0, 1, 2
 # stopped by the clock still has one once its first move is done).
 ROOT_VALUE = 14
 ROOT_BONUS = 15  # stats[ROOT_BONUS + move]: a 0-63 tie-break for root moves, from the seed
-HISTORY = ROOT_BONUS + MAX_MOVES  # stats[HISTORY + 32 * mover + move]: cutoffs it caused
+HISTORY = ROOT_BONUS + MAX_MOVES  # stats[HISTORY + MAX_MOVES * mover + move]: its cutoffs
 STATS_SIZE = HISTORY + 2 * MAX_MOVES
 HISTORY_CAP = (1 << 20) - 1
 
@@ -174,8 +180,9 @@ def path_member(h):
 
 @njit(cache=True, forceinline=True)
 def position_hash(Z, board, size, mover, mirror):
-    """Zobrist hash of the board and the mover; with ``mirror``, of the board as the mover
-    sees it (North's boards rotated by half a turn, no mover bit)."""
+    """Zobrist hash of the board (``size`` slots: with the tuzdyks, where the rules have them)
+    and the mover; with ``mirror`` (never with tuzdyks), of the board as the mover sees it
+    (North's boards rotated by half a turn, no mover bit)."""
     if mirror != 0 and mover != 0:
         n2 = size - 2
         n = n2 >> 1
@@ -282,6 +289,8 @@ def guess_gain(R, NXT, board, mover, move, exact):
     first; then a capture by its size; in an ``exact`` search also the seeds a move sows into
     the mover's store on the way. (Those cut the standard-capture Kalah(6,4) proofs tenfold;
     in the levels' depth-limited search they cost nodes: bench/search_set.py.)"""
+    if R[SPECIAL] != 0:
+        return _guess_special(R, NXT, board, mover, move, exact)
     n = R[PITS]
     n2 = 2 * n
     pit = move >> 1
@@ -315,6 +324,60 @@ def guess_gain(R, NXT, board, mover, move, exact):
     return 2 * home
 
 
+TUZDYK_WORTH = 10  # what _guess_special counts a new tuzdyk as, in seeds
+
+
+@njit(cache=True, forceinline=False)
+def _guess_special(R, NXT, board, mover, move, exact):
+    """``guess_gain`` under Togyz Kumalak's keys (compiled apart, as the rules' second path
+    is): the first seed back into its pit (``sow_origin``), the seeds sown into the mover's
+    tuzdyk counted as brought home, and a new tuzdyk or an even capture as captures."""
+    n = R[PITS]
+    n2 = 2 * n
+    pit = move >> 1
+    direction = move & 1
+    seeds = board[pit]
+    if R[SOW_ORIGIN] != 0 and seeds > 1:
+        seeds -= 1  # the first seed goes back
+    sown = seeds
+    mine = -1  # the mover's tuzdyk, and the opponent's
+    theirs = -1
+    if R[TUZDYK] != 0:
+        mine = board[n2 + 2 + mover] - 1
+        theirs = board[n2 + 3 - mover] - 1
+    slot = pit
+    skip = R[SKIP_ORIGIN] != 0
+    home = 0  # seeds sown into the mover's tuzdyk, and (exact) store
+    while seeds > 0:
+        slot = NXT[mover, direction, slot]
+        if slot != pit or not skip:
+            seeds -= 1
+            if slot == mine or (slot == n2 + mover and exact):
+                home += 1
+    if slot == n2 + mover:
+        return 512 - min(board[pit], 32) if R[REPLAY] != 0 else 1 + 2 * home
+    if slot >= n2 or slot == mine or slot == theirs:
+        return 2 * home
+    laps = (sown - 1) // (n2 + R[STORES] - (1 if skip else 0))  # rounds before the last
+    # The last pit's count: the seeds that fell in it, on what it held (the seed kept back,
+    # if it is the pit sown from).
+    landed = laps + 1 + (board[slot] if slot != pit else board[pit] - sown)
+    across_row = slot // n != mover
+    if R[EMPTY_CAPTURE] != 0 and landed == 1 and (R[CHOOSE_ANY] != 0 or not across_row):
+        across = board[n2 - 1 - slot] + laps
+        if across > 0 or R[NEEDS_OPPOSITE] == 0:
+            return 2 * (home + across + 1) + 1
+    if across_row and R[TUZDYK] != 0 and landed == 3 and mine < 0 and slot % n != n - 1:
+        if theirs < 0 or theirs % n != slot % n:
+            return 2 * (home + TUZDYK_WORTH) + 1
+    if across_row and R[EVEN_CAPTURE] != 0 and landed % 2 == 0:
+        return 2 * (home + landed) + 1
+    if R[CAPTURE_MASK] != 0 and landed < 62 and (R[CAPTURE_MASK] >> landed) & 1 == 1:
+        if R[CAPTURE_EITHER] != 0 or across_row:
+            return 2 * (home + landed) + 1
+    return 2 * home
+
+
 @njit(cache=True)
 def _etc(
     R, NXT, PRV, Z, kids, tt, counts, endgame, stats, board, mover, moves, count, beta, ply, salt
@@ -323,7 +386,7 @@ def _etc(
     enough (or that ends the game well enough) refutes this node without a search.
     Returns that value, or -INF."""
     n2 = 2 * R[PITS]
-    size = n2 + 2
+    size = R[BOARD_SIZE]
     child = kids[ply, 0]
     mask = tt.shape[0] - 2
     bounded = not (R[MAY_CYCLE] != 0 and R[CYCLE] == 0)
@@ -491,7 +554,7 @@ def _bring_best(moves, order, j, count):
 @njit(cache=True, forceinline=True)
 def _credit(stats, mover, move, amount):
     """History: a cutoff ``move`` made, for ordering it elsewhere."""
-    slot = HISTORY + 32 * mover + move
+    slot = HISTORY + MAX_MOVES * mover + move
     stats[slot] = min(stats[slot] + amount, HISTORY_CAP)
 
 
@@ -499,7 +562,7 @@ def _credit(stats, mover, move, amount):
 def _prefetch_entry(R, Z, tt, stats, child, following, salt):
     """Start loading the table bucket of the child about to be searched, so that the miss
     overlaps the work the child does before it reads the table (see negamax)."""
-    h = position_hash(Z, child, 2 * R[PITS] + 2, following, stats[MIRROR]) ^ salt
+    h = position_hash(Z, child, R[BOARD_SIZE], following, stats[MIRROR]) ^ salt
     prefetch(tt, 2 * (h & (tt.shape[0] - 2)))
 
 
@@ -603,7 +666,7 @@ def negamax(
     board = kids[ply - 1, 0] if ply > 0 else kids[ROOT_ROW, 0]
     n = R[PITS]
     n2 = 2 * n
-    size = n2 + 2
+    size = R[BOARD_SIZE]
     left = row_sum(board, 0, n2)  # seeds still in the pits
     # (Not at the root, which must name a move: its children are read instead.)
     if left <= stats[ENDGAME_SEEDS] and ply > 0:  # -1 without a table
@@ -713,7 +776,9 @@ def negamax(
     for i in range(count):
         m = moves[i]
         # The guess first, then the history of cutoffs this move made elsewhere.
-        score = (guess_gain(R, NXT, board, mover, m, exact) << 20) + stats[HISTORY + 32 * mover + m]
+        score = (guess_gain(R, NXT, board, mover, m, exact) << 20) + stats[
+            HISTORY + MAX_MOVES * mover + m
+        ]
         if m == hint:
             score += 1 << 40
         if ply == 0:
