@@ -48,15 +48,16 @@ DIRECTION_CHOICE = 18
 TOTAL = 19
 CYCLE = 20  # 0 draw, 1 split, 2 owners
 MAY_CYCLE = 21  # a position can repeat, so the solver must watch its path
-# Togyz Kumalak's keys. Rules with any of them (SPECIAL) play each move through the rules
-# kernel's second path (rules_kernel._play_special), so that the others' stays as it was.
+# Togyz Kumalak's keys. SPECIAL: any of them, for the few tests a move their code needs.
 SOW_ORIGIN = 22
 EVEN_CAPTURE = 23
 TUZDYK = 24
 LEFTOVER_NO_MOVE = 25  # leftover=no_move: rows to their owners only when the mover is stuck
 SPECIAL = 26
 BOARD_SIZE = 27  # the kernel's board: 2n+2 counts, and two tuzdyk slots where TUZDYK is set
-RULES_SIZE = 28
+GUESS_MASK = 28  # the counts search_kernel.guess_gain orders as captures: CAPTURE_MASK's,
+# or even counts and a tuzdyk's 3 under Togyz Kumalak's keys
+RULES_SIZE = 29
 
 # The most legal moves a board can have: 2 x 9 pits (choose=any), 2 directions each.
 MAX_MOVES = 4 * MAX_PITS
@@ -88,7 +89,7 @@ def may_cycle(rules: Ruleset) -> bool:
 
 def special(rules: Ruleset) -> bool:
     """Whether ``rules`` use any of Togyz Kumalak's keys (``sow_origin``, ``even_capture``,
-    ``tuzdyk``, ``leftover=no_move``): the kernel plays their moves by its second path."""
+    ``tuzdyk``, ``leftover=no_move``): the code the kernel runs for them only then."""
     return rules.sow_origin or rules.even_capture or rules.tuzdyk or rules.leftover == "no_move"
 
 
@@ -150,6 +151,12 @@ def encode(rules: Ruleset) -> RulesCode:
     code[LEFTOVER_NO_MOVE] = rules.leftover == "no_move"
     code[SPECIAL] = special(rules)
     code[BOARD_SIZE] = board_size(rules)
+    guess = code[CAPTURE_MASK]
+    if rules.even_capture:
+        guess |= sum(1 << c for c in range(2, 62, 2))
+    if rules.tuzdyk:
+        guess |= 1 << 3
+    code[GUESS_MASK] = guess
     t = tables(rules)
     next_slot = np.array(t.next_slot, np.int64)
     prev_pit = np.array(t.prev_pit, np.int64)

@@ -11,9 +11,13 @@ North's, each its pit index + 1 (0 for none); ``encoding.board_size`` gives the 
 is ``2 * pit + direction``. Functions write into arrays the caller owns, so the search
 allocates nothing per node.
 
-Togyz Kumalak's keys (``sow_origin``, ``even_capture``, ``tuzdyk``, ``leftover=no_move``) play
-through a second path, ``_play_special`` and ``_sow_special``, compiled apart and chosen once per
-move: the first path, every other ruleset's, does not test them at every seed.
+Togyz Kumalak's keys (``sow_origin``, ``even_capture``, ``tuzdyk``, ``leftover=no_move``) are
+tested a few times a move, never at a seed: the sowing loop is every ruleset's. Their code is
+written out in the functions every ruleset runs, not in functions of its own nor a second path
+of calls: numba compiles each function it calls on its own too and links it into every
+function above it, to be optimized again there (a second path cost the cold compile 6 s, this
+way about 1 s). The tests are marked ``unlikely``, so that the optimizer keeps the common path
+as it was (plain tests made Kalah's search a quarter slower).
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from engine.ai.encoding import (
     TOTAL,
     TUZDYK,
 )
+from engine.ai.unowned_views import unlikely
 
 RELAY_HISTORY = 256  # relay laps remembered before the history array grows
 OWNERS, NO_SWEEP = -1, -2  # sweep's taker: each row to its owner; settle: no sweep at all
@@ -69,22 +74,54 @@ def sow(R, NXT, PRV, src, dst, mover, pit, direction):
     """Play the sowing and captures of one move from ``src`` into ``dst``.
 
     Returns (last slot, whether the opponent's row holds seeds after, grand slam)."""
-    if R[SPECIAL] != 0:
-        return _sow_special(R, NXT, PRV, src, dst, mover, pit, direction)
     n = R[PITS]
     n2 = n + n
     for i in range(R[BOARD_SIZE]):
         dst[i] = src[i]
+    special = unlikely(R[SPECIAL] != 0)  # Togyz Kumalak's keys
+    # sow_origin: the lap lifts all but the first seed, which stays (a single seed moves on).
+    keep = 1 if special and R[SOW_ORIGIN] != 0 and dst[pit] > 1 else 0
+    if special:
+        dst[pit] -= keep
     slot = _lap(NXT, R[SKIP_ORIGIN], dst, mover, direction, pit)
+    if special:
+        dst[pit] += keep
+        for owner in range(2 if R[TUZDYK] != 0 else 0):
+            tuzdyk = dst[n2 + 2 + owner] - 1  # what fell in it (none before) is its owner's
+            if tuzdyk >= 0:
+                dst[n2 + owner] += dst[tuzdyk]
+                dst[tuzdyk] = 0
     if R[RELAY] != 0 and slot < n2 and dst[slot] > 1 and not _relay_stops(R, dst, mover, slot):
         slot = _relay(R, NXT, dst, mover, direction, slot)
     last = slot
     opp_lo = n if mover == 0 else 0
     reached = row_sum(dst, opp_lo, n) > 0
     slam = False
-    if last < n2:
+    # (A last seed sown into a tuzdyk left its pit empty: nothing more happens there.)
+    if last < n2 and not (special and dst[last] == 0):
         # The empty-pit rule first; a last pit it does not take may still capture by count.
         took = R[EMPTY_CAPTURE] != 0 and _empty_capture(R, src, dst, mover, last)
+        if not took and special and (last < n) == (mover == 1):
+            # Togyz Kumalak, as engine.sowing.apply_move: a last seed making 3 in the
+            # opponent's pit makes it the mover's tuzdyk, where the rules allow one (one a
+            # player, never the opponent's last pit nor the number of their tuzdyk); else one
+            # making an even count there takes it. (Numbers without a division: each is one
+            # more test in the compiled code.)
+            number = last - n + mover * n
+            if (
+                R[TUZDYK] != 0
+                and dst[last] == 3
+                and dst[n2 + 2 + mover] == 0
+                and number != n - 1
+                and dst[n2 + 3 - mover] - 1 - mover * n != number  # theirs (0: none, -1)
+            ):
+                dst[n2 + 2 + mover] = last + 1
+                took = True
+            elif R[EVEN_CAPTURE] != 0 and dst[last] % 2 == 0:
+                took = True
+            if took:
+                dst[n2 + mover] += dst[last]
+                dst[last] = 0
         if not took and R[CAPTURE_MASK] != 0 and _is_capture_count(R, dst[last]):
             slam = _count_capture(R, PRV, dst, mover, pit, direction, last)
     return last, reached, slam
@@ -109,98 +146,6 @@ def _lap(NXT, skip, dst, mover, direction, start):
 def _relay_stops(R, dst, mover, slot):
     """A lap ending on a capturing count ends the move there (as engine.sowing does)."""
     return _is_capture_count(R, dst[slot]) and (R[CAPTURE_EITHER] != 0 or slot // R[PITS] != mover)
-
-
-# Togyz Kumalak's path: not inlined (forceinline=False, else it inherits its callers'), so it
-# is compiled once, and the first path's callers only gain a call they skip.
-@njit(cache=True, forceinline=False)
-def _sow_special(R, NXT, PRV, src, dst, mover, pit, direction):
-    """``sow`` under Togyz Kumalak's keys, as ``engine.sowing.apply_move`` plays them: the
-    first seed back into its pit (``sow_origin``; a single seed moves on), seeds sown into a
-    tuzdyk to its owner's store, and at the end the empty-pit capture, a new tuzdyk, then the
-    even or count capture."""
-    n = R[PITS]
-    n2 = n + n
-    for i in range(R[BOARD_SIZE]):
-        dst[i] = src[i]
-    # sow_origin: the lap lifts all but the seed that goes back (never with skip_origin).
-    keep = 1 if R[SOW_ORIGIN] != 0 and dst[pit] > 1 else 0
-    dst[pit] -= keep
-    slot = _lap(NXT, R[SKIP_ORIGIN], dst, mover, direction, pit)
-    dst[pit] += keep
-    south_tuzdyk = -1
-    north_tuzdyk = -1
-    if R[TUZDYK] != 0:
-        south_tuzdyk = dst[n2 + 2] - 1
-        north_tuzdyk = dst[n2 + 3] - 1
-        _to_tuzdyk_owners(R, dst)
-    if R[RELAY] != 0 and slot < n2 and dst[slot] > 1 and not _relay_stops(R, dst, mover, slot):
-        slot = _relay(R, NXT, dst, mover, direction, slot)
-    last = slot
-    opp_lo = n if mover == 0 else 0
-    reached = row_sum(dst, opp_lo, n) > 0
-    slam = False
-    if last < n2 and last != south_tuzdyk and last != north_tuzdyk:
-        took = R[EMPTY_CAPTURE] != 0 and _empty_capture(R, src, dst, mover, last)
-        theirs = last // n != mover
-        if not took and R[TUZDYK] != 0 and theirs and dst[last] == 3:
-            took = _make_tuzdyk(R, dst, mover, last)
-        if not took:
-            if R[EVEN_CAPTURE] != 0 and theirs and dst[last] % 2 == 0:
-                dst[n2 + mover] += dst[last]
-                dst[last] = 0
-            elif R[CAPTURE_MASK] != 0 and _is_capture_count(R, dst[last]):
-                slam = _count_capture(R, PRV, dst, mover, pit, direction, last)
-    return last, reached, slam
-
-
-@njit(cache=True, forceinline=True)
-def _to_tuzdyk_owners(R, b):
-    """The seeds a lap sowed into a tuzdyk (its pit holds none before a move) go to the
-    store of its owner."""
-    n2 = 2 * R[PITS]
-    for owner in range(2):
-        pit = b[n2 + 2 + owner] - 1
-        if pit >= 0:
-            b[n2 + owner] += b[pit]
-            b[pit] = 0
-
-
-@njit(cache=True, forceinline=True)
-def _make_tuzdyk(R, b, mover, last):
-    """The last seed made 3 in the opponent's pit ``last``: make it the mover's tuzdyk, its
-    seeds to the mover's store, and return True; False where the rules forbid it (the mover
-    has one, it is the opponent's last pit, or it has the number of the opponent's)."""
-    n = R[PITS]
-    n2 = 2 * n
-    number = last - (1 - mover) * n
-    theirs = b[n2 + 3 - mover] - 1  # a pit of the mover's row, or -1
-    if b[n2 + 2 + mover] != 0 or number == n - 1 or (theirs >= 0 and theirs - mover * n == number):
-        return False
-    b[n2 + mover] += b[last]
-    b[last] = 0
-    b[n2 + 2 + mover] = last + 1
-    return True
-
-
-@njit(cache=True, forceinline=False)
-def _play_special(R, NXT, PRV, src, dst, mover, move):
-    """``play`` under Togyz Kumalak's keys: with ``leftover=no_move`` (and own-row choice) a
-    player left to move with an empty row ends the game at once, each row to its owner,
-    before any majority counts (``Position.settled``'s atsyrau)."""
-    n = R[PITS]
-    last, reached, slam = _sow_special(R, NXT, PRV, src, dst, mover, move >> 1, move & 1)
-    following = mover if (R[REPLAY] != 0 and last == 2 * n + mover) else 1 - mover
-    slam_by = mover if (slam and R[GRAND_SLAM] == TAKE_ALL) else -1
-    if (
-        R[LEFTOVER_NO_MOVE] != 0
-        and R[CHOOSE_ANY] == 0
-        and slam_by < 0
-        and row_sum(dst, following * n, n) == 0
-    ):
-        sweep(dst, n, OWNERS)
-        return following, True
-    return following, settle(R, dst, slam_by)
 
 
 # Not inlined (forceinline=False, else it inherits sow's): rare, and big with its allocation,
@@ -234,8 +179,11 @@ def _relay(R, NXT, dst, mover, direction, slot):
         history[seen, size] = slot
         seen += 1
         slot = _lap(NXT, R[SKIP_ORIGIN], dst, mover, direction, slot)
-        if R[TUZDYK] != 0:
-            _to_tuzdyk_owners(R, dst)
+        for owner in range(2 if R[TUZDYK] != 0 else 0):  # as in sow
+            tuzdyk = dst[n2 + 2 + owner] - 1
+            if tuzdyk >= 0:
+                dst[n2 + owner] += dst[tuzdyk]
+                dst[tuzdyk] = 0
         if slot >= n2 or dst[slot] <= 1 or _relay_stops(R, dst, mover, slot):
             return slot
 
@@ -364,14 +312,23 @@ def sweep(board, n, taker):
 
 
 @njit(cache=True, forceinline=True)
-def settle(R, board, slam_by):
-    """Apply the end rules that follow a move, in place; return True if the game ended."""
+def settle(R, board, slam_by, following):
+    """Apply the end rules that follow a move, ``following`` to move next, in place; return
+    True if the game ended."""
     n = R[PITS]
     n2 = 2 * n
     # Who takes the seeds left (see sweep), or NO_SWEEP; one sweep call, inlined once.
     leftover = OWNERS if R[LEFTOVER_OWNER] != 0 else NO_SWEEP
     if slam_by >= 0:
         taker = slam_by
+    elif (
+        unlikely(R[LEFTOVER_NO_MOVE] != 0)
+        and R[CHOOSE_ANY] == 0
+        and row_sum(board, following * n, n) == 0
+    ):
+        # Togyz Kumalak's atsyrau: the player to move has no stone. It ends the game before
+        # any majority counts, each row to its owner (as Position.settled).
+        taker = OWNERS
     elif R[MAJORITY] != 0 and (2 * board[n2] > R[TOTAL] or 2 * board[n2 + 1] > R[TOTAL]):
         taker = leftover
     else:
@@ -408,13 +365,11 @@ def no_move_end(R, board, mover):
 def play(R, NXT, PRV, src, dst, mover, move):
     """One move and the end rules after it (but not the no-move end, which the next node
     finds): returns (the player to move next, whether the game ended)."""
-    if R[SPECIAL] != 0:
-        return _play_special(R, NXT, PRV, src, dst, mover, move)
-    n2 = 2 * R[PITS]
+    n = R[PITS]
     last, reached, slam = sow(R, NXT, PRV, src, dst, mover, move >> 1, move & 1)
-    following = mover if (R[REPLAY] != 0 and last == n2 + mover) else 1 - mover
+    following = mover if (R[REPLAY] != 0 and last == 2 * n + mover) else 1 - mover
     slam_by = mover if (slam and R[GRAND_SLAM] == TAKE_ALL) else -1
-    ended = settle(R, dst, slam_by)
+    ended = settle(R, dst, slam_by, following)
     return following, ended
 
 

@@ -32,13 +32,12 @@ from numba import njit
 from engine.ai.encoding import (
     BOARD_SIZE,
     CAPTURE_EITHER,
-    CAPTURE_MASK,
     CHOOSE_ANY,
     CYCLE,
     EMPTY_CAPTURE,
-    EVEN_CAPTURE,
     FORBIDDEN,
     GRAND_SLAM,
+    GUESS_MASK,
     MAX_MOVES,
     MAY_CYCLE,
     MUST_FEED,
@@ -47,10 +46,7 @@ from engine.ai.encoding import (
     REPLAY,
     SKIP_ORIGIN,
     SOW_ORIGIN,
-    SPECIAL,
-    STORES,
     TOTAL,
-    TUZDYK,
     Int64s,
 )
 from engine.ai.endgame import index
@@ -288,14 +284,16 @@ def guess_gain(R, NXT, board, mover, move, exact):
     """A quick ordering score without sowing (laps ignored): a replay first, nearest the store
     first; then a capture by its size; in an ``exact`` search also the seeds a move sows into
     the mover's store on the way. (Those cut the standard-capture Kalah(6,4) proofs tenfold;
-    in the levels' depth-limited search they cost nodes: bench/search_set.py.)"""
-    if R[SPECIAL] != 0:
-        return _guess_special(R, NXT, board, mover, move, exact)
+    in the levels' depth-limited search they cost nodes: bench/search_set.py.) Under Togyz
+    Kumalak's keys the first seed goes back into its pit, and ``GUESS_MASK`` adds the even
+    counts and a tuzdyk's 3 to the capturing counts. (Written without a test of its own: any
+    test here, even one never taken, made Kalah's search 5-8% slower.)"""
     n = R[PITS]
     n2 = 2 * n
     pit = move >> 1
     direction = move & 1
     seeds = board[pit]
+    seeds -= R[SOW_ORIGIN] & (seeds > 1)  # the first seed back into its pit
     slot = pit
     skip = R[SKIP_ORIGIN] != 0
     home = 0  # seeds sown into the mover's own store
@@ -318,62 +316,8 @@ def guess_gain(R, NXT, board, mover, move, exact):
             if across > 0 or R[NEEDS_OPPOSITE] == 0:
                 return 2 * (home + across + 1) + 1
         return 2 * home
-    if R[CAPTURE_MASK] != 0 and landed < 62 and (R[CAPTURE_MASK] >> landed) & 1 == 1:
+    if R[GUESS_MASK] != 0 and landed < 62 and (R[GUESS_MASK] >> landed) & 1 == 1:
         if R[CAPTURE_EITHER] != 0 or slot // n != mover:
-            return 2 * (home + landed) + 1
-    return 2 * home
-
-
-TUZDYK_WORTH = 10  # what _guess_special counts a new tuzdyk as, in seeds
-
-
-@njit(cache=True, forceinline=False)
-def _guess_special(R, NXT, board, mover, move, exact):
-    """``guess_gain`` under Togyz Kumalak's keys (compiled apart, as the rules' second path
-    is): the first seed back into its pit (``sow_origin``), the seeds sown into the mover's
-    tuzdyk counted as brought home, and a new tuzdyk or an even capture as captures."""
-    n = R[PITS]
-    n2 = 2 * n
-    pit = move >> 1
-    direction = move & 1
-    seeds = board[pit]
-    if R[SOW_ORIGIN] != 0 and seeds > 1:
-        seeds -= 1  # the first seed goes back
-    sown = seeds
-    mine = -1  # the mover's tuzdyk, and the opponent's
-    theirs = -1
-    if R[TUZDYK] != 0:
-        mine = board[n2 + 2 + mover] - 1
-        theirs = board[n2 + 3 - mover] - 1
-    slot = pit
-    skip = R[SKIP_ORIGIN] != 0
-    home = 0  # seeds sown into the mover's tuzdyk, and (exact) store
-    while seeds > 0:
-        slot = NXT[mover, direction, slot]
-        if slot != pit or not skip:
-            seeds -= 1
-            if slot == mine or (slot == n2 + mover and exact):
-                home += 1
-    if slot == n2 + mover:
-        return 512 - min(board[pit], 32) if R[REPLAY] != 0 else 1 + 2 * home
-    if slot >= n2 or slot == mine or slot == theirs:
-        return 2 * home
-    laps = (sown - 1) // (n2 + R[STORES] - (1 if skip else 0))  # rounds before the last
-    # The last pit's count: the seeds that fell in it, on what it held (the seed kept back,
-    # if it is the pit sown from).
-    landed = laps + 1 + (board[slot] if slot != pit else board[pit] - sown)
-    across_row = slot // n != mover
-    if R[EMPTY_CAPTURE] != 0 and landed == 1 and (R[CHOOSE_ANY] != 0 or not across_row):
-        across = board[n2 - 1 - slot] + laps
-        if across > 0 or R[NEEDS_OPPOSITE] == 0:
-            return 2 * (home + across + 1) + 1
-    if across_row and R[TUZDYK] != 0 and landed == 3 and mine < 0 and slot % n != n - 1:
-        if theirs < 0 or theirs % n != slot % n:
-            return 2 * (home + TUZDYK_WORTH) + 1
-    if across_row and R[EVEN_CAPTURE] != 0 and landed % 2 == 0:
-        return 2 * (home + landed) + 1
-    if R[CAPTURE_MASK] != 0 and landed < 62 and (R[CAPTURE_MASK] >> landed) & 1 == 1:
-        if R[CAPTURE_EITHER] != 0 or across_row:
             return 2 * (home + landed) + 1
     return 2 * home
 

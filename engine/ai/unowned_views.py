@@ -3,6 +3,7 @@
 numba counts the references of every array view it makes (``boards[depth]``,
 ``kids[ply, 0]``...) with atomic instructions. In the search, several views per node made
 those atomics half of the running time. A view of an array whose meminfo is null skips them.
+Two more intrinsics for the kernels: ``prefetch`` and ``unlikely``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
     def unowned(array: NDArray[Any]) -> NDArray[Any]: ...
 
     def prefetch(array: NDArray[Any], offset: int) -> None: ...
+
+    def unlikely(condition: bool) -> bool: ...
 
 else:
     from llvmlite import ir
@@ -61,3 +64,20 @@ else:
         from numba.core import types
 
         return types.none(array, offset), codegen
+
+    @intrinsic
+    def unlikely(typingctx, condition):
+        """``condition``, which the compiled code expects to be false (LLVM's expect): the
+        code it guards is laid out of the common path. The rules kernel tests Togyz Kumalak's
+        keys so, a few times a move: as plain tests they made Kalah's search a quarter slower,
+        through what the optimizer made of the code around them."""
+        from numba.core import cgutils, types
+
+        def codegen(context, builder, signature, args):
+            bit = ir.IntType(1)
+            expect = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(bit, [bit, bit]), "llvm.expect.i1"
+            )
+            return builder.call(expect, [args[0], bit(0)])
+
+        return types.boolean(types.boolean), codegen
