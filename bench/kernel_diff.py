@@ -1,10 +1,12 @@
 """The full differential check: compiled rules vs engine on many random positions.
 
     .venv/bin/python bench/kernel_diff.py [--positions 100000] [--seed 1]
+        [--presets togyz-kumalak,bestemshe]
 
-Positions come from every preset and random parameter mixes (see engine.ai.selfcheck);
-for each, the legal moves and every resulting position (board, player to move, game over)
-must be the same. Prints the counts and the first disagreements, if any; exit status 1 then.
+Positions come from every preset (or those of ``--presets``) and random parameter mixes of
+them, Togyz Kumalak's keys and tuzdyks included (see engine.ai.selfcheck); for each, the legal
+moves and every resulting position (board with its tuzdyks, player to move, game over) must
+be the same. Prints the counts and the first disagreements, if any; exit status 1 then.
 """
 
 from __future__ import annotations
@@ -23,12 +25,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description="kernel vs engine on random positions")
     parser.add_argument("--positions", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--presets", default="", help="only these presets and their mixes (comma-separated)"
+    )
     args = parser.parse_args()
+    names = [name.strip() for name in args.presets.split(",") if name.strip()]
     started = time.perf_counter()
-    positions, moves, problems = run(args.positions, args.seed)
+    positions, moves, problems = run(args.positions, args.seed, names)
     print(
         f"{positions:,} positions, {moves:,} moves compared, {len(problems)} disagreements "
-        f"({time.perf_counter() - started:.0f} s, seed {args.seed})"
+        f"({time.perf_counter() - started:.0f} s, seed {args.seed}"
+        + (f", presets {', '.join(names)})" if names else ")")
     )
     for problem in problems:
         print("  " + problem)
