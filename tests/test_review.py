@@ -34,6 +34,8 @@ CYCLIC = [
     "mankala:pits=2",
     "manbula:pits=2,seeds=3",
     "wari:pits=3,seeds=2,laps=relay",
+    "togyz-kumalak:pits=3,seeds=2",  # even captures and a tuzdyk
+    "bestemshe:pits=3,seeds=2",
 ]
 PATH_MINIMAX_SEEDS = 3
 
@@ -217,7 +219,18 @@ def test_json_has_one_object_per_move():
 
 
 @pytest.mark.parametrize(
-    "name", ["kalah", "kalah-nosweep", "wari", "oware", "al-manqala", "mankala", "manbula"]
+    "name",
+    [
+        "kalah",
+        "kalah-nosweep",
+        "wari",
+        "oware",
+        "al-manqala",
+        "mankala",
+        "manbula",
+        "togyz-kumalak",
+        "bestemshe",
+    ],
 )
 def test_every_rules_family_plays_through(name):
     rules = Ruleset.parse(name)
