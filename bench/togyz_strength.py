@@ -12,9 +12,9 @@ draw 1/2), with a 95% interval over the pairs (bench/intervals.py). A game still
 ``bench/match.py``'s MAX_PLIES plies is ended by agreement.
 
 Time: the expert plays with ``--seconds`` as its time limit (``choose_move``'s
-``time_limit``). The kernel does not know Togyz Kumalak, so both levels play through the
-pure-Python search, which keeps half a second of the limit back (``engine.ai``); the medians
-of the seconds each side really spent are printed. ``hard`` plays with its own budget as the
+``time_limit``). Both levels search through the compiled kernel (warmed before the first
+game, so no move waits on the compiler); the medians of the seconds each side really spent
+are printed. ``hard`` plays with its own budget as the
 bot does unless ``--opponent-seconds`` is given; the engine gets ``--opponent-seconds``
 (default: ``--seconds``).
 
@@ -58,7 +58,7 @@ sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engin
 from bench.intervals import mean_interval  # noqa: E402
 from bench.match import MAX_PLIES  # noqa: E402
 from engine import Game, Position  # noqa: E402
-from engine.ai import SEARCH_LEVELS, choose_move  # noqa: E402
+from engine.ai import SEARCH_LEVELS, choose_move, warm_up  # noqa: E402
 
 RULES = "togyz-kumalak"
 ENGINE = "toguzcpp"
@@ -329,6 +329,7 @@ def main() -> int:
         + (f" --engine {args.engine}" if ENGINE in args.opponent else ""),
         flush=True,
     )
+    warm_up()  # compile (or load) the kernel before any move is timed
     chosen = openings(pairs, args.seed)
     problems: list[str] = []
     for opponent in args.opponent:
