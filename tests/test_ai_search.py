@@ -192,15 +192,9 @@ def test_extra_turn_is_not_negated():
 
 
 def test_levels_return_legal_moves_on_every_preset():
-    rng = random.Random(4)
     for name in Ruleset.presets():
         rules = Ruleset.parse(name)
-        pos = Position.initial(rules)
-        for _ in range(rng.randint(0, 10)):
-            nxt = pos.play(rng.choice(pos.legal_moves()))
-            if nxt.is_over():
-                break
-            pos = nxt
+        (pos,) = _played_positions(rules, 1, seed=4)
         for level in LEVELS:
             if level == "expert":
                 continue  # a full expert move per preset would cost seconds; see the bench
