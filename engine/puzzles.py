@@ -62,6 +62,7 @@ from engine.game import Game
 from engine.position import Position
 from engine.ruleset import Ruleset
 from engine.side import SIDES, Side
+from engine.sowing import NO_TUZDYKS
 from engine.translation import _, pgettext
 
 
@@ -105,6 +106,8 @@ FAMILIES: dict[str, str] = {
     "al-manqala": "al-manqala",
     "mankala": "applet",
     "manbula": "applet",
+    "togyz-kumalak": "togyz-kumalak",
+    "bestemshe": "bestemshe",
 }
 # What the solver may spend proving one position of a puzzle (each move's, each line step's).
 FIND_NODES = 20_000
@@ -133,7 +136,8 @@ def _result(margin: int) -> int:
 
 
 def family_of(rules: Ruleset) -> str:
-    """The family of a ruleset: kalah, wari, oware, al-manqala or applet."""
+    """The family of a ruleset: kalah, wari, oware, al-manqala, applet, togyz-kumalak or
+    bestemshe."""
     return FAMILIES[rules.name]
 
 
@@ -182,13 +186,16 @@ class Puzzle:
         return next((r for r in self.refutations if r.move == move), None)
 
     def to_json(self) -> dict[str, Any]:
-        """The puzzle as ``engine/data/puzzles.json`` holds it."""
+        """The puzzle as ``engine/data/puzzles.json`` holds it (``tuzdyks``, each side's
+        tuzdyk as ``Position.tuzdyks`` gives it, only where one has been made)."""
         pos = self.position
+        made = {"tuzdyks": list(pos.tuzdyks)} if pos.tuzdyks != NO_TUZDYKS else {}
         return {
             "id": self.id,
             "rules": str(pos.rules),
             "pits": list(pos.pits),
             "stores": list(pos.stores),
+            **made,
             "to_move": pos.to_move.value,
             "solution": self.solution,
             "value": self.value,
@@ -206,7 +213,8 @@ class Puzzle:
     def from_json(cls, data: dict[str, Any]) -> Puzzle:
         rules = Ruleset.parse(data["rules"])
         board = tuple(data["pits"]) + tuple(data["stores"])
-        position = Position.settled(rules, board, Side(data["to_move"]).row)
+        south, north = data.get("tuzdyks", NO_TUZDYKS)
+        position = Position.settled(rules, board, Side(data["to_move"]).row, tuzdyks=(south, north))
         return cls(
             id=data["id"],
             position=position,
