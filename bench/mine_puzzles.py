@@ -4,6 +4,7 @@ game records if given; print what it looked at and found.
     .venv/bin/python bench/mine_puzzles.py                 # the shipped set, as planned below
     .venv/bin/python bench/mine_puzzles.py --records DIR   # also the records in DIR (*.txt)
     .venv/bin/python bench/mine_puzzles.py --dry-run       # figures only, nothing written
+    .venv/bin/python bench/mine_puzzles.py --rules bestemshe  # only the plan lines of these
 
 Each plan line plays seeded games (``engine.puzzles.self_play``) of one ruleset, game seed 0,
 1, 2, ... until it has found the puzzles it wants or played its games, and keeps every
@@ -69,14 +70,20 @@ PLAN = [
         depths=(2, 3, 4),
         blunders=0.05,
     ),
+    # Togyz Kumalak's games end when a kazan passes 81, so the positions near that end, where
+    # a kazan holds at least 68, prove within a few thousand nodes; Bestemshe's near 25.
+    Plan(
+        "togyz-kumalak", 30, 300, 6_000, 24_000, last=20, leader=68, depths=(2, 3, 4), blunders=0.05
+    ),
+    Plan("bestemshe", 40, 300, 3_000, 12_000, last=12, leader=18, depths=(2, 3, 4), blunders=0.05),
 ]
 PER_GAME = 2  # puzzles from one game at most: the positions of one ending look alike
 ONE_PLY = 0.15  # the share of a family's puzzles solved by a move that ends the game, at most
 
 
-def key(puzzle: P.Puzzle) -> tuple[str, tuple[int, ...], int]:
+def key(puzzle: P.Puzzle) -> tuple[object, ...]:
     pos = puzzle.position
-    return str(pos.rules), pos.board, pos.mover
+    return str(pos.rules), pos.board, pos.mover, pos.tuzdyks
 
 
 def main() -> int:
@@ -85,7 +92,13 @@ def main() -> int:
     parser.add_argument("--fresh", action="store_true", help="number every puzzle anew")
     parser.add_argument("--dry-run", action="store_true", help="print the figures only")
     parser.add_argument("--out", type=Path, default=DATA, help="where to write the set")
+    parser.add_argument(
+        "--rules", default="", help="only the plan lines of these rules (comma-separated)"
+    )
     args = parser.parse_args()
+    only = {name.strip() for name in args.rules.split(",") if name.strip()}
+    if only - {plan.rules for plan in PLAN}:
+        parser.error(f"--rules: the plan has {', '.join(plan.rules for plan in PLAN)}")
 
     kept: list[P.Puzzle] = []
     if not args.fresh and args.out.exists():
@@ -113,6 +126,8 @@ def main() -> int:
         )
 
     for plan in PLAN:
+        if only and plan.rules not in only:
+            continue
         rules = Ruleset.parse(plan.rules)
         seen = set()
         new = []
@@ -169,7 +184,7 @@ def main() -> int:
         seeds = sorted(sum(p.position.pits) for p in mine)
         depths = sorted(p.depth for p in mine)
         print(
-            f"  {family:11} {count:4d}: "
+            f"  {family:13} {count:4d}: "
             + ", ".join(f"{grades[g]} {g}" for g in P.Grade)
             + f"; seeds in the pits {seeds[0]}-{seeds[-1]} (median {seeds[len(seeds) // 2]})"
             + f", depth {depths[0]}-{depths[-1]}; {sum(p.nodes for p in mine):,} nodes"
