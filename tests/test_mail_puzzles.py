@@ -148,10 +148,22 @@ async def test_a_puzzle_with_north_to_move_is_shown_and_answered_from_norths_sid
     assert f"your answer {mine}:" in text(answer) and "Right:" in text(answer)
 
 
+async def test_a_togyz_puzzle_by_mail_is_answered_past_its_tuzdyks(bot):
+    shown = await bot.send("puzzle next togyz-kumalak")
+    puzzle = puzzle_of(shown)
+    assert puzzle.family == "togyz-kumalak" and puzzle.position.tuzdyks != (None, None)
+    assert "Tuzdyks:" in text(shown) and " X " in text(shown)
+    right = to_perspective(puzzle.solution, puzzle.position.to_move)
+    assert "Right:" in text(await bot.send(right, answering=shown))
+    bestemshe = puzzle_of(await bot.send("puzzle next bestemshe hard"))
+    assert bestemshe.family == "bestemshe" and bestemshe.grade == "hard"
+
+
 async def test_bad_answers_and_unknown_puzzles_are_told_what_is_accepted(bot):
     shown = await bot.send("puzzle")
     typo = await bot.send("maybe the third one?", answering=shown)
     assert "I could not read that as a move" in text(typo) and "puzzle next" in text(typo)
+    assert f"Families: {', '.join(engine_puzzles.families())}." in text(typo)
     unknown = await bot.send("puzzle nope-9999")
     assert "Not done: there is no puzzle 'nope-9999'" in text(unknown)
 

@@ -24,7 +24,7 @@ import argparse
 import random
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from bot.cli_args import Subparsers, add_lang_option, text
@@ -35,7 +35,23 @@ if TYPE_CHECKING:
     from engine.puzzles import Answer, Puzzle
 
 GRADE_WORDS = ["easy", "medium", "hard"]
-FAMILY_WORDS = ["kalah", "wari", "oware", "al-manqala"]
+
+
+class _PuzzleFamilies:
+    """``--family``'s choices: the families the shipped set has puzzles of, read only when
+    the option is given or the help shown (every ``mancala`` command builds this parser)."""
+
+    def __contains__(self, word: object) -> bool:
+        from engine.puzzles import families
+
+        return word in families()
+
+    def __iter__(self) -> Iterator[str]:
+        from engine.puzzles import families
+
+        return iter(families())
+
+
 MAX_LINE = 200  # characters of a typed answer read at most
 
 
@@ -56,7 +72,7 @@ def register(subparsers: Subparsers) -> None:
         ),
     )
     puzzle.add_argument(
-        "--family", type=str.lower, choices=FAMILY_WORDS, help=_("puzzles of one rules family")
+        "--family", type=str.lower, choices=_PuzzleFamilies(), help=_("puzzles of one rules family")
     )
     puzzle.add_argument(
         "--grade", type=str.lower, choices=GRADE_WORDS, help=_("puzzles of one grade")

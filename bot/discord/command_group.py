@@ -21,6 +21,7 @@ from bot.discord.handlers import bot_of
 from bot.discord.tournament_commands import TournamentGroup
 from bot.i18n import N_, Language
 from bot.service.types import OfferKind
+from engine import puzzles as engine_puzzles
 
 Choices = list[app_commands.Choice[str]]
 
@@ -304,9 +305,7 @@ class MancalaGroup(app_commands.Group):
             app_commands.Choice(name=N_("my streak"), value="streak"),
             app_commands.Choice(name=N_("this server's puzzle board"), value="board"),
         ],
-        family=[
-            app_commands.Choice(name=f, value=f) for f in ("kalah", "wari", "oware", "al-manqala")
-        ],
+        family=[app_commands.Choice(name=f, value=f) for f in engine_puzzles.families()],
         grade=[
             app_commands.Choice(name=N_("easy"), value="easy"),
             app_commands.Choice(name=N_("medium"), value="medium"),

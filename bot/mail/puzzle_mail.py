@@ -37,7 +37,7 @@ from bot.mail.replies import build_reply, line_in_question, reply_subject
 from bot.service import GameService, Player, ServiceError
 from bot.service.puzzles import PuzzleStanding, describe_value
 from engine import from_perspective, render, to_perspective
-from engine.puzzles import Puzzle
+from engine.puzzles import Puzzle, families
 from engine.ruleset import PIT_CLASS
 
 _ID = r"[a-z0-9][a-z0-9_.-]{0,59}"
@@ -48,18 +48,22 @@ _VERB = re.compile(r"^\s*(puzzles?|next|another|streak)\b[\s:,.!]*(.*)$", re.I)
 _GRADES = ("easy", "medium", "hard")
 SERVER = "email"  # where mail answers count: the board of the mail surface
 
-# TRANSLATORS: puzzle, puzzle next, streak, the families (kalah, wari, oware, al-manqala) and
-# the grades (easy, medium, hard) are what a mail is read by: keep them in English.
+# TRANSLATORS: puzzle, puzzle next, streak and the grades (easy, medium, hard) are what a
+# mail is read by: keep them in English. {families} lists the families (kalah, wari...).
 HELP = N_(
     """Puzzles by mail:
     puzzle                     today's puzzle
     puzzle next [FAMILY] [GRADE]    one you have not answered yet, like 'puzzle next wari hard'
-                               (families: kalah, wari, oware, al-manqala; grades: easy,
-                               medium, hard)
     C                          in reply to a puzzle's mail: your answer (your pits are A-F on
                                your bottom row); only your first answer to a puzzle counts
-    streak                     your streak and how many you solved"""
+    streak                     your streak and how many you solved
+Families: {families}. Grades: easy, medium, hard."""
 )
+
+
+def help_text() -> str:
+    """``HELP`` in the current language, with the families the shipped set has puzzles of."""
+    return _(HELP).format(families=", ".join(families()))
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,7 @@ def read_request(subject: str, text: str) -> PuzzleRequest | None:
     word, rest = verb.group(1).lower(), verb.group(2).lower().split()
     if word == "streak":
         return PuzzleRequest("streak")
-    family = next((w for w in rest if w in ("kalah", "wari", "oware", "al-manqala")), None)
+    family = next((w for w in rest if w in families()), None)
     grade = next((w for w in rest if w in _GRADES), None)
     named = next((w for w in rest if re.fullmatch(_ID, w) and "-" in w and w[-1].isdigit()), None)
     if named:
@@ -137,7 +141,7 @@ def puzzle_body(puzzle: Puzzle, headline: str) -> str:
                 "first answer to a puzzle counts for your streak."
             ).format(example=legal.split(", ")[0], first=letters[0], last=letters[-1], legal=legal),
             "",
-            _(HELP),
+            help_text(),
         ]
     )
 
@@ -153,7 +157,7 @@ def _grade(grade: str) -> str:
 def streak_body(standing: PuzzleStanding) -> str:
     if not standing.answered:
         return _("You have not answered a puzzle yet. Reply 'puzzle' for today's.") + (
-            "\n\n" + _(HELP)
+            "\n\n" + help_text()
         )
     return (
         _(
@@ -166,7 +170,7 @@ def streak_body(standing: PuzzleStanding) -> str:
             best=standing.best_streak,
         )
         + "\n\n"
-        + _(HELP)
+        + help_text()
     )
 
 
@@ -199,7 +203,7 @@ class PuzzleMail:
             if request.verb == "help":
                 head = _("I could not read that as a move or a puzzle command.")
                 quoted = line_in_question(first_line(mail.text))
-                return [self._reply(mail, f"{quoted}\n\n{head}\n\n{_(HELP)}")]
+                return [self._reply(mail, f"{quoted}\n\n{head}\n\n{help_text()}")]
             if request.verb == "show":
                 assert request.puzzle_id is not None
                 puzzle = service.puzzle(request.puzzle_id)
@@ -211,7 +215,7 @@ class PuzzleMail:
                 puzzle = await service.daily_puzzle(None, request.family)
                 headline = _("The puzzle of the day.")
         except ServiceError as err:
-            return [self._reply(mail, f"{not_done(err)}\n\n{_(HELP)}")]
+            return [self._reply(mail, f"{not_done(err)}\n\n{help_text()}")]
         return [self._puzzle_mail(mail, puzzle, puzzle_body(puzzle, headline))]
 
     async def _answer(
