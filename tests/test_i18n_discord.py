@@ -37,16 +37,14 @@ from bot.i18n import Language
 from bot.i18n.catalogs import po_path
 from bot.i18n.update import template
 from bot.service import ManualClock
+from engine import puzzles as engine_puzzles
 
 # Discord's locales that are one of our languages (Kazakh has none: a setting only)
 SPOKEN = [locale for locale in discord.Locale if discord_language(locale) is not None]
-NOT_TRANSLATED = {language.native_name for language in Language} | {
-    "mancala",
-    "kalah",
-    "wari",
-    "oware",
-    "al-manqala",
-}
+# Names, the same in every language: the languages' own, the game's, the puzzle families'.
+NOT_TRANSLATED = (
+    {language.native_name for language in Language} | {"mancala"} | set(engine_puzzles.families())
+)
 
 
 def the_tree() -> app_commands.CommandTree:
