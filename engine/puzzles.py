@@ -270,8 +270,9 @@ def by_id(puzzle_id: str) -> Puzzle:
     return found
 
 
+@functools.cache
 def families() -> tuple[str, ...]:
-    """The families the shipped set has puzzles of."""
+    """The families the shipped set has puzzles of (read once: surfaces ask per word)."""
     return tuple(sorted({p.family for p in load()}))
 
 
