@@ -5,6 +5,11 @@ as platformdirs gives it (``~/.local/share/mancala`` on Linux, honouring ``XDG_D
 ``~/Library/Application Support/mancala`` on macOS; ``%APPDATA%\\mancala`` on Windows).
 ``MANCALA_TABLES`` is where ``mancala solve`` keeps its endgame tables (``storage.tables``);
 without it, the user's cache directory. The compiled search's cache is ``bot.ai_runtime.kernel_cache``.
+``MANCALA_AI_*`` set the AI's workers and one player's caps (``ai_options``, ``AILimits``).
+
+Settings sit below everything that reads them: this module imports no surface, no service and
+no AI runtime, so any of them may import it (``bot.ai_runtime.table_cache`` reads
+``tables_dir``, ``bot.service.ai_limits`` enforces ``AILimits``).
 
 >>> database_path({"MANCALA_DB": "/tmp/games.sqlite3"})
 PosixPath('/tmp/games.sqlite3')
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +159,21 @@ def _check_schema(path: Path) -> None:
         )
 
 
+@dataclass(frozen=True, kw_only=True)
+class AILimits:
+    """How much of the AI one player may use: the caps an operator may change
+    (``MANCALA_AI_GAMES_PER_PLAYER``, ``MANCALA_AI_WAITING_PER_PLAYER``; see ``ai_options``),
+    which ``bot.service.ai_limits`` enforces.
+
+    >>> AILimits().games_per_player, AILimits().waiting_per_player
+    (10, 5)
+    """
+
+    games_per_player: int = 10
+    waiting_per_player: int = 5
+    busy_after: float = 3.0  # seconds: Discord's interaction deadline
+
+
 AI_SETTINGS = {  # variable: (what it sets, marked with N_; lowest, highest)
     "MANCALA_AI_WORKERS": (N_("AI worker processes"), 1, 64),
     "MANCALA_AI_GAMES_PER_PLAYER": (N_("games against the AI in progress per player"), 1, 1000),
@@ -162,7 +183,7 @@ AI_SETTINGS = {  # variable: (what it sets, marked with N_; lowest, highest)
 
 def ai_options(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The AI's share of ``GameService.open``'s keywords, from the environment: the workers
-    (``MANCALA_AI_WORKERS``) and one player's caps (``bot.service.ai_limits``). Unset
+    (``MANCALA_AI_WORKERS``) and one player's caps (``AILimits``). Unset
     variables keep the defaults; a bad one is a ConfigError naming what is accepted.
 
     >>> options = ai_options({"MANCALA_AI_WORKERS": "3", "MANCALA_AI_GAMES_PER_PLAYER": "4"})
@@ -173,8 +194,6 @@ def ai_options(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     ...
     bot.config.ConfigError: MANCALA_AI_WORKERS is 'lots'; give a whole number of AI worker processes from 1 to 64
     """
-    from bot.service.ai_limits import AILimits
-
     environ = os.environ if environ is None else environ
     values: dict[str, int] = {}
     for name, (meaning, low, high) in AI_SETTINGS.items():

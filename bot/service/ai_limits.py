@@ -13,8 +13,8 @@ silently and nothing is lost (a refused move is not played; the player sends it 
 And when the AI's reply to a move will come later than ``busy_after`` seconds, ``reply_after``
 says so, with the expected wait, for the surface to show beside the move.
 
->>> AILimits().games_per_player, AILimits().waiting_per_player
-(10, 5)
+The caps themselves are settings (``bot.config.AILimits``, read from ``MANCALA_AI_*`` by
+``bot.config.ai_options``); they are imported here, so the settings never import the service.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 
 from bot.ai_runtime.pool import AIPool
+from bot.config import AILimits
 from bot.i18n import ngettext
 from bot.service import errors
 from bot.service.players import Players
@@ -31,15 +32,7 @@ from storage import Storage
 
 ACTIVE_GAMES_READ = 1000  # a player's games in progress read to count those against the AI
 
-
-@dataclass(frozen=True, kw_only=True)
-class AILimits:
-    """The caps an operator may change (``MANCALA_AI_GAMES_PER_PLAYER``,
-    ``MANCALA_AI_WAITING_PER_PLAYER``; see ``bot.config.ai_limits``)."""
-
-    games_per_player: int = 10
-    waiting_per_player: int = 5
-    busy_after: float = 3.0  # seconds: Discord's interaction deadline
+__all__ = ["ACTIVE_GAMES_READ", "AIBusy", "AIFairness", "AILimits", "owner_of"]
 
 
 @dataclass(frozen=True)
