@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from email.message import EmailMessage
+from functools import partial
 
 import discord
 import pytest
@@ -29,6 +30,7 @@ from test_mail_support import Mailbox, free_port, mail, send_raw
 from bot.discord.client import serve
 from bot.discord.discord_settings import Settings
 from bot.mail.mail_settings import MailSettings
+from bot.mail.runner import start_mail_surface
 from bot.service import GameService, Player
 
 ANN = "ann@example.org"
@@ -100,8 +102,10 @@ async def running_bot(fake, database: str, with_mail: bool = True):
         if with_mail
         else None
     )
+    # as ``mancala bot`` does with MANCALA_MAIL_ADDRESS: Discord starts the mail surface beside it
+    beside = partial(start_mail_surface, settings=mail_settings) if mail_settings else None
     task = asyncio.create_task(
-        serve("fake-token", Settings(guild_id=GUILD_ID, database=database), mail_settings)
+        serve("fake-token", Settings(guild_id=GUILD_ID, database=database), beside)
     )
     try:
         await asyncio.wait_for(fake.identified.wait(), 10)

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+from functools import partial
 
 from discord_fake import GUILD_ID
 from test_mail_support import Mailbox, free_port, mail, send_raw
 
 from bot.discord.client import serve
 from bot.discord.discord_settings import Settings
+from bot.health import heartbeat_path
 from bot.mail.mail_settings import MailSettings
+from bot.mail.runner import start_mail_surface
 
 
 async def test_the_discord_process_also_answers_mail(fake_discord, tmp_path):
@@ -25,7 +29,11 @@ async def test_the_discord_process_also_answers_mail(fake_discord, tmp_path):
         database=database,
     )
     running = asyncio.create_task(
-        serve("fake-token", Settings(guild_id=GUILD_ID, database=database), mail_settings)
+        serve(
+            "fake-token",
+            Settings(guild_id=GUILD_ID, database=database),
+            partial(start_mail_surface, settings=mail_settings),
+        )
     )
     try:
         await asyncio.wait_for(fake_discord.identified.wait(), 10)
@@ -38,6 +46,9 @@ async def test_the_discord_process_also_answers_mail(fake_discord, tmp_path):
         [reply] = await mailbox.wait_for(1)
         assert reply["To"].addresses[0].addr_spec == "ann@example.org"
         assert "f  e  d  c  b  a" in reply.get_body(("plain",)).get_content()
+        # the surface started beside Discord is in the process's heartbeat too
+        surfaces = json.loads(heartbeat_path(database).read_text())["surfaces"]
+        assert surfaces["mail"] == "listening" and "discord" in surfaces
     finally:
         running.cancel()
         with contextlib.suppress(asyncio.CancelledError):

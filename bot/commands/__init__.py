@@ -10,7 +10,7 @@ status. Heavy imports (discord.py, numba, the service) wait inside ``func``.
   (``engine.review``), from its moves or its record.
 - ``puzzle``: ``mancala puzzle``, the one right move in a real ending (``engine.puzzles``).
 - ``discord``: ``mancala bot``, the Discord bot (``bot.discord``), with the mail surface in
-  the same process when mail is configured.
+  the same process when mail is configured: the two surfaces meet here, never in each other.
 - ``mail``: ``mancala mail``, the SMTP server or one piped message (``bot.mail``).
 - ``health``: ``mancala health``, the checks behind a container's HEALTHCHECK.
 - ``database``: ``backup`` and ``restore`` of a SQLite file, and ``migrate-db`` between

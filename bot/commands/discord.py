@@ -9,6 +9,7 @@ No Discord token: set DISCORD_TOKEN in .env (or in the environment).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 
@@ -90,17 +91,20 @@ def run_bot(args: argparse.Namespace) -> int:
     ai_options()  # ConfigError for a bad MANCALA_AI_* setting, before anything opens
     logs.setup()  # LOG_LEVEL; ConfigError when it is not a level
     metrics.serve()  # when METRICS_PORT is set
-    mail_settings = None
+    beside = None
     if os.environ.get("MANCALA_MAIL_ADDRESS", "").strip():
         # One process for both surfaces: mixed Discord/email games are announced both ways.
+        # They meet here, above both: Discord starts the mail surface without importing it.
         from bot.mail.mail_settings import MailSettings, MailSettingsError
+        from bot.mail.runner import start_mail_surface
 
         try:
             mail_settings = MailSettings.from_environ(os.environ)
         except MailSettingsError as err:
             print(err, file=sys.stderr)
             return NO_TOKEN_EXIT
+        beside = functools.partial(start_mail_surface, settings=mail_settings)
     from bot.i18n import Language, speaking
 
     with speaking(Language.EN):  # not the operator's LANG: each request chooses its language
-        return run(token, settings, mail_settings)
+        return run(token, settings, beside)

@@ -3,7 +3,8 @@
 It only translates: the game service decides who may do what.
 
 - ``client.py``: the bot (``MancalaBot``), which builds the parts below and holds them as
-  typed attributes, its ``setup_hook``, and ``serve``/``run`` (``mancala bot``);
+  typed attributes, its ``setup_hook``, and ``serve``/``run`` (``mancala bot``, with another
+  surface beside it in the same process when asked: ``SurfaceBeside``);
 - ``handlers.py``: what commands and buttons call, as protocols the bot fits, and
   ``bot_of(interaction)``, the typed way to it from a command or button;
 - ``command_group.py``: the ``/mancala`` group; ``choices.py``: its autocomplete answers;

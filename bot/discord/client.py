@@ -20,7 +20,8 @@ import logging
 import re
 import signal
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -48,12 +49,8 @@ from bot.discord.translator import CommandTranslator
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.health import heartbeat_forever, heartbeat_path, service_status
 from bot.i18n import _
-from bot.mail.mail_settings import MailSettings
 from bot.service import GameService
 from engine.ruleset import PIT_CLASS
-
-if TYPE_CHECKING:  # the mail runner is imported only when mail is served too
-    from bot.mail.runner import RunningMail
 
 log = logging.getLogger(__name__)
 
@@ -164,28 +161,53 @@ class MancalaBot(discord.Client):
         await super().close()
 
 
-async def serve(token: str, settings: Settings, mail_settings: MailSettings | None = None) -> int:
+class SurfaceBeside(Protocol):
+    """Another surface served from this process on the same service, so games between its
+    players and Discord's are told both ways: the mail surface (``bot.mail.runner``'s
+    ``RunningMail``), which ``mancala bot`` starts when MANCALA_MAIL_ADDRESS is set. Discord
+    knows it only by this shape, so the two surfaces never import each other."""
+
+    @property
+    def name(self) -> str:
+        """The surface's name in the health status ("mail")."""
+        ...
+
+    @property
+    def state(self) -> str:
+        """Its state in the health status ("listening")."""
+        ...
+
+    @property
+    def mail_address(self) -> str | None:
+        """The bot's own email address if this surface answers mail (Discord players may then
+        challenge email addresses), else None."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+StartSurface = Callable[[GameService], Awaitable[SurfaceBeside]]
+
+
+async def serve(token: str, settings: Settings, beside: StartSurface | None = None) -> int:
     """Open the service, log in, and answer Discord until cancelled. Returns the exit status:
     1 when Discord refuses the token or the Message Content intent.
 
-    With ``mail_settings`` the same process also serves email on the same service, so games
-    between Discord and email players are told both ways."""
+    With ``beside`` the same process also serves another surface on the same service:
+    ``beside(service)`` starts it once the service is open, and it is closed before the
+    service."""
     service = await GameService.open(settings.database, **ai_options())
-    mail: RunningMail | None = None
+    other: SurfaceBeside | None = None
     try:
-        if mail_settings is not None:
-            from bot.mail.runner import start_mail_surface
-
-            mail = await start_mail_surface(service, mail_settings)
-        mail_address = (
-            mail_settings.bot_address if mail is not None and mail_settings is not None else None
-        )
+        if beside is not None:
+            other = await beside(service)
+        mail_address = other.mail_address if other is not None else None
         async with MancalaBot(service, settings, mail_address) as bot:
 
             async def status() -> dict[str, Any]:
                 surfaces: dict[str, str] = {"discord": discord_state(bot)}
-                if mail is not None:
-                    surfaces["mail"] = "listening"
+                if other is not None:
+                    surfaces[other.name] = other.state
                 return {"surfaces": surfaces, **await service_status(service)}
 
             beat = asyncio.create_task(heartbeat_forever(heartbeat_path(settings.database), status))
@@ -213,8 +235,8 @@ async def serve(token: str, settings: Settings, mail_settings: MailSettings | No
         )
         return 1
     finally:
-        if mail is not None:
-            await mail.close()
+        if other is not None:
+            await other.close()
         await service.close()
     return 0
 
@@ -233,7 +255,7 @@ def discord_state(bot: discord.Client) -> str:
     )
 
 
-def run(token: str, settings: Settings, mail_settings: MailSettings | None = None) -> int:
+def run(token: str, settings: Settings, beside: StartSurface | None = None) -> int:
     """``mancala bot``: serve until interrupted (Ctrl-C or SIGTERM from systemd). The caller
     set up logging (bot.logs) and the metrics endpoint (bot.metrics)."""
 
@@ -243,7 +265,7 @@ def run(token: str, settings: Settings, mail_settings: MailSettings | None = Non
         assert task is not None  # asyncio.run runs this as a task
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
         try:
-            return await serve(token, settings, mail_settings)
+            return await serve(token, settings, beside)
         except asyncio.CancelledError:
             return 0
 

@@ -22,5 +22,6 @@ The modules, in the order a message meets them:
 - ``replies``: threaded replies (Message-ID, In-Reply-To, References, Auto-Submitted).
 - ``mail_settings``: the settings from the environment (``MailSettings``,
   ``MailSettingsError``); ``runner``: the assembly behind ``mancala mail`` (server) and
-  ``mancala mail --pipe``, and the mail surface started inside the Discord bot's process.
+  ``mancala mail --pipe``, and the mail surface started inside the Discord bot's process
+  (``mancala bot`` hands ``start_mail_surface`` to it: neither surface imports the other).
 """

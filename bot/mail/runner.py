@@ -102,10 +102,24 @@ async def open_surface(
 
 @dataclass
 class RunningMail:
-    """The mail surface started inside another surface's process (see start_mail_surface)."""
+    """The mail surface started inside another surface's process (see start_mail_surface):
+    the shape ``bot.discord.client.serve`` asks of a surface beside it (``SurfaceBeside``)."""
 
     surface: MailSurface
     server: asyncio.base_events.Server
+
+    @property
+    def name(self) -> str:
+        return "mail"
+
+    @property
+    def state(self) -> str:
+        return "listening"
+
+    @property
+    def mail_address(self) -> str:
+        """The bot's own address: players of the other surface may challenge addresses."""
+        return self.surface.bot.settings.bot_address
 
     async def close(self) -> None:
         self.server.close()
