@@ -396,7 +396,7 @@ async def test_a_draw_offered_and_accepted_by_mail(table):
 
 
 async def test_a_take_back_asked_and_declined_by_mail_in_the_shared_words(table):
-    """The offer's words are the service's (OFFER_ASKS, OFFER_NOUNS), as on every surface."""
+    """The offer's words are the service's (bot.service.offer_words), as on every surface."""
     surface, service, mailbox = table
     ann, bob = await start_game(table)
     await ann.send("E")

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from bot.i18n import N_, Language, _, current_language, ngettext, pgettext
 from bot.service import Challenge, GameView, Player, Rating
+from bot.service.offer_words import OFFER_ANSWERED, OFFER_MADE
 from bot.service.types import OfferKind
 from engine import SIDES, Ruleset, result_lines
 from engine.ruleset import PARAMETERS, PRESETS, format_value
@@ -216,29 +217,14 @@ def board_message(game: GameView, note: str = "", text_board: bool = True) -> st
     return fit("\n".join(parts))
 
 
-_OFFERS = {
-    OfferKind.DRAW: N_("{player} offers a draw."),
-    OfferKind.END: N_("{player} offers to end the game here, scored as agreed."),
-    OfferKind.UNDO: N_("{player} asks to take back their last move."),
-}
-_ANSWERED = {
-    (OfferKind.DRAW, True): N_("{player} accepted the draw offer."),
-    (OfferKind.DRAW, False): N_("{player} declined the draw offer."),
-    (OfferKind.END, True): N_("{player} agreed to end the game here."),
-    (OfferKind.END, False): N_("{player} declined to end the game here."),
-    (OfferKind.UNDO, True): N_("{player} let their opponent take back the move."),
-    (OfferKind.UNDO, False): N_("{player} declined the take-back."),
-}
-
-
 def offer_made(kind: OfferKind, player: Player) -> str:
     """ "Ann offers a draw.": an offer as the board shows it."""
-    return _(_OFFERS[kind]).format(player=who(player))
+    return _(OFFER_MADE[kind]).format(player=who(player))
 
 
 def offer_answered(kind: str, player: str, accepted: bool) -> str:
     """ "Ann accepted the draw offer.": ``player`` as a message names them."""
-    return _(_ANSWERED[OfferKind(kind), accepted]).format(player=player)
+    return _(OFFER_ANSWERED[OfferKind(kind), accepted]).format(player=player)
 
 
 def offer_line(game: GameView) -> str:

@@ -64,7 +64,15 @@ from bot.service import (
     ServiceError,
 )
 from bot.service.events import DigestDue, TournamentNews
-from bot.service.types import OFFER_ASKS, OfferKind
+from bot.service.offer_words import (
+    GRANTED,
+    OFFER_ANSWERED_HEADLINE,
+    OFFER_ASKS,
+    OFFER_MADE_HEADLINE,
+    YOU_ACCEPTED,
+    YOU_OFFERED,
+)
+from bot.service.types import OfferKind
 from engine import SIDES, Side, from_perspective, render, to_perspective
 from engine.errors import excerpt
 
@@ -84,38 +92,6 @@ _REFUSED = N_(
     "Reply to my latest mail about it (its subject and reply address carry your "
     "token); a From address alone never authorizes a move."
 )
-# What the headline of an offer's mail says, by the offer's kind: made, and answered.
-_OFFERS = {
-    OfferKind.DRAW: N_("{name} offers a draw."),
-    OfferKind.END: N_("{name} offers to end the game here, scored as agreed."),
-    OfferKind.UNDO: N_("{name} asks to take back their last move."),
-}
-_OFFER_ACCEPTED = {
-    OfferKind.DRAW: N_("{name} accepted your draw offer."),
-    OfferKind.END: N_("{name} accepted your end offer."),
-    OfferKind.UNDO: N_("{name} accepted your undo offer."),
-}
-_OFFER_DECLINED = {
-    OfferKind.DRAW: N_("{name} declined your draw offer."),
-    OfferKind.END: N_("{name} declined your end offer."),
-    OfferKind.UNDO: N_("{name} declined your undo offer."),
-}
-# The answer to one's own offer command (draw, end, undo), by whether it was agreed.
-_YOU_ACCEPTED = {
-    OfferKind.DRAW: N_("You accepted the draw."),
-    OfferKind.END: N_("You accepted the end."),
-    OfferKind.UNDO: N_("You accepted the undo."),
-}
-_GRANTED = {
-    OfferKind.DRAW: N_("Granted: draw."),
-    OfferKind.END: N_("Granted: end."),
-    OfferKind.UNDO: N_("Granted: undo."),
-}
-_YOU_OFFERED = {
-    OfferKind.DRAW: N_("You offered: draw."),
-    OfferKind.END: N_("You offered: end."),
-    OfferKind.UNDO: N_("You offered: undo."),
-}
 # A challenge that was answered, as its challenger hears it.
 _CHALLENGE_ANSWERED = {
     "declined": N_("Your challenge to {name} is declined."),
@@ -277,13 +253,14 @@ class EmailNotifier(Notifier):
 
     async def on_offer(self, event: OfferMade) -> None:
         with speaking(await self._language(event.recipient)):
-            headline = _(_OFFERS[OfferKind(event.kind)]).format(name=await self._name(event.by))
+            made = OFFER_MADE_HEADLINE[OfferKind(event.kind)]
+            headline = _(made).format(name=await self._name(event.by))
             await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
 
     async def on_offer_answered(self, event: OfferAnswered) -> None:
         with speaking(await self._language(event.recipient)):
-            answers = _OFFER_ACCEPTED if event.accepted else _OFFER_DECLINED
-            headline = _(answers[OfferKind(event.kind)]).format(name=await self._name(event.by))
+            answered = OFFER_ANSWERED_HEADLINE[OfferKind(event.kind), event.accepted]
+            headline = _(answered).format(name=await self._name(event.by))
             await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
 
     async def on_game_over(self, event: GameOver) -> None:
@@ -644,8 +621,8 @@ class Correspondence:
             theirs = game.offer is not None and game.offer.by != player
             game = await service.offer(game.id, player, kind)  # theirs too: agreed
             if game.offer is None:
-                return game, _(_YOU_ACCEPTED[kind] if theirs else _GRANTED[kind])
-            return game, _(_YOU_OFFERED[kind])
+                return game, _(YOU_ACCEPTED[kind] if theirs else GRANTED[kind])
+            return game, _(YOU_OFFERED[kind])
         if verb == "accept":
             return await service.accept_offer(game.id, player), _("You accepted the offer.")
         if verb == "decline":

@@ -20,6 +20,7 @@ from bot.mail.reading import IncomingMail
 from bot.mail.replies import new_message
 from bot.mail.tokens import Tokens, reply_address, subject_tag
 from bot.service import Challenge, GameView, Player
+from bot.service.offer_words import OPPONENT_OFFERS, YOU_OFFER
 from bot.service.types import ChallengeStatus, OfferKind
 from bot.service.vacations import when_words
 from engine import SIDES, Position, Side, to_perspective
@@ -29,21 +30,6 @@ _MOVE_IN_ID = re.compile(r"<mancala\.g(\d+)\.m(\d+)\.", re.I)
 # Who may hold a token: the two seats of a game, the two sides of a challenge.
 CHALLENGE_ROLES = ("challenger", "opponent")
 
-# An offer open in a game, as its maker and as the other player read it.
-_YOU_OFFER = {
-    OfferKind.DRAW: N_("You offer a draw."),
-    OfferKind.END: N_("You offer an agreed end."),
-    OfferKind.UNDO: N_("You offer a take-back."),
-}
-_OPPONENT_OFFERS = {
-    OfferKind.DRAW: N_("Your opponent offers a draw; reply 'accept' or 'decline'."),
-    OfferKind.END: N_(
-        "Your opponent offers to end the game here, scored as agreed; reply 'accept' or 'decline'."
-    ),
-    OfferKind.UNDO: N_(
-        "Your opponent asks to take back their last move; reply 'accept' or 'decline'."
-    ),
-}
 # A challenge that is no longer open.
 _CHALLENGE_STATUS = {
     "accepted": N_("This challenge is accepted."),
@@ -168,10 +154,9 @@ class GameMailer:
         lines += await self.clock_lines(game, player)
         if game.offer and not game.is_over:
             if game.offer.by == player:
-                lines.append(_(_YOU_OFFER[OfferKind(game.offer.kind)]))
+                lines.append(_(YOU_OFFER[OfferKind(game.offer.kind)]))
             else:
-                # TRANSLATORS: 'accept' and 'decline' are commands: keep them in English
-                lines.append(_(_OPPONENT_OFFERS[OfferKind(game.offer.kind)]))
+                lines.append(_(OPPONENT_OFFERS[OfferKind(game.offer.kind)]))
         lines += [
             "",
             # TRANSLATORS: resign, draw, undo, end and board are commands: keep them in English

@@ -32,6 +32,9 @@ players in turn, and caps what one player may ask of it (``bot.service.ai_limits
 cap the request is refused with ``TooMuchAIWork``; ``service.ai_reply_after(game)`` says when
 a reply will come late, for the surface to show.
 
+What an offer (a draw, an agreed end, a take-back) says, made or answered, on any surface, is
+written once, in ``bot.service.offer_words``: each surface translates it where it shows it.
+
 One service per process is the intended shape; several processes on one database (``mancala
 bot`` and ``mancala mail``) are safe: a move is compare-and-set on its ply in SQL, and a cached
 game is checked against the database after ``cache_ttl`` seconds (at once on PostgreSQL, which
@@ -84,10 +87,9 @@ from bot.service.events import (
     TournamentNews,
     TournamentNewsKind,
 )
+from bot.service.offer_words import OFFER_ASKS, OFFER_NOUNS
 from bot.service.surface_defaults import SURFACE_DEFAULTS, SurfaceDefaults
 from bot.service.types import (
-    OFFER_ASKS,
-    OFFER_NOUNS,
     Challenge,
     ChallengeStatus,
     Channel,

@@ -17,45 +17,12 @@ from dataclasses import dataclass, field
 
 from babel.numbers import format_decimal
 
-from bot.i18n import N_, _, current_language, ngettext
+from bot.i18n import _, current_language, ngettext
+from bot.service.offer_words import offer_asks, offer_noun
 from engine import SIDES, Outcome, Position, Side, excerpt, render
 from storage.records import ChallengeStatus, GameStatus, OfferKind
 
 SURFACES = ("terminal", "discord", "email", "ai")
-
-# What each offer asks, in the words every surface uses: after a name ("Alice offers a
-# draw") and as a noun ("your offer of a draw"). Marked here, translated where shown:
-# ``offer_asks(kind)`` / ``offer_noun(kind)`` (or ``_(OFFER_ASKS[kind])``).
-OFFER_ASKS: dict[OfferKind, str] = {
-    # TRANSLATORS: follows a player's name: "Alice offers a draw".
-    OfferKind.DRAW: N_("offers a draw"),
-    # TRANSLATORS: follows a player's name: "Alice offers to end the game here, ...".
-    OfferKind.END: N_("offers to end the game here, scored as agreed"),
-    # TRANSLATORS: follows a player's name: "Alice asks to take back their last move".
-    OfferKind.UNDO: N_("asks to take back their last move"),
-}
-OFFER_NOUNS: dict[OfferKind, str] = {
-    # TRANSLATORS: an offer as a noun: "You offer a draw."
-    OfferKind.DRAW: N_("a draw"),
-    # TRANSLATORS: an offer as a noun: "You offer an agreed end."
-    OfferKind.END: N_("an agreed end"),
-    # TRANSLATORS: an offer as a noun: "You offer a take-back."
-    OfferKind.UNDO: N_("a take-back"),
-}
-
-
-def offer_asks(kind: OfferKind | str) -> str:
-    """What an offer of ``kind`` asks, after its maker's name, in the current language.
-
-    >>> offer_asks("draw")
-    'offers a draw'
-    """
-    return _(OFFER_ASKS[OfferKind(kind)])
-
-
-def offer_noun(kind: OfferKind | str) -> str:
-    """An offer of ``kind`` as a noun ("a draw"), in the current language."""
-    return _(OFFER_NOUNS[OfferKind(kind)])
 
 
 def number_words(value: float, signed: bool = False) -> str:
@@ -80,11 +47,7 @@ def side_name(side: Side | str) -> str:
 
 __all__ = [
     "Away",
-    "OFFER_ASKS",
-    "OFFER_NOUNS",
     "SIDES",
-    "offer_asks",
-    "offer_noun",
     "number_words",
     "side_name",
     "SURFACES",
@@ -205,7 +168,8 @@ class Offer:
 
     @property
     def asks(self) -> str:
-        """What the offer asks, after its maker's name (in the current language)."""
+        """What the offer asks, after its maker's name (in the current language; the words
+        are ``bot.service.offer_words``')."""
         return offer_asks(self.kind)
 
     @property
