@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from engine.errors import IllegalMove, excerpt
+from engine.inputs import normalise
 from engine.outcome import Outcome, Termination
 from engine.ruleset import Ruleset
 from engine.side import SIDES, Side
@@ -232,8 +233,6 @@ class Position:
         spelled = text[:MAX_MOVE].strip()
         move = _move_lookup(self.rules)[self._mover].get(spelled)
         if move is None and len(text) <= MAX_MOVE:  # full-width letters, a typographic '<'
-            from engine.inputs import normalise
-
             move = _move_lookup(self.rules)[self._mover].get(normalise(spelled).strip())
         if move is None:
             letters = self.rules.letters

@@ -57,6 +57,7 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
+from engine.ai import pysolve
 from engine.errors import MancalaError, excerpt
 from engine.game import Game
 from engine.position import Position
@@ -371,8 +372,6 @@ class _Budget:
     def value(self, position: Position, mover: int) -> int | None:
         """The proven final margin for ``mover`` with best play from ``position``, or None
         where the proof does not finish within budget."""
-        from engine.ai import pysolve
-
         if position.is_over():
             return _margin(position, mover)
         limit = self.per_proof if self.left is None else min(self.per_proof, self.left)
@@ -389,8 +388,6 @@ class _Budget:
 
     def best(self, position: Position) -> tuple[str, int] | None:
         """A best move (the solver's) and the value for the player to move."""
-        from engine.ai import pysolve
-
         limit = self.per_proof if self.left is None else min(self.per_proof, self.left)
         if limit <= 0:
             return None

@@ -69,6 +69,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from engine.ai import loading, pysolve
+from engine.ai.capabilities import kernel_knows
 from engine.errors import MancalaError, excerpt
 from engine.game import Game
 from engine.position import Position
@@ -393,11 +395,9 @@ def review_move(
     after = position.play(move)  # IllegalMove says why
     played = after.last_move
     assert played is not None
-    from engine.ai import kernel_knows
-
     compiled = compiled and kernel_knows(position.rules)  # else in plain Python (reduced)
     if compiled:
-        _load_kernel()  # before the clock starts: loading or compiling is not reviewing
+        loading.load_kernel()  # before the clock starts: loading or compiling is not reviewing
     started = time.perf_counter()
     exact: _Values | None = None
     timed_out = False
@@ -453,8 +453,6 @@ def _margin(position: Position, mover: int) -> int:
 def _prove_in_python(position: Position, budget: Budget) -> tuple[_Values | None, int]:
     """Every move's exact value by the plain-Python solver, or None where a proof needs more
     than its budget (or the board holds more than pysolve.QUICK_SEEDS seeds)."""
-    from engine.ai import pysolve
-
     if sum(position.pits) > pysolve.QUICK_SEEDS:
         return None, 0
     values: _Values = {}
@@ -475,7 +473,7 @@ def _prove_in_python(position: Position, budget: Budget) -> tuple[_Values | None
 
 def _estimate_in_python(position: Position, budget: Budget) -> tuple[_Values, int, int]:
     """Every move's value by the plain-Python search, ``python_depth`` plies from the ply."""
-    from engine.ai.pysearch import search
+    from engine.ai.pysearch import search  # loads numba (not its compiler): only when wanted
 
     def one(child: Position) -> tuple[float, int, int]:
         found = search(
@@ -516,6 +514,7 @@ _searchers: dict[tuple[Ruleset, int], Searcher] = {}
 
 
 def _searcher(rules: Ruleset, endgame: Endgame | None) -> Searcher:
+    # numba loads only when the compiled solver is wanted
     from engine.ai.search import Searcher
 
     key = (rules, endgame[0] if endgame is not None else 0)
@@ -527,18 +526,6 @@ def _searcher(rules: Ruleset, endgame: Endgame | None) -> Searcher:
             found.use_endgame_table(*endgame)
         _searchers[key] = found
     return found
-
-
-_loaded = False
-
-
-def _load_kernel() -> None:
-    global _loaded
-    if not _loaded:
-        from engine.ai import warm_up
-
-        warm_up()
-        _loaded = True
 
 
 def forget() -> None:
@@ -555,6 +542,7 @@ def _prove(
 ) -> tuple[_Values | None, int, bool]:
     """The compiled solver's values for the moves of ``position`` (see ``_Values``), the
     nodes spent, and whether the clock stopped it; None where the budget ran out."""
+    # numba loads only when the compiled solver is wanted
     from engine.ai.search import deadline
     from engine.ai.search_kernel import ABORTED, NODES, STOP, TRUNCATED
 
@@ -583,6 +571,7 @@ class _Prover:
     tests for whether a move keeps it."""
 
     def __init__(self, searcher: Searcher, node_end: int) -> None:
+        # numba loads only when the compiled solver is wanted
         from engine.ai.search_kernel import SCALE
 
         self.searcher = searcher
@@ -618,6 +607,7 @@ class _Prover:
 
     def solve(self, position: Position, guess: int | None) -> tuple[int, str]:
         """MTD(f): null-window passes from ``guess`` until the bounds meet."""
+        # numba loads only when the compiled solver is wanted
         from engine.ai.encoding import decode_move
         from engine.ai.search_kernel import INF
 
@@ -648,6 +638,7 @@ class _Prover:
         return self.run(child, -value * scale, -value * scale + 1)[0] <= -value * scale
 
     def run(self, position: Position, alpha: int, beta: int) -> tuple[int, int]:
+        # numba loads only when the compiled solver is wanted
         from engine.ai.search_kernel import ABORTED, EXACT_DEPTH, NODES
 
         stats = self.searcher.stats
@@ -662,6 +653,7 @@ class _Prover:
 
 def _estimate(position: Position, budget: Budget) -> tuple[_Values, int, int]:
     """Every move's value by the compiled search, ``budget.depth`` plies from the ply."""
+    # numba loads only when the compiled solver is wanted
     from engine.ai.search import iterate
 
     searcher = _searcher(position.rules, None)

@@ -98,7 +98,7 @@ def cold_kernel(monkeypatch, tmp_path):
     monkeypatch.setattr(kernel_cache, "compile_now", forbidden)
     monkeypatch.setattr(kernel_cache, "start_background", forbidden)
     monkeypatch.setattr(commands, "_endgame_table", forbidden)
-    monkeypatch.setattr("engine.ai._load_kernel", forbidden)
+    monkeypatch.setattr("engine.ai.loading.load_kernel", forbidden)
     monkeypatch.setattr("engine.ai.search.solve", forbidden)
     monkeypatch.setattr("engine.ai.endgame.build", forbidden)
     monkeypatch.setattr("engine.ai.retrograde.build", forbidden)

@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from engine.ai.capabilities import kernel_knows
 from engine.position import Position, move_name
 from engine.ruleset import MAX_PITS, Ruleset
 from engine.sowing import tables
@@ -118,8 +119,6 @@ def kernel_board(position: Position) -> list[int]:
 def encode(rules: Ruleset) -> RulesCode:
     """ValueError for rules the kernel does not know (``engine.ai.kernel_knows``): the
     kernel would play them by other rules."""
-    from engine.ai import kernel_knows
-
     if not kernel_knows(rules):
         raise ValueError(f"the compiled kernel does not know the rules of {rules}")
     code = np.zeros(RULES_SIZE, np.int64)

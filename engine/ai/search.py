@@ -20,7 +20,8 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from engine.ai import retrograde, tables_know
+from engine.ai import retrograde
+from engine.ai.capabilities import tables_know
 from engine.ai.encoding import (
     MAX_MOVES,
     Endgame,
@@ -633,11 +634,9 @@ def _mtdf(
 def warm_up() -> None:
     """Compile (or load from numba's cache) the search, so the first timed move is not
     charged for it. The bot calls this once in each worker process."""
-    from engine.ruleset import Ruleset as _Ruleset
-
-    tiny = Position.initial(_Ruleset.parse("kalah:pits=2,seeds=1"))
+    tiny = Position.initial(Ruleset.parse("kalah:pits=2,seeds=1"))
     iterate(tiny, 2, tt_bits=4)
     solve(tiny, tt_bits=4)
-    wari = Position.initial(_Ruleset.parse("wari:pits=2,seeds=1"))
+    wari = Position.initial(Ruleset.parse("wari:pits=2,seeds=1"))
     table = retrograde.build(encode(wari.rules), 2)
     iterate(wari, 2, tt_bits=4, endgame=(2, table))

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine.ai import kernel_knows
+from engine.ai.capabilities import kernel_knows
 from engine.ai.encoding import RulesCode, board_size, decode_move, encode, kernel_board
 from engine.ai.rules_kernel import legal_moves, play_settled
 from engine.errors import RulesetError
