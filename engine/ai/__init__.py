@@ -19,6 +19,19 @@ solver or an endgame table has proved the result. The time limit is hard: a sear
 running when it expires stops at its next node and plays the move of the last depth it
 finished.
 
+The modules:
+
+- ``strategies``: the applet's eight strategies, one move ahead at most;
+- ``search``: the compiled search driven by iterative deepening, and the exact solver;
+  ``search_kernel``: its alpha-beta in numba; ``rules_kernel``: the rules compiled, a second
+  implementation of ``engine.sowing``, fed by ``encoding`` (a ruleset as integer arrays);
+  ``unowned_views``: array views without reference counting, for speed in the kernels;
+- ``endgame``: endgame tables where positions cannot repeat (Kalah); ``retrograde``: where
+  they can (wari, oware), with bounds;
+- ``pysearch`` and ``pysolve``: the same search and solver in plain Python, for before the
+  kernel is compiled; ``selfcheck``: the compiled rules checked against the engine on random
+  positions.
+
 The search runs in a kernel that numba compiles once per machine; it knows every ruleset
 (``kernel_knows``), Togyz Kumalak's and Bestemshe's included, though not their endgame tables
 (``tables_know``). Until it is compiled, a caller that must
