@@ -7,6 +7,7 @@ The service decides every rule of play; each surface only translates to and from
 - ``ai_runtime``: the AI's worker processes (``AIPool``), its compiled search and tables.
 - ``render``: pictures of a position (a PNG and its words) for any surface.
 - ``terminal``, ``discord``, ``mail``: the surfaces.
+- ``i18n``: the languages the bot speaks, and which one answers each request.
 - ``commands``: the subcommands of ``mancala``, gathered by ``cli`` (with ``cli_args``,
   the argument types).
 - ``config`` (``.env``, the database, the data directories), ``logs``, ``metrics``,

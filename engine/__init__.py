@@ -1,5 +1,20 @@
 """The rules of the mancala family, the ASCII notation of 003, and nothing that does I/O.
 
+- ``ruleset``: ``Ruleset``, a preset name plus overrides, and every parameter's meaning;
+- ``side``: ``Side``, South and North, the one definition every layer uses;
+- ``position``: ``Position``, the pits, stores and player to move, and the verbs of play;
+  ``sowing``: the mechanics of one move (sowing, relay laps, captures, the grand slam);
+- ``game``: ``Game``, a position plus its history, repetition, agreed end and result;
+  ``outcome``: how a game ended (``Termination``, ``Outcome``) and its words;
+- ``notation``: the ASCII board of 003, drawn and read back from either side;
+  ``fen``: PlayStrategy's position strings for Togyz Kumalak and Bestemshe;
+- ``inputs``: what people type, normalised and bounded before it is converted;
+  ``errors``: the engine's exceptions and the one way a message quotes a user's input;
+  ``translation``: ``_`` and ``N_``, where a message meets a translator (``bot.i18n``);
+- ``review``: a game reviewed move by move by the solver;
+  ``puzzles``: the shipped puzzles (in ``data``), one right move in a real ending;
+- ``ai``: the computer opponents, the compiled search and the exact solver.
+
 >>> from engine import Game
 >>> game = Game("wari")
 >>> game.play("E")

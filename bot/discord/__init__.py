@@ -15,6 +15,10 @@ It only translates: the game service decides who may do what.
 - ``challenge_commands.py``: challenges, accepting and declining, rematches, games in threads;
 - ``puzzle_commands.py``: ``/mancala puzzle`` (today's, another, streaks, the server's
   puzzle board) and the puzzle buttons that answer;
+- ``tournament_commands.py``: ``/mancala tournament ...`` (a group of its own), a
+  tournament's games in threads of its channel, and its news posted there;
+- ``correspondence_commands.py``: ``/mancala vacation start|stop|status`` (a group) and
+  ``/mancala premove``, conditional moves;
 - ``boards.py``: posting a board and taking the buttons off the one it replaces;
 - ``pictures.py``: the board's picture and other embeds, a game's record as a file;
 - ``followups.py``: the AI's replies as follow-ups of the player's interaction;

@@ -19,7 +19,16 @@ The modules, in the order a message meets them:
   ``EmailNotifier`` there sends the service's events (the opponent's moves, offers,
   reminders, forfeits) to email players; ``puzzle_mail``: puzzles asked for with 'puzzle'
   and answered by replying with the move.
-- ``replies``: threaded replies (Message-ID, In-Reply-To, References, Auto-Submitted).
+- ``tournament_mail``: ``tournament create|join|start|...`` and a tournament's news (each
+  round's game mails, byes, the final standings) for players by mail.
+- ``schedule_mail``: vacations, the digest's setting and conditional moves, in a reply that
+  carries the player's token; ``digest``: the daily digest mail, and a reply to it that moves
+  in several games at once (``#12 C`` lines).
+- ``mail_language``: the ``language`` command, the Content-Language of what the bot sends,
+  and the sides' names every mail shares.
+- ``replies``: threaded replies (Message-ID, In-Reply-To, References, Auto-Submitted), each
+  with the HTML part of ``html_mail``: the text with every board in a monospace block and
+  its picture inline, for phones.
 - ``mail_settings``: the settings from the environment (``MailSettings``,
   ``MailSettingsError``); ``runner``: the assembly behind ``mancala mail`` (server) and
   ``mancala mail --pipe``, and the mail surface started inside the Discord bot's process

@@ -5,4 +5,6 @@
 - ``review_picture.py``: a game's review as an evaluation graph (PNG) and its alt text.
 - ``review_text.py``: a game's review in a few lines: each player's accuracy and errors, the
   turning point, the key moments.
+- ``words.py``: the words around the notation in the current language: a side, a move's
+  class, a puzzle's grade.
 """

@@ -24,6 +24,17 @@ wanted, so importing the package costs no compile.
 - ``selfcheck``: the compiled rules checked against the engine's on random positions.
 - ``strategies``: the elf.org applet's eight strategies, each picking without a search.
 - ``unowned_views``: numba array views without reference counting, for the kernels' speed.
+
+The search runs in a kernel that numba compiles once per machine; it knows every ruleset
+(``kernel_knows``), Togyz Kumalak's and Bestemshe's included, though not their endgame tables
+(``tables_know``). Until it is compiled, a caller that must
+not wait passes ``compiled=False``: the search levels then play through the
+pure-Python search (``engine.ai.pysearch``) within the same limits, which reaches a few plies
+less, and say so (``AIMove.reduced``); and a small ending is proved exactly by the
+plain-Python solver (``engine.ai.pysolve``) rather than wait for the compiler:
+
+>>> choose_move(pos, "medium", compiled=False).reduced
+True
 """
 
 from engine.ai.capabilities import kernel_knows, tables_know
