@@ -17,7 +17,7 @@ database:
 
 ``advance`` does whatever is due next, from the stored state alone: create a missing game,
 record results, begin the next round (or the arena's next wave), finish. A game that ends
-calls it (``Games.game_over``, wired by ``GameService``), and so does the clock's ``tick``,
+calls it (``Hooks.game_over``), and so does the clock's ``tick`` (``Hooks.tick_after``),
 which resumes whatever a process stopped in the middle of.
 
 South moves first in every tournament game, so the pairings' balance of sides is a balance
@@ -38,6 +38,7 @@ from bot.service.announcer import Announcer
 from bot.service.challenges import Challenges
 from bot.service.events import TournamentNews, TournamentNewsKind
 from bot.service.games import Games, known_id, parse_rules
+from bot.service.hooks import Hooks
 from bot.service.looking import Looking
 from bot.service.pairing import (
     Entrant,
@@ -56,7 +57,6 @@ from bot.service.tournament_views import (
     MINUTE,
     Format,
     Pairing,
-    PlaceMaker,
     Standing,
     TimeControl,
     TournamentView,
@@ -137,11 +137,16 @@ class Tournaments:
     challenges: Challenges
     play: Play
     looking: Looking
-    # by the surface of a tournament's place: where its games are played (a surface
-    # registers one; a game gets a place of its own, "tournament:<id>.<round>.<board>",
-    # where none is registered or it makes none)
-    place_makers: dict[str, PlaceMaker] = field(default_factory=dict, init=False)
+    # It moves on when a game ends and every tick (Hooks.game_over, tick_after); it asks the
+    # surface of a tournament's place where its games are played (Hooks.place_for_game: a
+    # game gets a place of its own, "tournament:<id>.<round>.<board>", where the surface
+    # registered none or it makes none).
+    hooks: Hooks
     _advancing: dict[int, asyncio.Lock] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        self.hooks.game_over.subscribe(self.game_over)
+        self.hooks.tick_after.subscribe(self.tick)
 
     # -- the verbs ----------------------------------------------------------------------------
 
@@ -429,7 +434,7 @@ class Tournaments:
     # -- moving on ----------------------------------------------------------------------------
 
     def game_over(self, game_id: int) -> None:
-        """A game ended (``Games`` calls this after its commit): if it is a tournament's, move
+        """A game ended (``Hooks.game_over``, after its commit): if it is a tournament's, move
         the tournament on, in the background."""
         if not self.tasks.closed:
             self.tasks.spawn(self._game_over(game_id), name="tournament")
@@ -624,7 +629,7 @@ class Tournaments:
             for e in await self.store.tournament_players(record.id)
             if e.withdrawn_at is not None
         }
-        maker = self.place_makers.get(record.place_surface or "")
+        maker = self.hooks.place_for_game.get(record.place_surface or "")
         view = await self.view(record.id) if maker is not None else None
         for row in rows:
             if row.north_id is None:
