@@ -144,6 +144,7 @@ class GameService:
     ):
         """Use ``await GameService.open(path)``; this only wires the parts together."""
         self._store = store
+        self._clock = clock
         self.ai = ai  # the one worker pool, shared with surfaces that play without a game
         self.tasks = Tasks()
         self.hooks = hooks = Hooks()
@@ -746,6 +747,12 @@ class GameService:
         (Discord: a thread of the tournament's channel). Without one, such a game gets a
         place of its own. See ``Hooks.place_for_game``."""
         self.hooks.place_for_game.register(surface, maker)
+
+    def now(self) -> float:
+        """The service's clock time, in seconds (a ``ManualClock``'s in tests): what a surface
+        adds a delay to, for a time the service compares with its own (a tournament's
+        start)."""
+        return self._clock()
 
     def ai_status(self) -> str:
         """The AI's compiled search: "ready", or "compiling" / "cold" while the search levels
