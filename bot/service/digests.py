@@ -4,8 +4,8 @@
 A player with the digest on gets, once a day at their hour (UTC, ``DIGEST_HOUR`` unless they
 chose one), a ``DigestDue`` event listing every game where it is their move; none on a day
 when no game waits for them. While it is on, the opponents' moves are held back from them
-(``held_back``, asked through ``Hooks.held_back``): a game's end, offers, challenges, reminders and their own conditional move
-played still come at once. Each day's digest is claimed in the database, with the plies of
+(``held_back``, asked through ``Hooks.held_back``): a game's end, offers, challenges,
+reminders and their own conditional move played still come at once. Each day's digest is claimed in the database, with the plies of
 the games it lists (``Storage.claim_digest``), so it goes out once whatever the processes,
 and a reply to it moves at the ply its board showed.
 
