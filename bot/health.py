@@ -111,7 +111,7 @@ async def service_status(service: GameService) -> dict[str, Any]:
 
     open_games = await service.open_game_count()
     metrics.OPEN_GAMES.set(open_games)
-    return {"ai": service.ai.status(), "open_games": open_games}
+    return {"ai": service.ai_status(), "open_games": open_games}
 
 
 # -- ``mancala health`` ----------------------------------------------------------------------

@@ -122,7 +122,7 @@ class MancalaBot(discord.Client):
             ),
         )
         # a game of a tournament in a channel here is played in a thread of that channel
-        self.service.tournaments.place_makers["discord"] = self.tournament_commands.make_place
+        self.service.add_place_maker("discord", self.tournament_commands.make_place)
         if not self.settings.sync_commands:
             return
         if self.settings.guild_id:

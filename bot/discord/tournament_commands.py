@@ -289,7 +289,7 @@ class TournamentCommands:
             starts_at = None
             if start_in is not None:
                 seconds = fmt.parse_duration(start_in)
-                starts_at = self.service.tournaments.clock() + seconds if seconds else None
+                starts_at = self.service.now() + seconds if seconds else None
             rules = ruleset or (await self.servers.settings_for(interaction.channel_id)).ruleset
             in_server = interaction.guild_id is not None
             await self.service.set_display_name(me, interaction.user.display_name)

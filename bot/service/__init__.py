@@ -45,6 +45,7 @@ Moves are pit letters in the engine's notation: South's pits uppercase, North's 
 (where the ruleset lets a player sow only their own pits, either case names their own pit).
 A surface that shows North the board turned round converts with ``engine.from_perspective``.
 
+<<<<<<< ours
 The modules, ``core`` first, which builds the parts below and holds them:
 
 - ``core``: ``GameService``, every verb a surface calls, each handed to one part;
@@ -69,6 +70,38 @@ The modules, ``core`` first, which builds the parts below and holds them:
   pinged, and how;
 - ``tournaments``: Swiss, round robin and arena, stored step by step; ``pairing``: their
   pairings and standings, as pure functions.
+=======
+The modules. The facade, ``core`` (``GameService``), builds one part of each kind below and
+hands each the parts it uses; parts react to one another only through ``hooks``:
+
+- ``core``: ``GameService``, every verb a surface calls, and the life cycle (open, close)
+- ``hooks``: the internal hooks, each reaction of one part to another, named and typed
+- ``types``: the values handed out (players, channels, games, challenges, options, ratings)
+- ``events``: what players are told (``MoveMade``, ``GameOver``...) and the ``Notifier``
+- ``errors``: the typed refusals, each message fit to show a user
+- ``players``: who plays, their ids and display names; ``addresses``: email addresses as
+  players
+- ``games``: reading, locking, committing and ending a game; ``live``: a game held in memory
+- ``announcer``: telling the players of each change, through their surface's notifier
+- ``challenges``: challenge, accept, decline, cancel, expiry, start a game
+- ``play``: moves, resignation, offers (draw, agreed end, undo) and their answers
+- ``ai_turns``: the AI's moves and hints; ``ai_limits``: what one player may ask of the AI
+- ``reviews``: a finished game reviewed move by move by the solver
+- ``puzzles``: the daily puzzle and more, answers, streaks, a server's puzzle board
+- ``tournaments``: Swiss, round robin and arena tournaments; ``tournament_views``: their
+  plain values (time control, pairings, standings, the tournament); ``pairing``: pairings
+  and standings as pure functions
+- ``deadlines``: the clock's tick (reminders, forfeits, expiries); ``clock``: the clocks,
+  and when a turn's deadlines fall
+- ``looking``: boards, a player's games, a game's record, ratings, leaderboards;
+  ``ratings``: Glicko-2, per family of rulesets
+- ``pings``: whom to ping when it is their move; ``servers``: a Discord server's settings;
+  ``languages``: which language a player is answered in
+- ``vacations``, ``digests``, ``premoves``: correspondence on a human schedule (clocks that
+  stand still, a daily digest by mail, conditional moves)
+- ``surface_defaults``: each surface's defaults for clocks and challenges
+- ``tasks``: the background work and the service's open or closed state
+>>>>>>> theirs
 """
 
 from bot.service.ai_limits import AIBusy, AILimits

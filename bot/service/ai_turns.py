@@ -20,6 +20,7 @@ from bot.service import errors
 from bot.service.ai_limits import AIFairness, owner_of
 from bot.service.announcer import Announcer
 from bot.service.games import Games
+from bot.service.hooks import Hooks
 from bot.service.play import Play
 from bot.service.players import Players
 from bot.service.tasks import Tasks
@@ -45,11 +46,15 @@ class AITurns:
     fairness: AIFairness
     store: Storage  # its leases: one process of several on a database plays an AI's turn
     clock: Callable[[], float]
+    hooks: Hooks  # it moves whenever the AI's turn is due (Hooks.ai_turn_due)
     _thinking: set[int] = field(default_factory=set, init=False)  # games with an AI turn task
     _holder: str = field(
         default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}",
         init=False,
     )
+
+    def __post_init__(self) -> None:
+        self.hooks.ai_turn_due.subscribe(self.schedule)
 
     async def hint(
         self, game_id: int, by: Player, *, thinking: Callable[[], Awaitable[Any]] | None = None

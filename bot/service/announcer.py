@@ -2,16 +2,18 @@
 of its own, so a slow or failing surface never delays or breaks a move (failures are logged).
 
 After a change, ``after_change`` says what happened (a move, the end) and, when it is an AI's
-turn, hands the game to ``ai_turn`` (the AI part's scheduler, wired by ``GameService``).
+turn, says so on the hooks (``Hooks.ai_turn_due``: the AI part moves); each move is told to
+``Hooks.moved`` too, and each delivery first asks ``Hooks.held_back`` (``bot.service.hooks``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
 from bot.service.events import Event, GameOver, MoveMade, Notifier
+from bot.service.hooks import Hooks
 from bot.service.tasks import Tasks
 from bot.service.types import GameView, Player
 
@@ -19,19 +21,13 @@ log = logging.getLogger(__name__)
 
 
 class Announcer:
-    """Tells each human player of a change through their surface's notifier; hands AI turns
-    to ``ai_turn``."""
+    """Tells each human player of a change through their surface's notifier; says on the
+    hooks when the AI is to move."""
 
-    def __init__(self, tasks: Tasks):
+    def __init__(self, tasks: Tasks, hooks: Hooks):
         self._tasks = tasks
+        self._hooks = hooks
         self.notifiers: dict[str, Notifier] = {}
-        self.ai_turn: Callable[[int], None] = lambda game_id: None
-        # Told of every move after its announcement (conditional moves answer it; wired by
-        # GameService to bot.service.premoves): it must only schedule work.
-        self.moved: Callable[[GameView], None] = lambda view: None
-        # Whether an event is held back from its recipient (a move for a player who reads a
-        # daily digest instead; wired to bot.service.digests).
-        self.held_back: Callable[[Event], Awaitable[bool]] | None = None
 
     def notify(
         self,
@@ -81,13 +77,13 @@ class Announcer:
         if view.is_over:
             self.notify(humans, lambda who: GameOver(who, view), actor=actor)
         elif view.to_move is not None and view.to_move.is_ai and schedule_ai:
-            self.ai_turn(view.id)
+            self._hooks.ai_turn_due.emit(view.id)
         if move is not None:
-            self.moved(view)
+            self._hooks.moved.emit(view)
 
     async def _deliver(self, notifier: Notifier, event: Event) -> None:
         try:
-            if self.held_back is not None and await self.held_back(event):
+            if await self._hooks.held_back(event):
                 return
             await notifier.notify(event)
         except Exception:

@@ -30,6 +30,7 @@ from bot.service.digests import Digests, DigestSetting
 from bot.service.errors import ServiceError, Unavailable
 from bot.service.events import Notifier
 from bot.service.games import Games
+from bot.service.hooks import Hooks
 from bot.service.languages import Languages
 from bot.service.looking import Looking
 from bot.service.pings import Ping, Pings
@@ -41,6 +42,7 @@ from bot.service.ratings import HeadToHead
 from bot.service.reviews import GameReview, ReviewProgress, Reviews
 from bot.service.servers import Servers, ServerSettings
 from bot.service.tasks import Tasks
+from bot.service.tournament_views import PlaceMaker
 from bot.service.tournaments import (
     Format,
     Pairing,
@@ -122,6 +124,11 @@ class GameService:
     - ``vacations``, ``digests``, ``premoves``: correspondence on a human schedule (vacations
       that stop the clocks, the daily digest by mail, conditional moves)
 
+    Where one part reacts to another (a game ended, a move was made, the clock ticked, is
+    this player away...), it does so through ``hooks`` (``bot.service.hooks``): each part
+    gets them when it is built and subscribes itself there, so a reaction's order is the
+    order the parts are built in below.
+
     Every verb below is a method that hands the request to the part that decides it; its
     docstring there says the rules. This class adds the life cycle: open, close, notifiers,
     idle.
@@ -137,13 +144,17 @@ class GameService:
     ):
         """Use ``await GameService.open(path)``; this only wires the parts together."""
         self._store = store
+        self._clock = clock
         self.ai = ai  # the one worker pool, shared with surfaces that play without a game
         self.tasks = Tasks()
-        self.announcer = Announcer(self.tasks)
+        self.hooks = hooks = Hooks()
+        self.announcer = Announcer(self.tasks, hooks)
         self.players = Players(
             store=store, clock=clock, extra_surfaces=lambda: self.announcer.notifiers
         )
-        self.games = Games(store=store, clock=clock, players=self.players, cache_ttl=cache_ttl)
+        self.games = Games(
+            store=store, clock=clock, players=self.players, hooks=hooks, cache_ttl=cache_ttl
+        )
         self.fairness = AIFairness(
             limits=limits or AILimits(), pool=ai, store=store, players=self.players
         )
@@ -176,14 +187,15 @@ class GameService:
             play=self.play,
             pool=ai,
             fairness=fairness,
+            hooks=hooks,
         )
-        self.announcer.ai_turn = self.ai_turns.schedule
         self.deadlines = Deadlines(
             store=store,
             clock=clock,
             games=self.games,
             announcer=self.announcer,
             challenges=self.challenges,
+            hooks=hooks,
         )
         self.looking = Looking(store=store, players=self.players, games=self.games, clock=clock)
         self.reviews = Reviews(tasks=tasks, games=games, looking=self.looking, pool=ai)
@@ -197,9 +209,8 @@ class GameService:
             challenges=self.challenges,
             play=self.play,
             looking=self.looking,
+            hooks=hooks,  # before digests: a tick moves tournaments on, then mails digests
         )
-        games.game_over = self.tournaments.game_over
-        self.deadlines.also.append(self.tournaments.tick)
         self.pings = Pings(store=store, clock=clock, players=self.players)
         self.languages = Languages(store=store, players=self.players)
         self.servers = Servers(store=store, clock=clock, players=self.players)
@@ -212,15 +223,17 @@ class GameService:
             pool=ai,
             fairness=fairness,
         )
-        self.vacations = Vacations(store=store, clock=clock, players=players, games=games)
-        games.decorate = self.vacations.decorate
-        self.deadlines.first.append(self.vacations.tick)
-        self.deadlines.away = self.vacations.is_away
-        self.digests = Digests(
-            store=store, clock=clock, players=players, looking=self.looking, announcer=announcer
+        self.vacations = Vacations(
+            store=store, clock=clock, players=players, games=games, hooks=hooks
         )
-        self.deadlines.also.append(self.digests.tick)
-        announcer.held_back = self.digests.held_back
+        self.digests = Digests(
+            store=store,
+            clock=clock,
+            players=players,
+            looking=self.looking,
+            announcer=announcer,
+            hooks=hooks,
+        )
         self.premoves = Premoves(
             store=store,
             clock=clock,
@@ -228,8 +241,8 @@ class GameService:
             games=games,
             play=self.play,
             announcer=announcer,
+            hooks=hooks,
         )
-        announcer.moved = self.premoves.after_move
         self._ticker: asyncio.Task[None] | None = None
 
     # -- challenges and starting games (bot.service.challenges) ---------------------------------
@@ -728,6 +741,18 @@ class GameService:
         """Route events for players on ``surface`` ("discord", "email", "terminal") to
         ``notifier``. A player whose surface has no notifier simply isn't told."""
         self.announcer.notifiers[surface] = notifier
+
+    def add_place_maker(self, surface: str, maker: PlaceMaker) -> None:
+        """Let ``surface`` make the place of each game of a tournament whose place is on it
+        (Discord: a thread of the tournament's channel). Without one, such a game gets a
+        place of its own. See ``Hooks.place_for_game``."""
+        self.hooks.place_for_game.register(surface, maker)
+
+    def now(self) -> float:
+        """The service's clock time, in seconds (a ``ManualClock``'s in tests): what a surface
+        adds a delay to, for a time the service compares with its own (a tournament's
+        start)."""
+        return self._clock()
 
     def ai_status(self) -> str:
         """The AI's compiled search: "ready", or "compiling" / "cold" while the search levels

@@ -8,14 +8,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from bot.service import errors
 from bot.service.announcer import Announcer
 from bot.service.challenges import Challenges
 from bot.service.events import Forfeit, Reminder
 from bot.service.games import Games
+from bot.service.hooks import Hooks
 from engine import Outcome, Termination
 from storage import Storage, StorageError
 
@@ -31,13 +32,10 @@ class Deadlines:
     games: Games
     announcer: Announcer
     challenges: Challenges
-    # More work each tick does, after its own (tournaments moving on; wired by GameService).
-    also: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
-    # Work each tick does before its own (vacations ending by themselves).
-    first: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
-    # Whether a player (a database id) is on vacation: no reminder, no forfeit while they are
-    # to move (bot.service.vacations; their deadlines move on when they are back).
-    away: Callable[[int], bool] = lambda player_id: False
+    # Work before the tick's own and after it (Hooks.tick_first, tick_after), and whether
+    # the player to move is away (Hooks.is_away: no reminder, no forfeit; their deadlines
+    # move on when they are back).
+    hooks: Hooks
 
     async def tick(self) -> None:
         """Act on the clock now: expire old challenges, remind players who have not moved for
@@ -50,21 +48,19 @@ class Deadlines:
                     self.games.changed_elsewhere
                 )
                 self.games.notifications_lost = not self.games.told_of_changes
-        for work in self.first:
-            await work()
+        await self.hooks.tick_first.run()
         for challenge in await self.store.due_challenges(now):
             await self.challenges.expire(challenge)  # closed once: the store's compare-and-set
         for game in await self.store.due_clocks(now):
-            if self.away(game.south_id if game.mover == 0 else game.north_id):
+            if self.hooks.is_away(game.south_id if game.mover == 0 else game.north_id):
                 continue  # their clock stands still
             try:
                 await self._act_on_clock(game.id, now)
             except errors.StaleMove:
                 continue  # another process on the database moved or acted first
         for game in await self.store.games_awaiting_ai():
-            self.announcer.ai_turn(game.id)  # one whose process died: its lease ran out
-        for work in self.also:
-            await work()
+            self.hooks.ai_turn_due.emit(game.id)  # one whose process died: its lease ran out
+        await self.hooks.tick_after.run()
 
     async def _act_on_clock(self, game_id: int, now: float) -> None:
         """Forfeit or remind, once even with several processes on one database: the forfeit
@@ -76,7 +72,7 @@ class Deadlines:
                 return
             side = live.to_move_side
             mover = live.player(side)
-            if self.away(record.south_id if record.mover == 0 else record.north_id):
+            if self.hooks.is_away(record.south_id if record.mover == 0 else record.north_id):
                 return  # away since the list was read: their clock stands still
             if record.forfeit_at is not None and record.forfeit_at <= now:
                 ending = await self.games.ending(

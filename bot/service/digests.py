@@ -4,8 +4,8 @@
 A player with the digest on gets, once a day at their hour (UTC, ``DIGEST_HOUR`` unless they
 chose one), a ``DigestDue`` event listing every game where it is their move; none on a day
 when no game waits for them. While it is on, the opponents' moves are held back from them
-(``held_back``): a game's end, offers, challenges, reminders and their own conditional move
-played still come at once. Each day's digest is claimed in the database, with the plies of
+(``held_back``, asked through ``Hooks.held_back``): a game's end, offers, challenges,
+reminders and their own conditional move played still come at once. Each day's digest is claimed in the database, with the plies of
 the games it lists (``Storage.claim_digest``), so it goes out once whatever the processes,
 and a reply to it moves at the ply its board showed.
 
@@ -26,6 +26,7 @@ from bot.service import errors
 from bot.service.announcer import Announcer
 from bot.service.clock import DAY
 from bot.service.events import DigestDue, Event, MoveMade
+from bot.service.hooks import Hooks
 from bot.service.looking import Looking
 from bot.service.players import Players
 from bot.service.types import GameView, Player
@@ -84,6 +85,11 @@ class Digests:
     players: Players
     looking: Looking
     announcer: Announcer
+    hooks: Hooks  # it sends the digests as the clock ticks, and holds moves back for them
+
+    def __post_init__(self) -> None:
+        self.hooks.tick_after.subscribe(self.tick)
+        self.hooks.held_back.subscribe(self.held_back)
 
     async def set(self, player: Player, on: bool, hour: int | None = None) -> DigestSetting:
         """Turn ``player``'s digest on (at ``hour`` UTC, default ``DIGEST_HOUR``) or off. The

@@ -22,12 +22,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
+from bot.service.tournament_views import Pairing, Standing, TournamentView
 from bot.service.types import Challenge, GameView, Player
-
-if TYPE_CHECKING:  # bot.service.tournaments sends these events: no import at run time
-    from bot.service.tournaments import Pairing, Standing, TournamentView
 
 
 @dataclass(frozen=True)

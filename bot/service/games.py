@@ -17,6 +17,7 @@ from operator import attrgetter
 
 from bot.i18n import N_, _
 from bot.service import errors
+from bot.service.hooks import Hooks
 from bot.service.live import LiveCache, LiveGame
 from bot.service.players import Players
 from bot.service.ratings import family_of, updated_ratings
@@ -86,9 +87,13 @@ class Games:
         store: Storage,
         clock: Callable[[], float],
         players: Players,
+        hooks: Hooks,
         cache_ttl: float = 1.0,
     ):
         self._store = store
+        # Told each game that ends, after its commit (Hooks.game_over); adds what every view
+        # handed out shows as of now (Hooks.decorate).
+        self._hooks = hooks
         self._clock = clock
         self._players = players
         self.cache_ttl = cache_ttl
@@ -99,12 +104,6 @@ class Games:
         self.live = LiveCache()
         self._locks: dict[int, _GameLock] = {}
         self._ratings_lock = asyncio.Lock()
-        # Told each game that ends, after its commit (a tournament's moves on; wired by
-        # GameService): called with the game's lock held, so it must only schedule work.
-        self.game_over: Callable[[int], None] = lambda game_id: None
-        # What every view handed out gets added, as of now: who is on vacation (wired by
-        # GameService to bot.service.vacations; cached snapshots stay as committed).
-        self.decorate: Callable[[GameView], GameView] = lambda view: view
 
     def changed_elsewhere(self, game_id: int | None) -> None:
         """Another process changed a game (None: any game may have changed, and the database
@@ -171,13 +170,13 @@ class Games:
             offer_by = live.record.offer_by
             by = await self._players.player(offer_by) if offer_by else None
             live.snapshot = live.view(by)
-        return self.decorate(live.snapshot)
+        return self._hooks.decorate(live.snapshot)
 
     async def get(self, game_id: int) -> GameView:
         """A game by id. Raises NotFound."""
         live = self.live.get(known_id(game_id))
         if live is not None and live.snapshot is not None and self._current(live):
-            return self.decorate(live.snapshot)  # never a move whose commit is in flight
+            return self._hooks.decorate(live.snapshot)  # never a move whose commit is in flight
         async with self.locked(game_id):
             return await self.view(await self.load(game_id))
 
@@ -226,7 +225,7 @@ class Games:
         live.record = live.record.changed(changes)
         live.snapshot = None
         if changes.get("status") == GameStatus.OVER:
-            self.game_over(game_id)
+            self._hooks.game_over.emit(game_id)  # with the lock held: it only schedules
 
     async def ending(self, live: LiveGame, outcome: Outcome) -> Ending:
         """The changes that end a game, and the rating rows to write with them."""

@@ -30,6 +30,7 @@ from bot.i18n import _
 from bot.service import errors
 from bot.service.announcer import Announcer
 from bot.service.games import Games
+from bot.service.hooks import Hooks
 from bot.service.live import LiveGame
 from bot.service.play import Play
 from bot.service.players import Players
@@ -86,6 +87,10 @@ class Premoves:
     games: Games
     play: Play
     announcer: Announcer
+    hooks: Hooks  # it answers each move (Hooks.moved)
+
+    def __post_init__(self) -> None:
+        self.hooks.moved.subscribe(self.after_move)
 
     async def set(
         self,

@@ -17,7 +17,7 @@ database:
 
 ``advance`` does whatever is due next, from the stored state alone: create a missing game,
 record results, begin the next round (or the arena's next wave), finish. A game that ends
-calls it (``Games.game_over``, wired by ``GameService``), and so does the clock's ``tick``,
+calls it (``Hooks.game_over``), and so does the clock's ``tick`` (``Hooks.tick_after``),
 which resumes whatever a process stopped in the middle of.
 
 South moves first in every tournament game, so the pairings' balance of sides is a balance
@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.i18n import N_, _, ngettext
@@ -38,6 +38,7 @@ from bot.service.announcer import Announcer
 from bot.service.challenges import Challenges
 from bot.service.events import TournamentNews, TournamentNewsKind
 from bot.service.games import Games, known_id, parse_rules
+from bot.service.hooks import Hooks
 from bot.service.looking import Looking
 from bot.service.pairing import (
     Entrant,
@@ -51,6 +52,16 @@ from bot.service.pairing import (
 from bot.service.play import Play
 from bot.service.players import Players
 from bot.service.tasks import Tasks
+from bot.service.tournament_views import (
+    DAY,
+    MINUTE,
+    Format,
+    Pairing,
+    Standing,
+    TimeControl,
+    TournamentView,
+    whole_within,
+)
 from bot.service.types import Channel, GameOptions, Player
 from engine import excerpt
 from storage import ChannelTaken, Storage
@@ -60,7 +71,6 @@ from storage.records import (
     Pace,
     PairingKind,
     PairingResult,
-    TournamentFormat,
     TournamentGameRecord,
     TournamentPlayerRecord,
     TournamentRecord,
@@ -69,7 +79,7 @@ from storage.records import (
 
 log = logging.getLogger(__name__)
 
-Format = TournamentFormat
+# The plain values are bot.service.tournament_views'; surfaces import them from here too.
 __all__ = [
     "Format",
     "Pace",
@@ -83,9 +93,6 @@ __all__ = [
     "Tournaments",
 ]
 
-MINUTE, DAY = 60.0, 86400.0
-LIVE_MINUTES = (1, 60)  # a live tournament's minutes per move
-CORRESPONDENCE_DAYS = (1, 14)  # a correspondence tournament's days per move
 ARENA_MINUTES = (10, 24 * 60)  # an arena's length
 MOST_SWISS_ROUNDS = 20
 MOST_PLAYERS = 256
@@ -106,157 +113,6 @@ _TOO_LATE = {
     "start": N_("it is too late or too early to start it"),
     "cancel": N_("it is too late or too early to cancel it"),
 }
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """A tournament's time control: ``live``, minutes per move, or ``correspondence``, days
-    per move. Each move has that long: the player to move is reminded (after a third of a
-    live move's time; when a day is left of a correspondence move's, as in any game of days
-    a move) and forfeits the game when it runs out (``bot.service.deadlines``; the games keep
-    no clock for a whole game, so a live tournament's time is per move too).
-
-    >>> str(TimeControl.live(5)), str(TimeControl.correspondence(3))
-    ('5 minutes a move', '3 days a move')
-    >>> TimeControl.correspondence(15)
-    Traceback (most recent call last):
-    bot.service.errors.BadRequest: a correspondence tournament gives 1 to 14 days a move, not 15
-    """
-
-    pace: Pace
-    per_move: int  # minutes (live) or days (correspondence)
-
-    @classmethod
-    def live(cls, minutes: object) -> TimeControl:
-        return cls(
-            Pace.LIVE,
-            _whole(
-                minutes,
-                LIVE_MINUTES,
-                N_("a live tournament gives {low} to {high} minutes a move, not {value}"),
-            ),
-        )
-
-    @classmethod
-    def correspondence(cls, days: object) -> TimeControl:
-        return cls(
-            Pace.CORRESPONDENCE,
-            _whole(
-                days,
-                CORRESPONDENCE_DAYS,
-                N_("a correspondence tournament gives {low} to {high} days a move, not {value}"),
-            ),
-        )
-
-    @classmethod
-    def of(cls, pace: Pace, seconds: float) -> TimeControl:
-        unit = MINUTE if pace is Pace.LIVE else DAY
-        return cls(pace, round(seconds / unit))
-
-    @property
-    def seconds(self) -> float:
-        """Each move's time in seconds."""
-        return self.per_move * (MINUTE if self.pace is Pace.LIVE else DAY)
-
-    def __str__(self) -> str:
-        """The time control in words, in the current language: "5 minutes a move"."""
-        n = self.per_move
-        if self.pace is Pace.LIVE:
-            return ngettext("{n} minute a move", "{n} minutes a move", n).format(n=n)
-        return ngettext("{n} day a move", "{n} days a move", n).format(n=n)
-
-
-def _whole(value: object, bounds: tuple[int, int], message: str) -> int:
-    """``value`` as a whole number within ``bounds``, else BadRequest with ``message`` (marked
-    with ``N_``; its fields are ``{low}``, ``{high}`` and ``{value}``)."""
-    low, high = bounds
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or value != int(value)
-        or not low <= value <= high
-    ):
-        raise errors.BadRequest(_(message).format(low=low, high=high, value=excerpt(value)))
-    return int(value)
-
-
-@dataclass(frozen=True)
-class Pairing:
-    """Board ``board`` of round ``round``: ``south`` (who moves first) against ``north``, or a
-    bye when ``north`` is None; ``game_id`` once the game exists (None for a bye or a
-    forfeit); ``result`` once known."""
-
-    round: int
-    board: int
-    south: Player
-    north: Player | None
-    kind: PairingKind
-    game_id: int | None = None
-    result: PairingResult | None = None
-
-    def has(self, player: Player) -> bool:
-        return player in (self.south, self.north)
-
-    def opponent_of(self, player: Player) -> Player | None:
-        return self.north if player == self.south else self.south
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A player's line in a tournament's standings (ranked as ``bot.service.pairing.standings``
-    says: points, Buchholz, Sonneborn-Berger, rating)."""
-
-    rank: int
-    player: Player
-    points: float
-    buchholz: float
-    sonneborn_berger: float
-    rating: float
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    withdrawn: bool = False
-
-
-@dataclass(frozen=True)
-class TournamentView:
-    """A tournament as stored. ``rounds``: a Swiss's as set, a round robin's from the start
-    (0 before), an arena's 0 (it runs ``arena_minutes``); ``current_round``: the round under
-    way (an arena's latest wave of pairings). ``place``: the Discord channel its news is
-    posted in (None: by mail, each player's inbox); ``server``: the Discord server whose
-    admins organise it. ``players``: those still in; ``withdrawn``: those who withdrew."""
-
-    id: int
-    name: str
-    format: Format
-    rules: str
-    status: TournamentStatus
-    rounds: int
-    current_round: int
-    time_control: TimeControl
-    creator: Player
-    place: Channel | None
-    server: str | None
-    players: tuple[Player, ...]
-    withdrawn: tuple[Player, ...]
-    created_at: float
-    starts_at: float | None = None
-    started_at: float | None = None
-    ended_at: float | None = None
-    arena_minutes: int | None = None
-
-    @property
-    def arena_ends_at(self) -> float | None:
-        """When an arena stops pairing (None before it starts, and for other formats)."""
-        if self.arena_minutes is None or self.started_at is None:
-            return None
-        return self.started_at + self.arena_minutes * MINUTE
-
-
-PlaceMaker = Callable[[TournamentView, Pairing], Awaitable[Channel | None]]
-"""A surface's maker of a place for one game of a tournament in its place (Discord: a thread
-of the tournament's channel), or None to leave the game without one."""
 
 
 def _entrant(record: TournamentPlayerRecord) -> Entrant:
@@ -281,11 +137,16 @@ class Tournaments:
     challenges: Challenges
     play: Play
     looking: Looking
-    # by the surface of a tournament's place: where its games are played (a surface
-    # registers one; a game gets a place of its own, "tournament:<id>.<round>.<board>",
-    # where none is registered or it makes none)
-    place_makers: dict[str, PlaceMaker] = field(default_factory=dict, init=False)
+    # It moves on when a game ends and every tick (Hooks.game_over, tick_after); it asks the
+    # surface of a tournament's place where its games are played (Hooks.place_for_game: a
+    # game gets a place of its own, "tournament:<id>.<round>.<board>", where the surface
+    # registered none or it makes none).
+    hooks: Hooks
     _advancing: dict[int, asyncio.Lock] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        self.hooks.game_over.subscribe(self.game_over)
+        self.hooks.tick_after.subscribe(self.tick)
 
     # -- the verbs ----------------------------------------------------------------------------
 
@@ -329,7 +190,7 @@ class Tournaments:
             raise errors.BadRequest(_("a tournament needs a time control: minutes or days a move"))
         now = self.clock()
         if kind is Format.SWISS:
-            rounds = _whole(
+            rounds = whole_within(
                 rounds,
                 (1, MOST_SWISS_ROUNDS),
                 N_("a Swiss plays {low} to {high} rounds, not {value}"),
@@ -343,7 +204,7 @@ class Tournaments:
             )
         seconds = None
         if kind is Format.ARENA:
-            arena_minutes = _whole(
+            arena_minutes = whole_within(
                 arena_minutes,
                 ARENA_MINUTES,
                 N_("an arena lasts {low} to {high} minutes, not {value}"),
@@ -573,7 +434,7 @@ class Tournaments:
     # -- moving on ----------------------------------------------------------------------------
 
     def game_over(self, game_id: int) -> None:
-        """A game ended (``Games`` calls this after its commit): if it is a tournament's, move
+        """A game ended (``Hooks.game_over``, after its commit): if it is a tournament's, move
         the tournament on, in the background."""
         if not self.tasks.closed:
             self.tasks.spawn(self._game_over(game_id), name="tournament")
@@ -768,7 +629,7 @@ class Tournaments:
             for e in await self.store.tournament_players(record.id)
             if e.withdrawn_at is not None
         }
-        maker = self.place_makers.get(record.place_surface or "")
+        maker = self.hooks.place_for_game.get(record.place_surface or "")
         view = await self.view(record.id) if maker is not None else None
         for row in rows:
             if row.north_id is None:

@@ -33,6 +33,7 @@ from bot.i18n import _, ngettext
 from bot.service import errors
 from bot.service.clock import DAY
 from bot.service.games import Games
+from bot.service.hooks import Hooks
 from bot.service.players import Players
 from bot.service.types import Away, GameView, Player, number_words
 from engine import excerpt
@@ -120,8 +121,14 @@ class Vacations:
     clock: Callable[[], float]
     players: Players
     games: Games
+    # It ends vacations first in every tick, says who is away to the clocks and on the
+    # boards (Hooks.tick_first, is_away, decorate).
+    hooks: Hooks
 
     def __post_init__(self) -> None:
+        self.hooks.tick_first.subscribe(self.tick)
+        self.hooks.is_away.subscribe(self.is_away)
+        self.hooks.decorate.subscribe(self.decorate)
         self.away: dict[int, float] = {}  # player id -> when their vacation ends by itself
         self._begun: dict[int, float] = {}  # vacations begun here since the last read
 
