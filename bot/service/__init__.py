@@ -45,32 +45,6 @@ Moves are pit letters in the engine's notation: South's pits uppercase, North's 
 (where the ruleset lets a player sow only their own pits, either case names their own pit).
 A surface that shows North the board turned round converts with ``engine.from_perspective``.
 
-<<<<<<< ours
-The modules, ``core`` first, which builds the parts below and holds them:
-
-- ``core``: ``GameService``, every verb a surface calls, each handed to one part;
-- ``types``: the frozen values it hands out (players, channels, games, challenges, options);
-  ``errors``: ``ServiceError`` and its kinds, each message fit to show;
-- ``events``: the events and ``Notifier``, what a surface implements to hear them;
-  ``announcer``: each event to its recipient's surface, in a task of its own;
-- ``games``: the one way to read, lock, change and end a game (compare-and-set on the ply);
-  ``live``: a game held in memory between requests; ``tasks``: the background work;
-- ``players``: players' ids and names, checked once; ``addresses``: email addresses as
-  players; ``languages``: which language a player is answered in;
-- ``challenges``: challenges and starting games; ``play``: moves, resigning and offers;
-  ``premoves``: conditional moves; ``looking``: boards, games, records, leaderboards;
-- ``clock``: the clock the service reads time through, and a turn's deadlines;
-  ``deadlines``: reminders, forfeits and expiry when they fall due; ``vacations``: a player
-  away, their clocks stopped; ``digests``: the daily digest's timing;
-  ``surface_defaults``: each surface's clocks;
-- ``ai_turns``: the AI's moves and hints, in the worker pool; ``ai_limits``: how much of
-  the AI one player may use; ``reviews``: a finished game reviewed by the solver;
-- ``ratings``: Glicko-2, one rating per player and family; ``puzzles``: the daily puzzle,
-  answers, streaks and boards; ``servers``: a server's settings; ``pings``: who is
-  pinged, and how;
-- ``tournaments``: Swiss, round robin and arena, stored step by step; ``pairing``: their
-  pairings and standings, as pure functions.
-=======
 The modules. The facade, ``core`` (``GameService``), builds one part of each kind below and
 hands each the parts it uses; parts react to one another only through ``hooks``:
 
@@ -79,6 +53,7 @@ hands each the parts it uses; parts react to one another only through ``hooks``:
 - ``types``: the values handed out (players, channels, games, challenges, options, ratings)
 - ``events``: what players are told (``MoveMade``, ``GameOver``...) and the ``Notifier``
 - ``errors``: the typed refusals, each message fit to show a user
+- ``offer_words``: the wording of offers (draw, agreed end, undo), for every surface
 - ``players``: who plays, their ids and display names; ``addresses``: email addresses as
   players
 - ``games``: reading, locking, committing and ending a game; ``live``: a game held in memory
@@ -101,7 +76,6 @@ hands each the parts it uses; parts react to one another only through ``hooks``:
   stand still, a daily digest by mail, conditional moves)
 - ``surface_defaults``: each surface's defaults for clocks and challenges
 - ``tasks``: the background work and the service's open or closed state
->>>>>>> theirs
 """
 
 from bot.service.ai_limits import AIBusy, AILimits
