@@ -1,0 +1,46 @@
+"""``mancala web`` at run time: the service on the bot's database, the application, the
+listening socket, until SIGTERM or SIGINT."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from typing import Any
+
+from aiohttp import web
+
+from bot.service import GameService
+from bot.tokens import Tokens, secret_from_environ
+from bot.web.app import app_runner, make_app
+from bot.web.settings import WebSettings
+
+log = logging.getLogger(__name__)
+
+# How old the service's copy of a game may get before it is checked against a SQLite file
+# that other processes write: a move made by ``mancala bot`` shows on the pages within it.
+CACHE_TTL = 0.5
+
+
+async def serve(settings: WebSettings, ai: dict[str, Any]) -> None:
+    service = await GameService.open(settings.database, cache_ttl=CACHE_TTL, **ai)
+    try:
+        app = make_app(service, Tokens(secret_from_environ(os.environ)), settings.plays_per_minute)
+        runner = app_runner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, settings.listen[0], settings.listen[1])
+        await site.start()
+        log.info("serving the web pages on %s:%s as %s", *settings.listen, settings.url)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(signum, stop.set)
+        try:
+            await stop.wait()
+        finally:
+            await runner.cleanup()
+    finally:
+        await service.close()

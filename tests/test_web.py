@@ -1,0 +1,302 @@
+"""The web companion's routes through aiohttp's test client: the game page and its parts,
+404s, the security headers, plays from a token link with the service's exactly-once rules,
+refusals, escaping, the limit on plays, the event stream (a move made in this process or by
+another process on the same database), and the access log without tokens.
+
+The browser's side (clicks, keys, live pages, axe-core) is tests/test_web_browser.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+
+import aiohttp
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.service import Channel, GameService, ManualClock, Player
+from bot.tokens import Tokens
+from bot.web import game_url
+from bot.web.app import app_runner, make_app
+
+SECRET = b"web-test-secret"
+ANN = Player("email", "ann@example.org")
+BOB = Player("email", "bob@example.org")
+HOSTILE = "<script>alert('x')</script> & \"Ann\""
+
+
+async def new_game(service: GameService, rules: str = "kalah") -> int:
+    place = Channel("email", f"web-test-{await service.open_game_count()}")  # one game each
+    challenge = await service.challenge(ANN, BOB, rules, place)
+    game = await service.accept(challenge.id, BOB)
+    return game.id
+
+
+@pytest.fixture
+async def service(tmp_path):
+    service = await GameService.open(
+        str(tmp_path / "games.sqlite3"), clock=ManualClock(), tick_every=None, ai_workers=1
+    )
+    await service.set_display_name(ANN, HOSTILE)
+    await service.set_display_name(BOB, "Bob")
+    yield service
+    await service.close()
+
+
+@pytest.fixture
+async def client(service):
+    app = make_app(service, Tokens(SECRET), plays_per_minute=5, feed_interval=0.05)
+    async with TestClient(TestServer(app)) as client:
+        yield client
+
+
+def token(game_id: int, player: Player) -> str:
+    return Tokens(SECRET).token("game", game_id, player.id)
+
+
+def seat_url(game_id: int, player: Player) -> str:
+    return game_url("", game_id, token(game_id, player))
+
+
+def ply_of(page: str) -> int:
+    found = re.search(r'class="state"[^>]*data-ply="(\d+)"', page)
+    assert found, page[:500]
+    return int(found.group(1))
+
+
+async def test_a_game_page_shows_board_picture_text_board_moves_and_players(service, client):
+    game_id = await new_game(service)
+    await service.move(game_id, ANN, "C", expected_ply=0)
+    response = await client.get(f"/game/{game_id}")
+    assert response.status == 200
+    page = await response.text()
+    assert '<svg xmlns="http://www.w3.org/2000/svg"' in page and 'role="img"' in page
+    label = re.search(r'<svg[^>]*aria-label="([^"]*)"', page).group(1)
+    assert "South, pits A to F: 4, 4, 0, 5, 5, 5." in label  # the pictures' alt text
+    board = await service.board(game_id)  # the text board every surface shows
+    pre = re.search(r'<pre class="text-board"[^>]*>(.*?)</pre>', page, re.S).group(1)
+    assert pre == board.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    assert re.search(r'<ol class="moves"[^>]*><li>C</li></ol>', page)
+    assert "Bob" in page and "Deadline:" in page
+    assert 'id="play"' not in page  # no token: read only
+    assert ply_of(page) == 1
+
+
+async def test_every_name_is_escaped(service, client):
+    game_id = await new_game(service)
+    for path in (f"/game/{game_id}", seat_url(game_id, ANN), f"/game/{game_id}/part"):
+        page = await (await client.get(path)).text()
+        assert HOSTILE not in page and "<script>alert" not in page
+        assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp; &quot;Ann&quot;" in page
+
+
+async def test_every_page_carries_the_security_headers_and_no_inline_script(service, client):
+    game_id = await new_game(service)
+    for path in (f"/game/{game_id}", seat_url(game_id, ANN), "/game/abc", "/static/game.js"):
+        response = await client.get(path)
+        policy = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+        assert "default-src 'none'" in policy
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        if response.content_type == "text/html":
+            page = await response.text()
+            assert not re.search(r"<script(?![^>]*\bsrc=)", page)  # every script a file
+            assert " style=" not in page and "<style" not in page
+            assert " on" not in re.sub(r'"[^"]*"', '""', page).replace(" one", "")  # no onclick=
+    response = await client.get(seat_url(game_id, ANN))
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/game/abc",
+        "/game/99999999999",
+        "/game/99999999999999999999",  # past the database's ids
+        "/game/123456789012345678901234",  # not even a route
+        "/game/-1",
+        "/game/1/play/aaaaaaaaaa",  # a token of the right shape, but nobody's
+        "/game/1/play/NOT-A-TOKEN",
+        "/game/1/record.txt/x",
+        "/nothing/here",
+    ],
+)
+async def test_an_address_that_names_nothing_gets_the_404_page(service, client, path):
+    await new_game(service)
+    response = await client.get(path)
+    assert response.status == 404
+    assert response.content_type == "text/html"
+    page = await response.text()
+    assert "Not found" in page and "Traceback" not in page
+
+
+async def test_a_token_plays_for_its_owner_only_and_each_move_once(service, client):
+    game_id = await new_game(service)
+    page = await (await client.get(seat_url(game_id, ANN))).text()
+    assert 'id="play"' in page and 'value="C"' in page and "(you)" in page
+    response = await client.post(seat_url(game_id, ANN), data={"move": "C", "ply": "0"})
+    assert response.status == 200
+    assert (await service.get_game(game_id)).moves == ("C",)
+    # the same move sent again for the same board (a second click, a resent form)
+    again = await client.post(seat_url(game_id, ANN), data={"move": "C", "ply": "0"})
+    assert again.status == 409
+    assert "already played; it is not played twice" in await again.text()
+    assert (await service.get_game(game_id)).moves == ("C",)
+    # another move for a board that is out of date: refused, and the page says so
+    stale = await client.post(seat_url(game_id, ANN), data={"move": "D", "ply": "0"})
+    assert stale.status == 409
+    text = await stale.text()
+    assert "that board is out of date" in text and 'class="said refused"' in text
+    # Bob's token is Bob's: not his turn
+    bob = await client.post(
+        seat_url(game_id, BOB),
+        data={"move": "A", "ply": "1"},
+        headers={"Accept": "application/json"},
+    )
+    answer = await bob.json()
+    assert answer["ok"] is False and "not your turn" in answer["said"]
+    # another game's token does not open this game
+    other = await new_game(service)
+    assert (await client.get(game_url("", game_id, token(other, ANN)))).status == 404
+
+
+async def test_north_plays_the_board_as_it_sees_it(service, client):
+    """North's page shows the board turned round, its own pits lettered A, B, ... (as its
+    mails do); the letter it plays is converted to the engine's notation."""
+    game_id = await new_game(service)
+    await service.move(game_id, ANN, "C", expected_ply=0)
+    await service.move(game_id, ANN, "D", expected_ply=1)
+    page = await (await client.get(seat_url(game_id, BOB))).text()
+    pre = re.search(r'<pre class="text-board"[^>]*>(.*?)</pre>', page, re.S).group(1)
+    assert pre == await service.board(game_id, BOB)
+    response = await client.post(
+        seat_url(game_id, BOB),
+        data={"move": "b", "ply": "2"},
+        headers={"Accept": "application/json"},
+    )
+    assert (await response.json())["ok"] is True
+    assert (await service.get_game(game_id)).moves[-1] == "b"
+
+
+async def test_draw_offered_and_accepted_by_token_then_the_finished_game_steps(service, client):
+    game_id = await new_game(service)
+    for ply, move in enumerate("CD"):
+        await client.post(seat_url(game_id, ANN), data={"move": move, "ply": str(ply)})
+    await client.post(seat_url(game_id, ANN), data={"do": "draw", "ply": "2"})
+    page = await (await client.get(seat_url(game_id, BOB))).text()
+    assert 'value="accept"' in page and "offers a draw" in page
+    await client.post(seat_url(game_id, BOB), data={"do": "accept", "ply": "2"})
+    view = await service.get_game(game_id)
+    assert view.is_over and view.outcome.winner == "draw"
+    page = await (await client.get(f"/game/{game_id}")).text()
+    assert "Move 2 of 2" in page and 'id="play"' not in page and "data-events" not in page
+    stepped = await (await client.get(f"/game/{game_id}/part?ply=1")).text()
+    assert "Move 1 of 2" in stepped
+    assert "South, pits A to F: 4, 4, 0, 5, 5, 5." in stepped  # the board after ply 1
+    assert 'href="?ply=0"' in stepped and 'href="?ply=2"' in stepped
+    start = await (await client.get(f"/game/{game_id}?ply=0")).text()
+    assert "Move 0 of 2" in start and "4, 4, 4, 4, 4, 4." in start
+    record = await client.get(f"/game/{game_id}/record.txt")
+    assert record.headers["Content-Disposition"] == (
+        f'attachment; filename="mancala-game-{game_id}.txt"'
+    )
+    assert await record.text() == await service.export(game_id)
+
+
+async def test_resigning_by_token_ends_the_game(service, client):
+    game_id = await new_game(service)
+    response = await client.post(seat_url(game_id, BOB), data={"do": "resign", "ply": "0"})
+    assert response.status == 200
+    view = await service.get_game(game_id)
+    assert view.is_over and view.outcome.winner == "south"
+
+
+async def test_plays_from_one_address_are_limited(service, client):
+    game_id = await new_game(service)
+    statuses = []
+    for _ in range(7):  # the client allows 5 a minute
+        response = await client.post(seat_url(game_id, BOB), data={"move": "a", "ply": "0"})
+        statuses.append(response.status)
+    assert statuses[:5] == [409] * 5  # refused by the service: not Bob's turn
+    assert statuses[5:] == [429, 429]
+
+
+async def test_the_page_speaks_the_browsers_language(service, client):
+    game_id = await new_game(service)
+    response = await client.get(
+        f"/game/{game_id}", headers={"Accept-Language": "it;q=0.9, de-CH;q=0.8, en;q=0.1"}
+    )
+    page = await response.text()
+    assert '<html lang="de">' in page and "Züge" not in page  # no moves yet
+    assert "ist am Zug." in page and "Partie #" in page
+    missing = await client.get("/game/abc", headers={"Accept-Language": "fr"})
+    assert "Introuvable" in await missing.text()
+
+
+async def read_state(stream) -> str:
+    """The next ``state`` event of an event stream."""
+    event = None
+    while True:
+        line = (await stream.content.readline()).decode().rstrip("\n")
+        if line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: ") and event == "state":
+            return line[6:]
+
+
+async def test_the_event_stream_tells_of_moves_from_this_process_and_from_another(
+    service, client, tmp_path
+):
+    game_id = await new_game(service)
+    async with client.get(f"/game/{game_id}/events") as stream:
+        assert stream.headers["Content-Type"] == "text/event-stream"
+        first = await asyncio.wait_for(read_state(stream), 10)
+        assert first.startswith("0.active")
+        await service.move(game_id, ANN, "C", expected_ply=0)  # as any surface would
+        assert (await asyncio.wait_for(read_state(stream), 10)).startswith("1.active")
+        # another process on the same database (mancala bot beside mancala web)
+        other = await GameService.open(
+            str(tmp_path / "games.sqlite3"), clock=ManualClock(), tick_every=None, ai_workers=1
+        )
+        try:
+            await other.move(game_id, ANN, "D", expected_ply=1)
+        finally:
+            await other.close()
+        assert (await asyncio.wait_for(read_state(stream), 10)).startswith("2.active")
+    missing = await client.get("/game/999999/events")
+    assert missing.status == 404
+
+
+async def test_the_access_log_never_holds_a_token(service, caplog):
+    """As ``mancala web`` serves (``app_runner``): every request is logged, no token."""
+    game_id = await new_game(service)
+    secret = token(game_id, ANN)
+    runner = app_runner(make_app(service, Tokens(SECRET)))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    base = f"http://127.0.0.1:{runner.addresses[0][1]}"
+    try:
+        with caplog.at_level(logging.INFO, logger="aiohttp.access"):
+            async with aiohttp.ClientSession() as session:
+                async with session.get(base + seat_url(game_id, ANN) + "/part?ply=0") as r:
+                    assert r.status == 200
+                data = {"move": "C", "ply": "0"}
+                async with session.post(base + seat_url(game_id, ANN), data=data) as r:
+                    assert r.status == 200
+    finally:
+        await runner.cleanup()
+    lines = [r.getMessage() for r in caplog.records if r.name == "aiohttp.access"]
+    assert len(lines) == 2 and all(f"/game/{game_id}/play/…" in line for line in lines)
+    assert not any(secret in line for line in lines)
+
+
+def test_mail_and_web_share_one_token_maker():
+    from bot.mail import tokens as mail_tokens
+
+    assert mail_tokens.Tokens is Tokens
+    assert len(Tokens(SECRET).token("game", 1, "a@b.c")) == mail_tokens.TOKEN_LENGTH
