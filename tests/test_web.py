@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
+import socket
+import sys
 
 import aiohttp
 import pytest
@@ -20,7 +23,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.service import Channel, GameService, ManualClock, Player
 from bot.tokens import Tokens
 from bot.web import game_url
-from bot.web.app import app_runner, make_app
+from bot.web.app import PROXIES, app_runner, make_app
 
 SECRET = b"web-test-secret"
 ANN = Player("email", "ann@example.org")
@@ -300,3 +303,85 @@ def test_mail_and_web_share_one_token_maker():
 
     assert mail_tokens.Tokens is Tokens
     assert len(Tokens(SECRET).token("game", 1, "a@b.c")) == mail_tokens.TOKEN_LENGTH
+
+
+async def test_the_health_address_says_whether_the_database_answers(service, client):
+    response = await client.get("/health")
+    assert response.status == 200 and await response.text() == "ok\n"
+
+
+async def test_a_proxy_on_this_machine_is_believed_about_who_asked_and_nobody_else(service):
+    """The limit on plays counts the address a trusted proxy forwarded for; a client that
+    writes X-Forwarded-For itself is counted as itself."""
+    game_id = await new_game(service)
+    app = make_app(service, Tokens(SECRET), plays_per_minute=1)
+    async with TestClient(TestServer(app)) as client:  # its peer is 127.0.0.1: a proxy
+        url = seat_url(game_id, BOB)
+        for address in ("203.0.113.1", "203.0.113.2"):
+            headers = {"X-Forwarded-For": f"198.51.100.9, {address}"}
+            first = await client.post(url, data={"do": "draw", "ply": "0"}, headers=headers)
+            assert first.status != 429
+        again = await client.post(url, data={"do": "draw"}, headers=headers)
+        assert again.status == 429
+    app = make_app(service, Tokens(SECRET), plays_per_minute=1)
+    app[PROXIES] = ()  # nobody is trusted: every request is the peer's
+    async with TestClient(TestServer(app)) as client:
+        for address, status in (("203.0.113.1", 200), ("203.0.113.2", 429)):
+            headers = {"X-Forwarded-For": address}
+            answer = await client.post(url, data={"do": "resign"}, headers=headers)
+            assert (answer.status == 429) == (status == 429)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def test_mancala_web_serves_the_database_until_told_to_stop(tmp_path):
+    """The command as an operator runs it: a page of a game another process made, then a
+    clean exit on SIGTERM; a bad setting is one line and status 78."""
+    database = str(tmp_path / "games.sqlite3")
+    async with await GameService.open(database, tick_every=None, ai_workers=1) as other:
+        game_id = await new_game(other)
+    port = free_port()
+    env = {
+        **os.environ,
+        "MANCALA_DB": database,
+        "MANCALA_WEB_LISTEN": f"127.0.0.1:{port}",
+        "MANCALA_MAIL_SECRET": SECRET.decode(),
+        "MANCALA_AI_WORKERS": "1",
+    }
+    env.pop("MANCALA_MAIL_ADDRESS", None)
+    command = [sys.executable, "-m", "bot.cli", "web", "--env", str(tmp_path / "none.env")]
+    process = await asyncio.create_subprocess_exec(
+        *command, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+    )
+    try:
+        async with aiohttp.ClientSession() as session:
+            for _ in range(300):  # until it listens: at most a minute
+                try:
+                    async with session.get(f"http://127.0.0.1:{port}/health") as health:
+                        assert health.status == 200
+                        break
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.2)
+            async with session.get(f"http://127.0.0.1:{port}/game/{game_id}") as page:
+                assert page.status == 200 and "bob@example.org" in await page.text()
+            async with session.get(f"http://127.0.0.1:{port}{seat_url(game_id, ANN)}") as page:
+                assert 'id="play"' in await page.text()  # the same secret as the mail's
+    finally:
+        process.terminate()
+        status = await asyncio.wait_for(process.wait(), 30)
+    assert status == 0
+    bad = await asyncio.create_subprocess_exec(
+        *command,
+        env={**env, "MANCALA_WEB_LISTEN": "nowhere"},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _out, err = await asyncio.wait_for(bad.communicate(), 60)
+    assert bad.returncode == 78
+    assert err.decode().strip().splitlines() == [
+        "mancala: MANCALA_WEB_LISTEN is host:port (like 127.0.0.1:8080), not 'nowhere'"
+    ]

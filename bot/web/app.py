@@ -12,6 +12,7 @@ Routes (``N`` a game's id, ``T`` a player's token, ``bot.tokens``):
 - ``GET /game/N/events``: Server-Sent Events, a ``state`` each time the game changes
   (``bot.web.feeds``);
 - ``GET /game/N/record.txt``: the game's record (``GameService.export``);
+- ``GET /health``: 200 while the database answers (for a container's health check);
 - ``/static/``: the script and the style sheet.
 
 Every response carries a Content-Security-Policy without inline script, ``Referrer-Policy:
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import ipaddress
 import logging
 import re
 import time
@@ -78,12 +80,28 @@ class RedactingAccessLogger(AbstractAccessLogger):
         )
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+LOOPBACK: tuple[Network, ...] = (
+    ipaddress.ip_network("127.0.0.0/8"),
+    ipaddress.ip_network("::1/128"),
+)
+
+
 def client_address(request: web.BaseRequest) -> str:
-    """Who asked: the peer, or, behind a reverse proxy on this machine, the address it
-    says it forwarded for (the last one, the only one it vouches for)."""
+    """Who asked: the peer, or, when the peer is a reverse proxy of ours (on this machine,
+    or in ``MANCALA_WEB_TRUSTED_PROXIES``), the address it says it forwarded for (the last
+    one: the only one it vouches for)."""
     peer = request.remote or "?"
     forwarded = request.headers.get("X-Forwarded-For", "")
-    if forwarded and peer in ("127.0.0.1", "::1"):
+    if not forwarded:
+        return peer
+    app = getattr(request, "app", None)
+    proxies = app.get(PROXIES, LOOPBACK) if app is not None else LOOPBACK
+    try:
+        trusted = any(ipaddress.ip_address(peer) in network for network in proxies)
+    except ValueError:  # not an IP address (a Unix socket)
+        trusted = False
+    if trusted:
         return forwarded.rsplit(",", 1)[-1].strip()[:64] or peer
     return peer
 
@@ -115,6 +133,7 @@ TOKENS = web.AppKey("tokens", Tokens)
 FEEDS = web.AppKey("feeds", GameFeeds)
 LIMITS = web.AppKey("limits", PlayLimits)
 STREAMS = web.AppKey("streams", collections.Counter[str])
+PROXIES = web.AppKey("proxies", tuple[Network, ...])
 
 
 def request_language(request: web.BaseRequest) -> Language:
@@ -350,6 +369,15 @@ def app_runner(app: web.Application) -> web.AppRunner:
     return web.AppRunner(app, access_log_class=RedactingAccessLogger)
 
 
+async def health(request: web.Request) -> web.StreamResponse:
+    """For a container's HEALTHCHECK or a proxy: 200 while the database answers."""
+    try:
+        await request.app[SERVICE].open_game_count()
+    except ServiceError:
+        return web.Response(text="database unavailable\n", status=503)
+    return web.Response(text="ok\n")
+
+
 async def no_icon(request: web.Request) -> web.StreamResponse:
     """Browsers ask for an icon: there is none, which is no error worth a 404 in the log."""
     return web.Response(status=204)
@@ -360,14 +388,18 @@ def make_app(
     tokens: Tokens,
     plays_per_minute: int = 60,
     feed_interval: float = 0.2,
+    proxies: tuple[Network, ...] = (),
 ) -> web.Application:
-    """The web application on ``service``; ``tokens`` check the players' links."""
+    """The web application on ``service``; ``tokens`` check the players' links; a request
+    from a proxy on this machine or in ``proxies`` is counted as from the address it
+    forwarded for."""
     app = web.Application(middlewares=[pages_in_language], client_max_size=16 * 1024)
     app[SERVICE] = service
     app[TOKENS] = tokens
     app[FEEDS] = GameFeeds(service, feed_interval)
     app[LIMITS] = PlayLimits(plays_per_minute)
     app[STREAMS] = collections.Counter()
+    app[PROXIES] = LOOPBACK + tuple(proxies)
     app.on_response_prepare.append(secure_headers)
 
     async def close_feeds(app: web.Application) -> None:
@@ -383,6 +415,7 @@ def make_app(
             web.get(f"/game/{GAME}/play/{TOKEN}", show_seat),
             web.post(f"/game/{GAME}/play/{TOKEN}", play),
             web.get(f"/game/{GAME}/play/{TOKEN}/part", show_part),
+            web.get("/health", health),
             web.get("/favicon.ico", no_icon),
             web.static("/static", STATIC, append_version=False),
         ]

@@ -8,6 +8,7 @@ import contextlib
 import logging
 import os
 import signal
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
@@ -24,10 +25,24 @@ log = logging.getLogger(__name__)
 CACHE_TTL = 0.5
 
 
-async def serve(settings: WebSettings, ai: dict[str, Any]) -> None:
+# Attaches another surface's notifier to the service (the mail surface's, so that a move
+# played on a page is mailed to an email opponent); returns what closes it.
+Attach = Callable[[GameService], Awaitable[Callable[[], Awaitable[None]]]]
+
+
+async def serve(settings: WebSettings, ai: dict[str, Any], attach: Attach | None = None) -> None:
+    """Serve the pages until SIGTERM or SIGINT. The service tells players of the moves made
+    here only through the notifiers in this process: ``attach`` adds one (bot/web imports
+    no surface itself)."""
     service = await GameService.open(settings.database, cache_ttl=CACHE_TTL, **ai)
+    detach = await attach(service) if attach is not None else None
     try:
-        app = make_app(service, Tokens(secret_from_environ(os.environ)), settings.plays_per_minute)
+        app = make_app(
+            service,
+            Tokens(secret_from_environ(os.environ)),
+            settings.plays_per_minute,
+            proxies=settings.proxies,
+        )
         runner = app_runner(app)
         await runner.setup()
         site = web.TCPSite(runner, settings.listen[0], settings.listen[1])
@@ -43,4 +58,6 @@ async def serve(settings: WebSettings, ai: dict[str, Any]) -> None:
         finally:
             await runner.cleanup()
     finally:
+        if detach is not None:
+            await detach()
         await service.close()

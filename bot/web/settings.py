@@ -7,6 +7,9 @@ MANCALA_WEB_URL          the public address pages are reached at, which messages
                          (default http://127.0.0.1:8080)
 MANCALA_WEB_PLAYS_PER_MINUTE   plays (moves, offers, resignations) one address may send a
                          minute (default 60)
+MANCALA_WEB_TRUSTED_PROXIES    networks whose X-Forwarded-For is believed, comma separated,
+                         beside this machine's own (a proxy in front of a container:
+                         10.0.0.0/8, 172.16.0.0/12); default none more
 MANCALA_MAIL_SECRET      the secret behind the players' tokens, shared with the mail surface
                          (else MANCALA_MAIL_SECRET_FILE; see bot.tokens)
 MANCALA_DB               the games database, shared with the other surfaces (bot.config)
@@ -14,8 +17,10 @@ MANCALA_DB               the games database, shared with the other surfaces (bot
 
 >>> s = WebSettings.from_environ({"MANCALA_WEB_LISTEN": "0.0.0.0:9000",
 ...                               "MANCALA_WEB_URL": "https://mancala.example/"})
->>> s.listen, s.url, s.plays_per_minute
-(('0.0.0.0', 9000), 'https://mancala.example', 60)
+>>> s.listen, s.url, s.plays_per_minute, s.proxies
+(('0.0.0.0', 9000), 'https://mancala.example', 60, ())
+>>> WebSettings.from_environ({"MANCALA_WEB_TRUSTED_PROXIES": "10.0.0.0/8, fd00::1"}).proxies
+(IPv4Network('10.0.0.0/8'), IPv6Network('fd00::1/128'))
 >>> WebSettings.from_environ({"MANCALA_WEB_LISTEN": "nowhere"})
 Traceback (most recent call last):
 bot.config.ConfigError: MANCALA_WEB_LISTEN is host:port (like 127.0.0.1:8080), not 'nowhere'
@@ -23,6 +28,7 @@ bot.config.ConfigError: MANCALA_WEB_LISTEN is host:port (like 127.0.0.1:8080), n
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,6 +43,7 @@ class WebSettings:
     listen: tuple[str, int] = ("127.0.0.1", 8080)
     url: str = "http://127.0.0.1:8080"
     plays_per_minute: int = 60
+    proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
     database: str = "mancala.sqlite3"
 
     @classmethod
@@ -70,8 +77,21 @@ class WebSettings:
                     name="MANCALA_WEB_PLAYS_PER_MINUTE", value=excerpt(plays)
                 )
             )
+        proxies = []
+        for part in get("MANCALA_WEB_TRUSTED_PROXIES").split(","):
+            if not part.strip():
+                continue
+            try:
+                proxies.append(ipaddress.ip_network(part.strip()[:64], strict=False))
+            except ValueError:
+                raise ConfigError(
+                    _("{name} is a list of networks like 10.0.0.0/8, not '{value}'").format(
+                        name="MANCALA_WEB_TRUSTED_PROXIES", value=excerpt(part.strip())
+                    )
+                ) from None
         return cls(
             listen=listen,
+            proxies=tuple(proxies),
             url=url.rstrip("/"),
             plays_per_minute=int(plays),
             database=str(database_path(env)),
