@@ -19,6 +19,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
+from test_mail_support import Mailbox
 
 from bot.service import Channel, GameService, ManualClock, Player
 from bot.tokens import Tokens
@@ -339,8 +340,10 @@ def free_port() -> int:
 
 
 async def test_mancala_web_serves_the_database_until_told_to_stop(tmp_path):
-    """The command as an operator runs it: a page of a game another process made, then a
-    clean exit on SIGTERM; a bad setting is one line and status 78."""
+    """The command as an operator runs it: a page of a game another process made, a move
+    played there mailed to the email opponent (the mail surface is set up), then a clean
+    exit on SIGTERM; a bad setting is one line and status 78."""
+    mailbox = await Mailbox().start()
     database = str(tmp_path / "games.sqlite3")
     async with await GameService.open(database, tick_every=None, ai_workers=1) as other:
         game_id = await new_game(other)
@@ -351,8 +354,9 @@ async def test_mancala_web_serves_the_database_until_told_to_stop(tmp_path):
         "MANCALA_WEB_LISTEN": f"127.0.0.1:{port}",
         "MANCALA_MAIL_SECRET": SECRET.decode(),
         "MANCALA_AI_WORKERS": "1",
+        "MANCALA_MAIL_ADDRESS": "Mancala <mancala@bot.test>",
+        "MANCALA_MAIL_RELAY": f"127.0.0.1:{mailbox.port}",
     }
-    env.pop("MANCALA_MAIL_ADDRESS", None)
     command = [sys.executable, "-m", "bot.cli", "web", "--env", str(tmp_path / "none.env")]
     process = await asyncio.create_subprocess_exec(
         *command, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
@@ -370,9 +374,15 @@ async def test_mancala_web_serves_the_database_until_told_to_stop(tmp_path):
                 assert page.status == 200 and "bob@example.org" in await page.text()
             async with session.get(f"http://127.0.0.1:{port}{seat_url(game_id, ANN)}") as page:
                 assert 'id="play"' in await page.text()  # the same secret as the mail's
+            move = {"move": "C", "ply": "0"}
+            async with session.post(f"http://127.0.0.1:{port}{seat_url(game_id, ANN)}", data=move):
+                pass
+        [told] = await mailbox.wait_for(1)
+        assert told["To"].addresses[0].addr_spec == BOB.id
     finally:
         process.terminate()
         status = await asyncio.wait_for(process.wait(), 30)
+        await mailbox.stop()
     assert status == 0
     bad = await asyncio.create_subprocess_exec(
         *command,
