@@ -188,6 +188,28 @@ def html(text: str, status: int = 200) -> web.Response:
     return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
 
 
+def masked_address(address: str) -> str:
+    """An email address with most of its local part hidden: a public page is no place to
+    publish someone's address, and its owner still knows it.
+
+    >>> masked_address("ann@example.org"), masked_address("bo@example.org")
+    ('an…@example.org', 'b…@example.org')
+    """
+    local, at, domain = address.rpartition("@")
+    if not at:
+        return address[:2] + "…"
+    return f"{local[: 2 if len(local) > 2 else 1]}…@{domain}"
+
+
+async def public_name(service: GameService, player: Player, name: str | None = None) -> str:
+    """How a page names a player: their display name, an email player without one by a
+    masked address."""
+    name = name or await service.display_name(player)
+    if player.surface == "email" and name.strip().lower() == player.id.lower():
+        return masked_address(player.id)
+    return name
+
+
 async def _game(request: web.Request) -> GameView:
     try:
         return await request.app[SERVICE].get_game(int(request.match_info["game"]))
@@ -211,7 +233,7 @@ async def _page(
     request: web.Request, view: GameView, seat: Side | None, said: str = "", refused: bool = False
 ) -> GamePage:
     service = request.app[SERVICE]
-    names: dict[str, str] = {s: await service.display_name(view.player(s)) for s in SIDES}
+    names: dict[str, str] = {s: await public_name(service, view.player(s)) for s in SIDES}
     at: int | None = None
     first: Side | None = None
     if view.is_over:
