@@ -22,9 +22,10 @@ from aiohttp.test_utils import TestClient, TestServer
 from test_mail_support import Mailbox
 
 from bot.service import Channel, GameService, ManualClock, Player
+from bot.service.tournaments import TimeControl
 from bot.tokens import Tokens
 from bot.web import game_url
-from bot.web.app import PROXIES, app_runner, make_app
+from bot.web.app import PROXIES, app_runner, make_app, masked_address
 
 SECRET = b"web-test-secret"
 ANN = Player("email", "ann@example.org")
@@ -396,3 +397,43 @@ async def test_mancala_web_serves_the_database_until_told_to_stop(tmp_path):
     assert err.decode().strip().splitlines() == [
         "mancala: MANCALA_WEB_LISTEN is host:port (like 127.0.0.1:8080), not 'nowhere'"
     ]
+
+
+async def test_a_tournament_page_shows_standings_crosstable_and_rounds_linking_games(
+    service, client
+):
+    players = [Player("email", f"p{i}@example.org") for i in range(4)]
+    await service.set_display_name(players[0], "<i>Zed</i>")
+    live = TimeControl.live(5)
+    t = await service.create_tournament(players[0], "Spring & co", "round-robin", "kalah", live)
+    for who in players:
+        await service.join_tournament(t.id, who)
+    await service.start_tournament(t.id, players[0])
+    [first, second] = await service.tournament_pairings(t.id)
+    await service.resign(first.game_id, first.north)  # South wins board 1
+    await service.offer_draw(second.game_id, second.south)
+    await service.accept_offer(second.game_id, second.north)
+    await service.idle()
+    page = await (await client.get(f"/tournament/{t.id}")).text()
+    assert "Tournament #1: Spring &amp; co" in page and "<i>Zed" not in page
+    assert "&lt;i&gt;Zed&lt;/i&gt;" in page and "p1@example.org" not in page  # masked
+    assert "<caption>Standings</caption>" in page and "<caption>Crosstable</caption>" in page
+    assert "<h2>Round 1</h2>" in page and "<h2>Round 2</h2>" in page
+    assert f'<a href="/game/{first.game_id}">' in page and "1–0" in page and "½–½" in page
+    rows = re.findall(r"<tr>(.*?)</tr>", page.split("<caption>Crosstable</caption>")[1])
+    shown = (
+        "&lt;i&gt;Zed&lt;/i&gt;" if first.south == players[0] else masked_address(first.south.id)
+    )
+    [winner] = [row for row in rows if f"<td>{shown}</td>" in row]
+    assert "<td>1</td>" in winner  # the crosstable shows the won game
+    german = await client.get(f"/tournament/{t.id}", headers={"Accept-Language": "de"})
+    text = await german.text()
+    assert "Turnier #1" in text and "Kreuztabelle" in text and "Runde 2" in text
+    assert (await client.get("/tournament/999")).status == 404
+
+
+async def test_the_leaderboards_show_established_ratings_only(service, client):
+    page = await (await client.get("/leaderboard")).text()
+    assert "Leaderboard: kalah" in page and "No established ratings yet." in page
+    assert 'href="/leaderboard/oware"' in page
+    assert (await client.get("/leaderboard/chess")).status == 404

@@ -23,6 +23,7 @@ except ImportError:
 from aiohttp import web
 
 from bot.service import Channel, GameService, ManualClock, Player
+from bot.service.tournaments import TimeControl
 from bot.tokens import Tokens
 from bot.web import game_url
 from bot.web.app import app_runner, make_app
@@ -171,6 +172,13 @@ async def test_axe_core_finds_no_accessibility_violation(browser, site):
     await service.offer_draw(going, ANN)
     over = await new_game(service, "C D b")
     await service.resign(over, BOB)
+    players = [Player("email", f"p{i}@example.org") for i in range(3)]
+    cup = await service.create_tournament(
+        players[0], "Cup", "round-robin", "kalah", TimeControl.live(5)
+    )
+    for who in players:
+        await service.join_tournament(cup.id, who)
+    await service.start_tournament(cup.id, players[0])
     axe = Axe()
     page = await browser.new_page()
     for address in (
@@ -179,6 +187,8 @@ async def test_axe_core_finds_no_accessibility_violation(browser, site):
         f"{base}/game/{going}",
         f"{base}/game/{over}?ply=1",
         f"{base}/game/999999",
+        f"{base}/tournament/{cup.id}",
+        f"{base}/leaderboard/oware",
     ):
         await page.goto(address)
         results = await axe.run(page)

@@ -6,7 +6,8 @@ says how to deploy it behind a reverse proxy.
 - ``settings.py``: ``WebSettings``, from the environment (``MANCALA_WEB_*``);
 - ``app.py``: the routes, the security headers, the access log without tokens, the limit
   on plays per address (aiohttp);
-- ``pages.py``: the pages as HTML, in the request's language, every name escaped;
+- ``pages.py``: a game's page as HTML, in the request's language, every name escaped;
+- ``lists.py``: a tournament's page and the leaderboards, the same way;
 - ``board_svg.py``: the board as an inline SVG in the pictures' look, with their alt text;
 - ``feeds.py``: news of each game with a page open, for the pages' event streams;
 - ``server.py``: the process: the service, the application and its socket;

@@ -12,6 +12,8 @@ Routes (``N`` a game's id, ``T`` a player's token, ``bot.tokens``):
 - ``GET /game/N/events``: Server-Sent Events, a ``state`` each time the game changes
   (``bot.web.feeds``);
 - ``GET /game/N/record.txt``: the game's record (``GameService.export``);
+- ``GET /tournament/N``: a tournament's standings, crosstable and pairings by round;
+- ``GET /leaderboard/FAMILY``: the best ratings of a family (``/leaderboard``: Kalah's);
 - ``GET /health``: 200 while the database answers (for a container's health check);
 - ``/static/``: the script and the style sheet.
 
@@ -30,6 +32,7 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 from aiohttp import web
@@ -37,9 +40,12 @@ from aiohttp.abc import AbstractAccessLogger
 
 from bot.i18n import Language, _, choose, speaking
 from bot.service import GameService, GameView, Player, ServiceError
+from bot.service.ratings import Family
+from bot.service.tournaments import Format
 from bot.tokens import TOKEN_LENGTH, Tokens
 from bot.web.feeds import GameFeeds
 from bot.web.links import game_url
+from bot.web.lists import leaderboard_page, tournament_page
 from bot.web.pages import GamePage, first_mover, game_page, live_part, message_page, not_found_page
 from engine import SIDES, Side, from_perspective
 
@@ -391,6 +397,40 @@ def app_runner(app: web.Application) -> web.AppRunner:
     return web.AppRunner(app, access_log_class=RedactingAccessLogger)
 
 
+async def show_tournament(request: web.Request) -> web.StreamResponse:
+    service = request.app[SERVICE]
+    try:
+        view = await service.tournament(int(request.match_info["tournament"]))
+        standings = await service.tournament_standings(view.id)
+        if view.format is Format.ARENA:
+            rounds = [(0, await service.tournament_pairings(view.id))]
+        else:
+            rounds = [
+                (n, await service.tournament_pairings(view.id, n))
+                for n in range(1, view.current_round + 1)
+            ]
+    except ServiceError:
+        raise web.HTTPNotFound() from None
+    players = {*view.players, *view.withdrawn, *(s.player for s in standings)}
+    for _round, pairings in rounds:
+        players.update(p for pairing in pairings for p in (pairing.south, pairing.north) if p)
+    names = {player: await public_name(service, player) for player in players}
+    return html(tournament_page(view, standings, rounds, names))
+
+
+async def show_leaderboard(request: web.Request) -> web.StreamResponse:
+    family = request.match_info.get("family", Family.KALAH.value)
+    if family not in Family.__members__.values():
+        raise web.HTTPNotFound()
+    service = request.app[SERVICE]
+    ratings = await service.leaderboard(family, limit=50)
+    shown = [
+        replace(r, display_name=await public_name(service, r.player, r.display_name))
+        for r in ratings
+    ]
+    return html(leaderboard_page(family, [f.value for f in Family], shown))
+
+
 async def health(request: web.Request) -> web.StreamResponse:
     """For a container's HEALTHCHECK or a proxy: 200 while the database answers."""
     try:
@@ -437,6 +477,9 @@ def make_app(
             web.get(f"/game/{GAME}/play/{TOKEN}", show_seat),
             web.post(f"/game/{GAME}/play/{TOKEN}", play),
             web.get(f"/game/{GAME}/play/{TOKEN}/part", show_part),
+            web.get("/tournament/{tournament:[0-9]{1,20}}", show_tournament),
+            web.get("/leaderboard", show_leaderboard),
+            web.get("/leaderboard/{family:[a-z-]{1,20}}", show_leaderboard),
             web.get("/health", health),
             web.get("/favicon.ico", no_icon),
             web.static("/static", STATIC, append_version=False),
