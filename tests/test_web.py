@@ -144,7 +144,8 @@ async def test_a_token_plays_for_its_owner_only_and_each_move_once(service, clie
     page = await (await client.get(seat_url(game_id, ANN))).text()
     assert 'id="play"' in page and 'value="C"' in page and "(you)" in page
     response = await client.post(seat_url(game_id, ANN), data={"move": "C", "ply": "0"})
-    assert response.status == 200
+    assert [r.status for r in response.history] == [303]  # reloading it sends nothing again
+    assert response.status == 200 and response.url.path == seat_url(game_id, ANN)
     assert (await service.get_game(game_id)).moves == ("C",)
     # the same move sent again for the same board (a second click, a resent form)
     again = await client.post(seat_url(game_id, ANN), data={"move": "C", "ply": "0"})
@@ -296,7 +297,8 @@ async def test_the_access_log_never_holds_a_token(service, caplog):
     finally:
         await runner.cleanup()
     lines = [r.getMessage() for r in caplog.records if r.name == "aiohttp.access"]
-    assert len(lines) == 2 and all(f"/game/{game_id}/play/…" in line for line in lines)
+    assert len(lines) == 3  # the page's part, the play, and the page it sends back to
+    assert all(f"/game/{game_id}/play/…" in line for line in lines)
     assert not any(secret in line for line in lines)
 
 

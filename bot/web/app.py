@@ -333,9 +333,11 @@ async def play(request: web.Request) -> web.StreamResponse:
         request.app[FEEDS].kick(view.id)
         if wants_json:
             return web.json_response({"ok": not refused, "said": said, "ply": view.ply})
+        if not refused:  # to the page by GET, so that reloading it sends nothing again
+            raise web.HTTPSeeOther(request.path)
         page = await _page(request, view, seat, said, refused)
         action, record, events, part = _urls(view, request.match_info["token"])
-        return html(game_page(page, action, record, events, part), status=409 if refused else 200)
+        return html(game_page(page, action, record, events, part), status=409)
 
 
 def state_of(view: GameView) -> str:

@@ -172,6 +172,9 @@
       if (event.data !== shown().state) {
         refresh("");
       }
+      if (event.data.split(".")[1] === "over") {
+        source.close(); // nothing more will happen in this game
+      }
     });
   }
 })();
