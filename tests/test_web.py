@@ -21,7 +21,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from test_mail_support import Mailbox
 
-from bot.service import Channel, GameService, ManualClock, Player
+from bot.service import Channel, GameService, ManualClock, Player, Unavailable
 from bot.service.tournaments import TimeControl
 from bot.tokens import Tokens
 from bot.web import game_url
@@ -454,3 +454,15 @@ async def test_the_leaderboards_show_established_ratings_only(service, client):
     assert "Leaderboard: kalah" in page and "No established ratings yet." in page
     assert 'href="/leaderboard/oware"' in page
     assert (await client.get("/leaderboard/chess")).status == 404
+
+
+async def test_a_database_out_of_reach_gets_a_try_again_page_not_a_404(service, client):
+    game_id = await new_game(service)
+
+    async def away(game_id: int) -> None:
+        raise Unavailable("the game database cannot be reached just now")
+
+    service.get_game = away  # as the service says while PostgreSQL restarts
+    response = await client.get(f"/game/{game_id}")
+    assert response.status == 503
+    assert "cannot be reached just now" in await response.text()

@@ -121,6 +121,9 @@ async def test_moves_by_click_and_by_key_arrive_on_another_open_page(browser, si
     view = await service.get_game(game_id)
     await service.move(game_id, view.to_move, view.position.legal_moves()[0], expected_ply=3)
     await shows_ply(watcher, 4)
+    # and a screen reader is told, in the words of the page's status line
+    status = await watcher.locator("#live .status").inner_text()
+    await expect(watcher.locator("#news")).to_have_text(status, timeout=WAIT)
     text = await watcher.locator("pre.text-board").inner_text()
     assert text == await service.board(game_id)
 

@@ -39,7 +39,7 @@ from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
 from bot.i18n import Language, _, choose, speaking
-from bot.service import GameService, GameView, Player, ServiceError
+from bot.service import GameService, GameView, NotFound, Player, ServiceError, Unavailable
 from bot.service.ratings import Family
 from bot.service.tournaments import Format
 from bot.tokens import TOKEN_LENGTH, Tokens
@@ -170,6 +170,8 @@ async def pages_in_language(request: web.Request, handler: Handler) -> web.Strea
             return html(not_found_page(), status=404)
         except web.HTTPException:
             raise
+        except Unavailable as err:  # the database, a moment: nothing is lost
+            return html(message_page(_("Something went wrong"), str(err)), status=503)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -219,7 +221,7 @@ async def public_name(service: GameService, player: Player, name: str | None = N
 async def _game(request: web.Request) -> GameView:
     try:
         return await request.app[SERVICE].get_game(int(request.match_info["game"]))
-    except ServiceError:  # NotFound, or an id past the database's range
+    except NotFound:  # or an id past the database's range
         raise web.HTTPNotFound() from None
 
 
@@ -411,7 +413,7 @@ async def show_tournament(request: web.Request) -> web.StreamResponse:
                 (n, await service.tournament_pairings(view.id, n))
                 for n in range(1, view.current_round + 1)
             ]
-    except ServiceError:
+    except NotFound:
         raise web.HTTPNotFound() from None
     players = {*view.players, *view.withdrawn, *(s.player for s in standings)}
     for _round, pairings in rounds:

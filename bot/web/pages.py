@@ -282,6 +282,9 @@ def game_page(page: GamePage, action: str, record: str, events: str, part: str) 
         f'<main id="game" data-game="{view.id}" data-part="{escape(part)}"'
         + (f' data-events="{escape(events)}"' if live else "")
         + f'><h1>{escape(title)}</h1><p class="rules">{escape(view.rules)}</p>'
-        + f'<div id="live">{live_part(page, action, record)}</div></main>'
+        + f'<div id="live">{live_part(page, action, record)}</div>'
+        # where the script says what changed, for a screen reader (the live part is
+        # replaced whole, and a region replaced whole is not read out)
+        + '<p id="news" class="sr-only" role="status" aria-live="polite"></p></main>'
     )
     return layout(title, body, script=True)

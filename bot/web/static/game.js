@@ -170,7 +170,13 @@
     const source = new EventSource(main.dataset.events);
     source.addEventListener("state", function (event) {
       if (event.data !== shown().state) {
-        refresh("");
+        refresh("").then(function () {
+          const news = document.getElementById("news");
+          const status = live.querySelector(".status");
+          if (news && status) {
+            news.textContent = status.textContent;
+          }
+        });
       }
       if (event.data.split(".")[1] === "over") {
         source.close(); // nothing more will happen in this game
