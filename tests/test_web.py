@@ -466,3 +466,12 @@ async def test_a_database_out_of_reach_gets_a_try_again_page_not_a_404(service, 
     response = await client.get(f"/game/{game_id}")
     assert response.status == 503
     assert "cannot be reached just now" in await response.text()
+
+
+async def test_a_resigned_game_marks_nobody_to_move(service, client):
+    game_id = await new_game(service)
+    going = await (await client.get(f"/game/{game_id}")).text()
+    assert 'fill="#78dc78"' in going  # the bar along the row of the side to move
+    await service.resign(game_id, BOB)
+    over = await (await client.get(f"/game/{game_id}")).text()
+    assert 'fill="#78dc78"' not in over and "North resigned" in over

@@ -68,11 +68,13 @@ def board_svg(
     seen_from: Side = Side.SOUTH,
     names: dict[str, str] | None = None,
     label: str | None = None,
+    ended: bool = False,
 ) -> str:
     """The SVG of ``position`` as ``seen_from`` sees it (their row at the bottom, lettered
     A, B, ... from the left as they write their moves, their store on the right). ``label``
     replaces the words read out for it (``describe_board``: a game ended by resignation
-    knows its result only from the service)."""
+    knows its result only from the service); ``ended``: the game is over though the board
+    is not (a resignation, a loss on time), so nobody is marked to move."""
     n = position.rules.pits
     width = 2 * MARGIN + (n + 2) * CELL + (n + 1) * GAP
     height = 2 * LETTERS + 2 * CELL + GAP + 2 * MARGIN
@@ -87,8 +89,6 @@ def board_svg(
     ]
     letters = position.rules.letters
     near_letters, far_letters = letters, letters.lower()
-    if seen_from is Side.NORTH:  # North writes their own pits uppercase (engine notation)
-        pass
     moved = _moved_pit(position)
     pits = position.pits
     owners = {
@@ -136,7 +136,7 @@ def board_svg(
         )
         parts.append(_text(x + half, label_y, side_name(side), LABEL, 16))
 
-    if not position.is_over():  # a bar along the row of the side to move
+    if not (ended or position.is_over()):  # a bar along the row of the side to move
         y = top - 4 if position.to_move != seen_from else top + store_height + 1
         x0, x1 = left + CELL + GAP, left + (n + 1) * (CELL + GAP) - GAP
         parts.append(f'<rect x="{x0}" y="{y}" width="{x1 - x0}" height="4" fill="{_rgb(TURN)}"/>')

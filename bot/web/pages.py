@@ -252,6 +252,7 @@ def live_part(page: GamePage, action: str, record: str) -> str:
         kind = "refused" if page.refused else "done"
         said = escape(page.said)
         said = f'<p class="said {kind}">{said}</p>'
+    picture = board_svg(position, page.seen_from, page.names, label, outcome is not None)
     download = escape(_("Download the record"))
     playable = page.seat is not None and not view.is_over and view.position.to_move == page.seat
     return (
@@ -261,7 +262,7 @@ def live_part(page: GamePage, action: str, record: str) -> str:
         + f'<p class="status">{_status(page)}</p>'
         + _offer(page)
         + '<div class="boards">'
-        + f'<figure class="picture">{board_svg(position, page.seen_from, page.names, label)}</figure>'
+        + f'<figure class="picture">{picture}</figure>'
         + f'<pre class="text-board" aria-hidden="true">{escape(render(position, page.seen_from, outcome))}</pre>'
         + "</div>"
         + _steps(page)
