@@ -30,6 +30,23 @@ CACHE_TTL = 0.5
 Attach = Callable[[GameService], Awaitable[Callable[[], Awaitable[None]]]]
 
 
+async def start_web(service: GameService, settings: WebSettings) -> web.AppRunner:
+    """The pages on an open service, listening; ``await runner.cleanup()`` stops them. For
+    ``serve``, and for a surface's process that wants to serve them on its own service (so
+    that its notifiers tell its players of the moves made on the pages)."""
+    app = make_app(
+        service,
+        Tokens(secret_from_environ(os.environ)),
+        settings.plays_per_minute,
+        proxies=settings.proxies,
+    )
+    runner = app_runner(app)
+    await runner.setup()
+    await web.TCPSite(runner, settings.listen[0], settings.listen[1]).start()
+    log.info("serving the web pages on %s:%s as %s", *settings.listen, settings.url)
+    return runner
+
+
 async def serve(settings: WebSettings, ai: dict[str, Any], attach: Attach | None = None) -> None:
     """Serve the pages until SIGTERM or SIGINT. The service tells players of the moves made
     here only through the notifiers in this process: ``attach`` adds one (bot/web imports
@@ -37,17 +54,7 @@ async def serve(settings: WebSettings, ai: dict[str, Any], attach: Attach | None
     service = await GameService.open(settings.database, cache_ttl=CACHE_TTL, **ai)
     detach = await attach(service) if attach is not None else None
     try:
-        app = make_app(
-            service,
-            Tokens(secret_from_environ(os.environ)),
-            settings.plays_per_minute,
-            proxies=settings.proxies,
-        )
-        runner = app_runner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, settings.listen[0], settings.listen[1])
-        await site.start()
-        log.info("serving the web pages on %s:%s as %s", *settings.listen, settings.url)
+        runner = await start_web(service, settings)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
