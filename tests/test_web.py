@@ -475,3 +475,29 @@ async def test_a_resigned_game_marks_nobody_to_move(service, client):
     await service.resign(game_id, BOB)
     over = await (await client.get(f"/game/{game_id}")).text()
     assert 'fill="#78dc78"' not in over and "North resigned" in over
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"move": "C", "ply": "abc"},
+        {"move": "C", "ply": "9" * 40},
+        {"move": "C", "ply": "-1"},
+        {"move": "\x00" * 500, "ply": "0"},
+        {"move": "ＣＣ", "ply": "0"},
+        {"do": "teleport", "ply": "0"},
+        {"do": "move", "ply": "0"},
+    ],
+)
+async def test_a_hostile_play_is_refused_in_words_never_a_crash(service, client, form):
+    game_id = await new_game(service)
+    response = await client.post(
+        seat_url(game_id, ANN), data=form, headers={"Accept": "application/json"}
+    )
+    assert response.status in (400, 409, 200)
+    if response.status != 400:
+        answer = await response.json()
+        assert answer["ok"] is False and answer["said"]
+    assert (await service.get_game(game_id)).ply == 0
+    big = await client.post(seat_url(game_id, ANN), data={"move": "C" * 100_000, "ply": "0"})
+    assert big.status == 413  # past the form's size
