@@ -12,6 +12,8 @@ status. Heavy imports (discord.py, numba, the service) wait inside ``func``.
 - ``discord``: ``mancala bot``, the Discord bot (``bot.discord``), with the mail surface in
   the same process when mail is configured: the two surfaces meet here, never in each other.
 - ``mail``: ``mancala mail``, the SMTP server or one piped message (``bot.mail``).
+- ``web``: ``mancala web``, the games' web pages (``bot.web``), mailing email opponents
+  when mail is configured.
 - ``health``: ``mancala health``, the checks behind a container's HEALTHCHECK.
 - ``database``: ``backup`` and ``restore`` of a SQLite file, and ``migrate-db`` between
   SQLite and PostgreSQL, either way.

@@ -2,7 +2,7 @@
 
 Each part of the code has its own domain, so the catalogs of one part change without
 touching the others': ``engine`` (rules, positions, moves, and storage's few messages),
-``service`` (the game service), ``discord``, ``mail`` and ``terminal`` (the terminal, the CLI and the
+``service`` (the game service), ``discord``, ``mail``, ``web`` and ``terminal`` (the terminal, the CLI and the
 pictures' words). ``bot/locale/<domain>.pot`` lists a domain's English messages (made by
 ``python -m bot.i18n.update``); ``bot/locale/<lang>/LC_MESSAGES/<domain>.po`` translates
 them.
@@ -32,6 +32,7 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "service": ("bot/service",),
     "discord": ("bot/discord",),
     "mail": ("bot/mail",),
+    "web": ("bot/web",),
     "terminal": (
         "bot/terminal",
         "bot/commands",

@@ -35,18 +35,16 @@ MANCALA_DB                  the games database, shared with the other surfaces (
 
 from __future__ import annotations
 
-import os
 import re
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 from bot.config import data_dir, database_path
 from bot.i18n import _
 from bot.mail.authentication import AuthservTrust
 from bot.mail.reading import DEFAULT_MAX_BYTES
 from bot.mail.reply_limits import ReplyLimits
+from bot.tokens import SECRET_FILE, token_secret
 from engine.errors import excerpt
 
 
@@ -63,7 +61,7 @@ class MailSettings:
     relay_tls: str = "none"  # none | starttls | tls
     bot_address: str = "Mancala <mancala@localhost>"
     secret: bytes | None = None  # None: read or create the secret file
-    secret_file: str = "mail.secret"  # from_environ: in the data directory
+    secret_file: str = SECRET_FILE  # from_environ: in the data directory
     max_bytes: int = DEFAULT_MAX_BYTES
     level: str | None = None
     database: str = "mancala.sqlite3"
@@ -125,15 +123,7 @@ class MailSettings:
 
     def token_secret(self) -> bytes:
         """The configured secret, else the secret file's (created, private, on first use)."""
-        if self.secret:
-            return self.secret
-        path = Path(self.secret_file)
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as out:
-                out.write(secrets.token_urlsafe(32) + "\n")
-        return path.read_text().strip().encode()
+        return token_secret(self.secret, self.secret_file)
 
 
 def _host_port(name: str, text: str, default: tuple[str, int]) -> tuple[str, int]:

@@ -1,7 +1,8 @@
-"""Secret per-game, per-player tokens: what authorizes a correspondence mail (never From).
+"""Secret per-game, per-player tokens in mail: what authorizes a correspondence mail (never From).
 
-A token is an HMAC of (what, id, player address) under the bot's secret, so nothing is
-stored: the bot recomputes it to check. It travels in the reply address
+A token (``bot.tokens``, shared with the web companion's links) is an HMAC of (what, id,
+player address) under the bot's secret, so nothing is stored: the bot recomputes it to
+check. It travels in the reply address
 (``mancala+g12-<token>@host``, which mail servers deliver to ``mancala@host``) and in the
 subject tag (``[mancala game 12 <token>]``), so a plain "Reply" carries it back.
 
@@ -19,35 +20,24 @@ True
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import re
 
-TOKEN_LENGTH = 10  # 50 bits of base32: guessing one by mail is hopeless
+from bot.tokens import TOKEN_LENGTH, Tokens
+
+__all__ = [
+    "TOKEN_LENGTH",
+    "Tokens",
+    "find_tags",
+    "find_unverified_ids",
+    "reply_address",
+    "subject_tag",
+]
 KINDS = {"g": "game", "c": "challenge"}
 
 _SUBJECT_TAG = re.compile(
     rf"\[mancala (game|challenge) (\d{{1,12}}) ([a-z2-7]{{{TOKEN_LENGTH}}})\]", re.I
 )
 _ADDRESS_TAG = re.compile(rf"^[^@+]+\+([gc])(\d{{1,12}})-([a-z2-7]{{{TOKEN_LENGTH}}})@", re.I)
-
-
-class Tokens:
-    """Make and check tokens under one secret."""
-
-    def __init__(self, secret: bytes) -> None:
-        if len(secret) < 6:
-            raise ValueError("the token secret must be at least 6 bytes")
-        self._secret = secret
-
-    def token(self, kind: str, ident: int, address: str) -> str:
-        message = f"{kind}:{ident}:{address.lower()}".encode()
-        digest = hmac.new(self._secret, message, hashlib.sha256).digest()
-        return base64.b32encode(digest).decode()[:TOKEN_LENGTH].lower()
-
-    def check(self, kind: str, ident: int, address: str, token: str) -> bool:
-        return hmac.compare_digest(self.token(kind, ident, address), token.lower())
 
 
 def subject_tag(kind: str, ident: int, token: str) -> str:

@@ -1,0 +1,72 @@
+"""Secret per-game, per-player tokens, shared by the surfaces that hand them out: the mail
+surface puts a player's token in its reply address, the web companion in the player's link
+(``/game/12/play/<token>``). Both check it the same way; neither imports the other.
+
+A token is an HMAC of (what, id, player address) under the bot's secret, so nothing is
+stored: the bot recomputes it to check.
+
+>>> keys = Tokens(b"secret")
+>>> token = keys.token("game", 12, "ann@example.org")
+>>> len(token), keys.check("game", 12, "ann@example.org", token)
+(10, True)
+>>> keys.check("game", 12, "bob@example.org", token), keys.check("game", 12, "x", "short")
+(False, False)
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+
+TOKEN_LENGTH = 10  # 50 bits of base32: guessing one by mail or by web is hopeless
+TOKEN_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"  # base32, lowercase
+SECRET_FILE = "mail.secret"  # in the data directory, unless MANCALA_MAIL_SECRET_FILE says
+
+
+class Tokens:
+    """Make and check tokens under one secret."""
+
+    def __init__(self, secret: bytes) -> None:
+        if len(secret) < 6:
+            raise ValueError("the token secret must be at least 6 bytes")
+        self._secret = secret
+
+    def token(self, kind: str, ident: int, address: str) -> str:
+        message = f"{kind}:{ident}:{address.lower()}".encode()
+        digest = hmac.new(self._secret, message, hashlib.sha256).digest()
+        return base64.b32encode(digest).decode()[:TOKEN_LENGTH].lower()
+
+    def check(self, kind: str, ident: int, address: str, token: str) -> bool:
+        return hmac.compare_digest(self.token(kind, ident, address), token.lower())
+
+
+def token_secret(secret: bytes | None, secret_file: str | os.PathLike[str]) -> bytes:
+    """``secret`` when configured, else the secret file's (created, private, on first use),
+    so every process on one data directory makes the same tokens."""
+    if secret:
+        return secret
+    path = Path(secret_file)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process made it a moment ago: read theirs
+            return path.read_text().strip().encode()
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_urlsafe(32) + "\n")
+    return path.read_text().strip().encode()
+
+
+def secret_from_environ(environ: Mapping[str, str]) -> bytes:
+    """The tokens' secret as the mail surface configures it: ``MANCALA_MAIL_SECRET``, else
+    the file ``MANCALA_MAIL_SECRET_FILE`` (default ``mail.secret`` in the data directory)."""
+    from bot.config import data_dir
+
+    secret = environ.get("MANCALA_MAIL_SECRET", "").strip().encode() or None
+    path = environ.get("MANCALA_MAIL_SECRET_FILE", "").strip() or str(data_dir() / SECRET_FILE)
+    return token_secret(secret, path)
