@@ -16,9 +16,10 @@ from bot.ai_runtime.kernel_cache import configure as configure_kernel_cache
 
 # The suite compiles the AI's kernel once, in the foreground, like a benchmark: tests of the
 # AI's moves want the compiled search, not the quick one that stands in while it compiles.
-# The tests of that stand-in (tests/test_first_contact.py) set their own environment.
+# The tests of that stand-in (tests/cli/test_first_contact.py) set their own environment.
 os.environ.setdefault("MANCALA_COMPILE", "wait")
-# No background table builds from games the tests play; tests/test_play_tables.py turns them on.
+# No background table builds from games the tests play; tests/engine/test_play_tables.py turns
+# them on.
 os.environ.setdefault("MANCALA_ENDGAME_TABLES", "off")
 configure_kernel_cache()  # as `mancala` does, before numba loads: one cache for every process
 
@@ -33,11 +34,9 @@ settings.load_profile(
 
 # -- the storage backends: every storage test runs on SQLite and on a real PostgreSQL ---------
 
-import discord  # noqa: E402
 import pytest  # noqa: E402
-import yarl  # noqa: E402
-from discord_fake import start_fake_discord  # noqa: E402
-from postgres_server import HOW_TO_GET, PostgresServer, binaries, unavailable  # noqa: E402
+
+from tests.postgres_server import HOW_TO_GET, PostgresServer, binaries, unavailable  # noqa: E402
 
 _server: PostgresServer | None = None
 
@@ -64,20 +63,3 @@ def database(request, tmp_path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "games.sqlite3")
     return _postgres().new_database()
-
-
-# -- Discord: a loopback fake of its API (tests/discord_fake.py) that the real client talks to
-
-
-@pytest.fixture
-async def fake_discord(monkeypatch):
-    """A ``FakeDiscord`` on a free loopback port, with discord.py pointed at it."""
-    fake, runner, port = await start_fake_discord()
-    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
-    monkeypatch.setattr(
-        discord.gateway.DiscordWebSocket,
-        "DEFAULT_GATEWAY",
-        yarl.URL(f"ws://127.0.0.1:{port}/gateway"),
-    )
-    yield fake
-    await runner.cleanup()
