@@ -14,12 +14,16 @@ import tempfile
 import time
 from pathlib import Path
 
-# the fake Discord lives with the tests; and bench/ itself must not shadow the packages
-# (python puts the script's directory first on the path)
-sys.path[0] = str(Path(__file__).resolve().parent.parent / "tests")
+# the fake Discord lives with the tests (the package tests.discord); and bench/ itself must
+# not shadow the packages (python puts the script's directory first on the path)
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 import discord  # noqa: E402
-from discord_fake import (  # noqa: E402
+
+from bot.discord.client import MancalaBot  # noqa: E402
+from bot.discord.discord_settings import Settings  # noqa: E402
+from bot.service import Channel, GameService, ManualClock, Player  # noqa: E402
+from tests.discord.discord_fake import (  # noqa: E402
     ALICE_ID,
     BOB_ID,
     CHANNEL_ID,
@@ -28,10 +32,6 @@ from discord_fake import (  # noqa: E402
     slash,
     start_fake_discord,
 )
-
-from bot.discord.client import MancalaBot  # noqa: E402
-from bot.discord.discord_settings import Settings  # noqa: E402
-from bot.service import Channel, GameService, ManualClock, Player  # noqa: E402
 
 
 async def main(moves: int) -> None:

@@ -189,7 +189,7 @@ def main() -> int:
             + f"; seeds in the pits {seeds[0]}-{seeds[-1]} (median {seeds[len(seeds) // 2]})"
             + f", depth {depths[0]}-{depths[-1]}; {sum(p.nodes for p in mine):,} nodes"
         )
-    print(f"  the proofs, all: {nodes:,} nodes (what tests/test_puzzles.py checks again)")
+    print(f"  the proofs, all: {nodes:,} nodes (what tests/engine/test_puzzles.py checks again)")
     if not args.dry_run:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(P.to_json(puzzles), encoding="utf-8")

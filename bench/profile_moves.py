@@ -21,7 +21,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(1, str(ROOT / "tests"))
 
 from bench.storage_backends import drive, start_games  # noqa: E402
 
@@ -37,7 +36,7 @@ def main() -> None:
     args = parser.parse_args()
     server = folder = None
     if args.backend == "postgresql":
-        from postgres_server import PostgresServer, binaries
+        from tests.postgres_server import PostgresServer, binaries
 
         server = PostgresServer(binaries()).start()
         location = server.new_database()

@@ -35,7 +35,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(1, str(ROOT / "tests"))
 
 from bot.service import Channel, GameService, Player, ServiceError  # noqa: E402
 
@@ -295,7 +294,7 @@ def main() -> None:
     phases = set(args.phases.split(","))
     server = None
     if args.url is None or "disjoint" in phases:
-        from postgres_server import PostgresServer, binaries
+        from tests.postgres_server import PostgresServer, binaries
 
         server = PostgresServer(binaries()).start()  # the disjoint phase reads its CPU use
     try:

@@ -3,7 +3,7 @@
     .venv/bin/python bench/togyz_diff.py [--games 10000] [--seed 35] [--togyz-py PATH]
 
 Plays seeded random games through the engine and, side by side, through the plain reference
-of ``tests/togyz_reference.py`` (Togyz Kumalak and Bestemshe) and, with ``--togyz-py``,
+of ``tests/engine/togyz_reference.py`` (Togyz Kumalak and Bestemshe) and, with ``--togyz-py``,
 through an independent program: yernarsha/togyz_py's ``togboard.py`` (Togyz Kumalak only), by
 the author of the 2019 computer world champion, which the project does not ship (it has no
 licence; fetch it and give the file's path). At every ply the legal moves, after every move
@@ -23,7 +23,7 @@ from types import ModuleType
 sys.path[0] = str(pathlib.Path(__file__).resolve().parent.parent)  # bench/engine.py is not engine
 
 from engine import Ruleset  # noqa: E402
-from tests.togyz_reference import Plain, Tally, compare  # noqa: E402
+from tests.engine.togyz_reference import Plain, Tally, compare  # noqa: E402
 
 
 class TogPy:

@@ -50,7 +50,7 @@ that a seed means the same in every rules family; on small boards the result rul
 catches the decisive errors.
 
 Where positions can repeat (wari, oware, al-manqala, the applet's games), a value rests on the
-positions above it on the solver's path; ``tests/test_review.py`` checks every proven value
+positions above it on the solver's path; ``tests/engine/test_review.py`` checks every proven value
 against plain minimax over the path and the plain-Python solver.
 
 Values are those of best play from each position as if it were new: a repetition of a

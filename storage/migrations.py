@@ -12,7 +12,7 @@ backend runs the same list through ``storage.postgres.postgres_sql``, which spel
 from __future__ import annotations
 
 # The families of rulesets rated together, as version 5 knew them (bot.service.ratings.FAMILIES
-# says the same today; tests/test_ratings.py checks it). Frozen: a later change of families
+# says the same today; tests/service/test_ratings.py checks it). Frozen: a later change of families
 # is a new migration.
 _FAMILIES_V5 = {
     "kalah": "kalah",

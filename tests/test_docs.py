@@ -5,7 +5,7 @@ from pathlib import Path
 
 from engine.ruleset import PARAMETERS, PRESETS, format_value
 
-RULES_DOC = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+RULES_DOC = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 
 
 def test_every_key_is_documented_with_its_values():

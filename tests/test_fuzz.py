@@ -382,7 +382,7 @@ async def _mail_through_pipe(raw: bytes, folder: str) -> tuple[int, str, list]:
     """``raw`` through the mail bot in pipe mode, replies through a loopback relay."""
     from bot.mail.mail_settings import MailSettings
     from bot.mail.runner import pipe
-    from tests.test_mail_support import Mailbox, free_port
+    from tests.mail.mail_support import Mailbox, free_port
 
     relay = await Mailbox().start()
     output = io.StringIO()

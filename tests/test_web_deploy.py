@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_deploy_files import DEPLOY
 
 from bot.web.settings import WebSettings
+from tests.test_deploy_files import DEPLOY
 
 
 def verify_unit(text: str, tmp_path: Path) -> str:

@@ -13,7 +13,7 @@ the tree; ``CommandTranslator`` answers from the ``discord`` catalogs:
 Discord refuses a whole sync for one bad name: a name is 1 to 32 lowercase letters, digits,
 ``-`` or ``_`` (``NAME``), unique among its siblings; a description or a choice 1 to 100
 characters. A translation that breaks these is left out (Discord shows the English), and
-``tests/test_i18n_discord.py`` checks every one. English, and the locales we do not speak,
+``tests/discord/test_i18n_discord.py`` checks every one. English, and the locales we do not speak,
 get None: the English text.
 
 >>> valid_name("défier"), valid_name("Défier"), valid_name("two words"), valid_name("x" * 33)

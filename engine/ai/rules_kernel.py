@@ -2,7 +2,7 @@
 
 A second implementation of ``engine.sowing`` and ``engine.position`` in numba, generic over
 every ruleset parameter through the arrays of ``engine.ai.encoding``. It must agree with the
-engine move for move: ``tests/test_ai_kernel.py`` and ``bench/kernel_diff.py`` check it on
+engine move for move: ``tests/engine/test_ai_kernel.py`` and ``bench/kernel_diff.py`` check it on
 random positions of every preset and random parameter mixes.
 
 A board is an int64 array of 2n+2 counts in the engine's layout (pits A..F, a..f, then South's

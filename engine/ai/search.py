@@ -208,7 +208,7 @@ def move_bounds(position: Position, endgame: Endgame) -> dict[str, tuple[int, in
     high), the final margin for the player to move in the game played out without the majority
     rule, which has the same result (win, draw or loss). None if the rules keep no bounds or a
     child is not in the table. An outcome never moves the margin by more than the seeds left,
-    which clamps the bounds. (tests/test_play_tables.py checks them against brute force.)"""
+    which clamps the bounds. (tests/engine/test_play_tables.py checks them against brute force.)"""
     seeds, (counts, values) = endgame
     rules = position.rules
     if stores_irrelevant(rules) or retrograde.per_store(encode(rules)):

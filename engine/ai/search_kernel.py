@@ -67,7 +67,7 @@ def _memoize_recursive_typing() -> None:
     function and the types inferred so far, so it is kept per state: the same types, the
     same machine code, half the typing. (Fewer call sites would type faster still, but each
     shape tried made LLVM compile a search 30-50% slower: bench/search_set.py.) Only on the
-    numba release it was checked against (the same nodes and moves, tests/test_ai_*.py): a
+    numba release it was checked against (the same nodes and moves, tests/engine/test_ai_*.py): a
     later one may type recursion otherwise, and then compiles as numba does, slower."""
     import numba
     from numba.core import typeinfer

@@ -1,6 +1,6 @@
 """Differential check of the compiled rules against the engine, on random positions.
 
-Used by ``tests/test_ai_kernel.py`` (a few thousand positions) and ``bench/kernel_diff.py``
+Used by ``tests/engine/test_ai_kernel.py`` (a few thousand positions) and ``bench/kernel_diff.py``
 (100,000 and more). Seeded, so a failure can be replayed.
 
 >>> import random
