@@ -6,12 +6,14 @@ subject. README's command runs it all, on every core (pytest-xdist, see pyprojec
   on disk.
 - ``service/``: the game service: games, correspondence, tournaments, ratings, puzzles, the
   AI's workers, several processes on one database.
-- ``discord/``, ``mail/``, ``terminal/``: the three surfaces, end to end.
+- ``discord/``, ``mail/``, ``terminal/``: the three surfaces, end to end; ``web/``: the game
+  pages, through aiohttp's test client and in Debian's Chromium (Playwright, axe-core).
 - ``cli/``: the ``mancala`` program's other commands: solve and hint, the referee, settings
   errors, health, the first run on a fresh machine.
 - Here, what spans the whole project: ``test_fuzz.py`` (hostile input to every reader, with
   ``fuzz_strategies.py``), ``test_i18n.py`` (every catalog), ``test_docs.py`` (docs/rules.md
-  against the engine), ``test_deploy_files.py`` (deploy/).
+  against the engine), ``test_deploy_files.py`` and ``test_web_deploy.py`` (deploy/), ``test_structure.py``
+  (no import circle, the layers, every package's map, room under ``/mancala``).
 
 Shared here: ``conftest.py`` (Hypothesis profiles, the numba cache, the ``database``
 fixture and its PostgreSQL server from ``postgres_server.py``), ``strategies.py`` (rulesets

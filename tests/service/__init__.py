@@ -1,4 +1,4 @@
 """Tests of ``bot.service`` (and the AI's worker pool it drives): games, correspondence,
 pairings and tournaments, ratings, puzzles, reviews, languages, fairness between players,
-races, a crash, and several processes on one database. ``conftest.py``: ``clock``,
+races, a crash, several processes on one database, and the hooks the parts react by. ``conftest.py``: ``clock``,
 ``service``."""
