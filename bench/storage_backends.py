@@ -123,7 +123,7 @@ async def lost_and_doubled(url: str, results: list[dict]) -> tuple[int, int]:
     try:
         logged = set()
         for game_id in {g for g, _ in acked}:
-            logged |= {(game_id, m.ply) for m in await store.moves(game_id)}
+            logged |= {(game_id, m.ply) for m in await store.games.moves(game_id)}
     finally:
         await store.close()
     return len(set(acked) - logged), doubled

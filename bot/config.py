@@ -52,7 +52,7 @@ def data_dir() -> Path:
 
 def database_path(environ: Mapping[str, str] | None = None) -> Path | str:
     """``MANCALA_DB`` if set (``~`` expanded), else the data directory's database file. A
-    ``postgresql://`` URL is returned as it is: the PostgreSQL backend (storage.postgres)."""
+    ``postgresql://`` URL is returned as it is: the PostgreSQL backend (storage.postgres_driver)."""
     environ = os.environ if environ is None else environ
     explicit = environ.get("MANCALA_DB", "").strip()
     if explicit.startswith(("postgresql://", "postgres://")):

@@ -1,17 +1,28 @@
-"""Where games live: one storage interface (``Storage``) and two backends: SQLite (a file
-path, the default) and PostgreSQL (a ``postgresql://`` URL, for several processes).
+"""Where games live: a store per domain, written once, on one of two drivers: SQLite (a file
+path, the default) or PostgreSQL (a ``postgresql://`` URL, for several processes).
 
-- ``base.py``: the interface; ``records.py``: the typed rows it hands out and takes in;
-- ``sqlite.py``, ``postgres.py``: the backends; ``queries.py``: the SQL both run word for word;
-  ``move_batches.py``: PostgreSQL's moves of many games written in one statement;
+- ``database.py``: ``Storage``, what ``open_storage`` returns: one store per domain
+  (``storage.games``, ``.challenges``, ``.players``, ``.ratings``, ``.puzzles``,
+  ``.tournaments``, ``.schedule``), from ``stores`` (see its docstring);
+- ``driver.py``: the verbs every store is written against (``one``, ``all``, ``execute``,
+  ``transaction``...), and what only an engine can do;
+- ``sqlite_driver.py``, ``postgres_driver.py``: the two engines (group commit and WAL
+  checkpoints; LISTEN/NOTIFY, "unavailable"); ``move_batches.py``: PostgreSQL's moves of
+  many games written in one statement;
+- ``queries.py``: the SQL, written once; ``records.py``: the typed rows the stores hand out
+  and take in; ``errors.py``: what storage raises;
 - ``migrations.py``: the schema, numbered; ``transfer.py`` and ``backup.py``: moving and
   copying a database; ``tables.py``: endgame tables kept as files.
+
+Rows come back as the typed records of ``storage.records`` (a ``GameRecord``...); new rows and
+changes go in as its TypedDicts (``NewGame``, ``GameChanges``...), so a misspelt column is a
+type error. Times are float seconds from the service's clock.
 
 >>> import asyncio, tempfile, os
 >>> async def demo(path):
 ...     store = await open_storage(path)
-...     pid = await store.player_id("terminal", "local", now=0.0)
-...     again = await store.player_id("terminal", "local", now=1.0)
+...     pid = await store.players.id("terminal", "local", now=0.0)
+...     again = await store.players.id("terminal", "local", now=1.0)
 ...     await store.close()
 ...     return pid == again
 >>> with tempfile.TemporaryDirectory() as d:
@@ -19,24 +30,12 @@ path, the default) and PostgreSQL (a ``postgresql://`` URL, for several processe
 True
 """
 
-from storage.base import ChannelTaken, Storage, StorageError, StorageUnavailable
-from storage.postgres import is_postgres_url
-from storage.sqlite import SQLiteStorage, open_sqlite
-
-
-async def open_storage(location, durable: bool = False) -> Storage:
-    """The games database at ``location``: a ``postgresql://`` URL opens PostgreSQL, anything
-    else is a SQLite file path. Either is created or migrated to the current schema."""
-    if is_postgres_url(location):
-        from storage.postgres import open_postgres
-
-        return await open_postgres(str(location))
-    return await open_sqlite(location, durable)
-
+from storage.database import Storage, open_storage
+from storage.errors import ChannelTaken, StorageError, StorageUnavailable
+from storage.postgres_driver import is_postgres_url
 
 __all__ = [
     "ChannelTaken",
-    "SQLiteStorage",
     "Storage",
     "StorageError",
     "StorageUnavailable",

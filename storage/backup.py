@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from engine.translation import _
-from storage.base import StorageError
+from storage.errors import StorageError
 from storage.migrations import LATEST
 
 HEADER = b"SQLite format 3\x00"

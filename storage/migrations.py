@@ -2,7 +2,7 @@
 
 A migration only adds (tables, columns, indexes), so an upgrade never loses data; each runs in
 one transaction with the bump of ``schema_version``. The SQL is SQLite's; the PostgreSQL
-backend runs the same list through ``storage.postgres.postgres_sql``, which spells
+backend runs the same list through ``storage.postgres_driver.postgres_sql``, which spells
 ``INTEGER PRIMARY KEY``, ``REAL`` and ``WITHOUT ROWID`` its way: one schema for both.
 
 >>> [version for version, _ in MIGRATIONS][:6]

@@ -1,6 +1,6 @@
-"""The queries both backends run word for word, written once with ``?`` placeholders, and
-the parameters they take; ``numbered`` gives PostgreSQL's ``$1, $2, ...`` spelling. What is
-left in ``storage.sqlite`` and ``storage.postgres`` is what their dialects spell differently.
+"""The queries both engines run word for word, written once with ``?`` placeholders, and
+the parameters they take; ``numbered`` gives PostgreSQL's ``$1, $2, ...`` spelling. The
+stores (``storage.stores``) run them on either driver.
 
 >>> numbered("SELECT * FROM games WHERE id = ? AND ply = ?")
 'SELECT * FROM games WHERE id = $1 AND ply = $2'
@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from enum import Enum
 from typing import Any
 
+from storage.errors import StorageError
 from storage.records import (
     CHANGEABLE_COLUMNS,
     Established,
@@ -55,8 +56,6 @@ TABLES = (
 def checked_table(name: str) -> str:
     """``name`` if it is one of ``TABLES`` (a name never reaches SQL unchecked)."""
     if name not in TABLES:
-        from storage.base import StorageError
-
         raise StorageError(f"not a table of the games database: {name}")
     return name
 
@@ -87,8 +86,6 @@ def change_game(columns: tuple[str, ...]) -> str:
     id and the ply the caller last saw; see ``change_values``)."""
     unknown = set(columns) - CHANGEABLE_COLUMNS
     if unknown:
-        from storage.base import StorageError
-
         raise StorageError(f"not a column a change may set: {', '.join(sorted(unknown))}")
     assignments = ", ".join(f"{column} = ?" for column in columns)
     return f"UPDATE games SET {assignments} WHERE id = ? AND ply = ? AND status = 'active'"

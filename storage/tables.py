@@ -37,6 +37,7 @@ from engine.ai.search import stores_irrelevant, table_counts, table_fits
 from engine.errors import excerpt
 from engine.ruleset import Ruleset
 from engine.translation import _
+from storage.errors import StorageError
 
 # Part of every file name: change it when the table's layout or values change meaning.
 FORMAT = "v1"
@@ -53,8 +54,6 @@ class StoredTable(NamedTuple):
     def table(self) -> tuple[np.ndarray, np.ndarray]:
         """The (counts, values) pair the solver takes (StorageError when there is none)."""
         if self.values is None:
-            from storage.base import StorageError
-
             raise StorageError(f"no endgame table at {self.path}: {self.note}")
         return self.counts, self.values
 

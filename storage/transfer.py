@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from engine import Game, Ruleset
 from engine.translation import _
-from storage.base import Storage, StorageError
+from storage.database import Storage
+from storage.errors import StorageError
 from storage.queries import TABLES  # noqa: F401  (the tables copied, in order)
 from storage.records import GameRecord
 
@@ -24,7 +25,7 @@ async def copy_database(
 ) -> dict[str, int]:
     """Copy every row of ``source`` into the empty ``target`` (open Storages); the rows
     copied per table. StorageError when the target holds data or the check fails."""
-    if await target.count_games() or await target.table_rows("players"):
+    if await target.games.count() or await target.table_rows("players"):
         raise StorageError(_("the target database is not empty: give a new file or database"))
     copied = {}
     for table in TABLES:
@@ -44,7 +45,7 @@ async def check_replays(store: Storage, progress: Callable[[str], None] = lambda
     """Every game of ``store`` replays from its moves to its stored board; the games checked."""
     games = [GameRecord.from_row(row) for row in await store.table_rows("games")]
     for n, game in enumerate(games, 1):
-        moves = [m.move for m in await store.moves(game.id)]
+        moves = [m.move for m in await store.games.moves(game.id)]
         replay = Game.from_moves(Ruleset.parse(game.rules), moves, first=game.first).position
         if game.ply != len(moves) or (
             game.is_active and list(replay.board) != json.loads(game.board)

@@ -89,7 +89,7 @@ class AIFairness:
         """``TooMuchAIWork`` when ``player`` already plays as many games against the AI as
         allowed."""
         cap = self.limits.games_per_player
-        records = await self.store.games_of(
+        records = await self.store.games.of_player(
             await self.players.pid(player), include_finished=False, limit=ACTIVE_GAMES_READ
         )
         against_ai = 0

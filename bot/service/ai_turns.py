@@ -126,7 +126,7 @@ class AITurns:
         nothing if another process on the database holds this game's AI turn."""
         lease = f"ai-turn:{game_id}"
         try:
-            if not await self.store.claim_lease(lease, self._holder, self.clock(), AI_LEASE):
+            if not await self.store.games.claim_lease(lease, self._holder, self.clock(), AI_LEASE):
                 return  # another process is thinking; if it dies, a later tick takes over
             while not self.tasks.closed:
                 seen = await self.games.get(game_id)
@@ -161,4 +161,4 @@ class AITurns:
         finally:
             self._thinking.discard(game_id)
             with contextlib.suppress(Exception):  # a restart takes the turn over at once
-                await self.store.release_lease(lease, self._holder)
+                await self.store.games.release_lease(lease, self._holder)

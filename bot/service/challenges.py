@@ -171,7 +171,7 @@ class Challenges:
             "created_at": now,
             "expires_at": now + options.expires_after if options.expires_after else None,
         }
-        challenge_id = await self.store.create_challenge(new)
+        challenge_id = await self.store.challenges.create(new)
         if opponent.is_ai:
             await self.accept(challenge_id, opponent)
             return await self.get_challenge(challenge_id)
@@ -182,7 +182,7 @@ class Challenges:
     async def _check_channel_free(self, channel: Channel) -> None:
         if not isinstance(channel, Channel):
             raise errors.BadRequest(_("not a channel: {what}").format(what=excerpt(repr(channel))))
-        if await self.store.active_game_in(channel.surface, channel.id):
+        if await self.store.games.active_in(channel.surface, channel.id):
             raise errors.ChannelBusy(
                 _(
                     "this channel already has a game going; finish it first or play in another "
@@ -191,7 +191,7 @@ class Challenges:
             )
 
     async def _open_challenge(self, challenge_id: int, by: Player, role: Role) -> ChallengeRecord:
-        record = await self.store.challenge(known_id(challenge_id, "challenge"))
+        record = await self.store.challenges.get(known_id(challenge_id, "challenge"))
         if record is None:
             raise errors.NotFound(_("there is no challenge #{id}").format(id=challenge_id))
         allowed = record.opponent_id if role == "opponent" else record.challenger_id
@@ -230,7 +230,7 @@ class Challenges:
             options,
         )
         try:
-            game_id = await self.store.accept_challenge(challenge_id, new_game, self.clock())
+            game_id = await self.store.challenges.accept(challenge_id, new_game, self.clock())
         except ChannelTaken:
             raise errors.ChannelBusy(
                 _(
@@ -255,7 +255,7 @@ class Challenges:
 
     async def expire(self, record: ChallengeRecord) -> None:
         """Close an open challenge whose time is up, telling both players."""
-        if await self.store.close_challenge(record.id, ChallengeStatus.EXPIRED, self.clock()):
+        if await self.store.challenges.close(record.id, ChallengeStatus.EXPIRED, self.clock()):
             challenge = await self.get_challenge(record.id)
             self.announcer.notify(
                 [challenge.challenger, challenge.opponent],
@@ -267,7 +267,7 @@ class Challenges:
     ) -> Challenge:
         self.tasks.check_open()
         await self._open_challenge(challenge_id, by, role)
-        if not await self.store.close_challenge(challenge_id, status, self.clock()):
+        if not await self.store.challenges.close(challenge_id, status, self.clock()):
             raise errors.ChallengeClosed(
                 _("challenge #{id} was answered meanwhile").format(id=challenge_id)
             )
@@ -291,7 +291,7 @@ class Challenges:
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         """A challenge by id. Raises NotFound."""
-        record = await self.store.challenge(known_id(challenge_id, "challenge"))
+        record = await self.store.challenges.get(known_id(challenge_id, "challenge"))
         if record is None:
             raise errors.NotFound(_("there is no challenge #{id}").format(id=challenge_id))
         return await self._challenge_view(record)
@@ -299,7 +299,7 @@ class Challenges:
     async def open_challenges(self, player: Player) -> list[Challenge]:
         """Open challenges the player made or received, newest first."""
         now = self.clock()
-        records = await self.store.open_challenges(await self.players.pid(player))
+        records = await self.store.challenges.open_for(await self.players.pid(player))
         return [
             await self._challenge_view(r)
             for r in records
@@ -353,7 +353,7 @@ class Challenges:
             options,
         )
         try:
-            game_id = await self.store.create_game(new_game)
+            game_id = await self.store.games.create(new_game)
         except ChannelTaken:
             raise errors.ChannelBusy(_("this channel already has a game going")) from None
         view = await self.games.get(game_id)

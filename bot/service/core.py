@@ -713,7 +713,7 @@ class GameService:
         # checked against the database after cache_ttl seconds.
         service.games.told_of_changes = await store.watch_games(service.games.changed_elsewhere)
         await service.vacations.refresh()  # who is away, for the boards
-        for game in await store.games_awaiting_ai():
+        for game in await store.games.awaiting_ai():
             service.ai_turns.schedule(game.id)
         if tick_every:
             service._ticker = asyncio.create_task(service.deadlines.tick_forever(tick_every))

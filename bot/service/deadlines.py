@@ -49,16 +49,16 @@ class Deadlines:
                 )
                 self.games.notifications_lost = not self.games.told_of_changes
         await self.hooks.tick_first.run()
-        for challenge in await self.store.due_challenges(now):
+        for challenge in await self.store.challenges.due(now):
             await self.challenges.expire(challenge)  # closed once: the store's compare-and-set
-        for game in await self.store.due_clocks(now):
+        for game in await self.store.games.due_clocks(now):
             if self.hooks.is_away(game.south_id if game.mover == 0 else game.north_id):
                 continue  # their clock stands still
             try:
                 await self._act_on_clock(game.id, now)
             except errors.StaleMove:
                 continue  # another process on the database moved or acted first
-        for game in await self.store.games_awaiting_ai():
+        for game in await self.store.games.awaiting_ai():
             self.hooks.ai_turn_due.emit(game.id)  # one whose process died: its lease ran out
         await self.hooks.tick_after.run()
 
@@ -91,7 +91,7 @@ class Deadlines:
                 and record.remind_at <= now
                 and record.reminded_at is None
             ):
-                if not await self.store.claim_reminder(record.id, record.ply, now):
+                if not await self.store.games.claim_reminder(record.id, record.ply, now):
                     self.games.live.drop(record.id)
                     return  # another process reminded them
                 live.record, live.snapshot = record.changed({"reminded_at": now}), None

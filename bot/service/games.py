@@ -145,12 +145,12 @@ class Games:
         if live is not None:
             if not fresh and self._current(live):
                 return live
-            record = await self._store.game(game_id)
+            record = await self._store.games.get(game_id)
             if record is not None and _CHANGING(record) == _CHANGING(live.record):
                 live.checked_at = time.monotonic()
                 return live
             self.live.drop(game_id)
-        found, moves = await self._store.game_with_moves(game_id)
+        found, moves = await self._store.games.with_moves(game_id)
         if found is None:
             raise errors.NotFound(_("there is no game #{id}").format(id=game_id))
         live = LiveGame.build(
@@ -207,13 +207,13 @@ class Games:
         read it; else drop our copy and say so."""
         game_id, ply = live.id, live.record.ply
         if move is not None:
-            ok = await self._store.record_move(game_id, ply, move, changes, ratings)
+            ok = await self._store.games.record_move(game_id, ply, move, changes, ratings)
             changes = {**changes, "ply": ply + 1}
         elif take_back_to is not None:
-            ok = await self._store.take_back(game_id, ply, take_back_to, changes)
+            ok = await self._store.games.take_back(game_id, ply, take_back_to, changes)
             changes = {**changes, "ply": take_back_to}
         else:
-            ok = await self._store.update_game(game_id, ply, changes, ratings)
+            ok = await self._store.games.update(game_id, ply, changes, ratings)
         if not ok:
             self.live.drop(game_id)
             raise errors.StaleMove(
@@ -256,8 +256,8 @@ class Games:
                 record.south_id,
                 record.north_id,
                 winner,
-                await self._store.rating(record.south_id, family),
-                await self._store.rating(record.north_id, family),
+                await self._store.ratings.get(record.south_id, family),
+                await self._store.ratings.get(record.north_id, family),
                 now,
             )
         return Ending(changes, ratings)

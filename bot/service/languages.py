@@ -32,7 +32,7 @@ class Languages:
         """The player's row, without adding one: a stranger's mail makes no player."""
         if player.is_ai:
             return None
-        return await self.store.find_player(player.surface, player.id)
+        return await self.store.players.find(player.surface, player.id)
 
     async def setting(self, player: Player) -> Language | None:
         """The language ``player`` chose, or None (then surfaces go by their hints)."""
@@ -52,7 +52,9 @@ class Languages:
                     "'{text}' is not a language I speak; choose one of: {accepted}, or auto"
                 )
                 raise errors.BadRequest(message.format(text=excerpt(str(text)), accepted=accepted))
-        await self.store.set_language(await self.players.pid(player), chosen and chosen.value)
+        await self.store.players.set_language(
+            await self.players.pid(player), chosen and chosen.value
+        )
         return chosen
 
     async def for_player(self, player: Player | None, *hints: Language | str | None) -> Language:
@@ -69,5 +71,5 @@ class Languages:
             seen = Language.from_tag(record.language_seen) if record else None
             return seen or Language.EN
         if record is not None and record.language_seen != hinted.value:
-            await self.store.set_language_seen(record.id, hinted.value)
+            await self.store.players.set_language_seen(record.id, hinted.value)
         return hinted

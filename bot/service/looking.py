@@ -29,11 +29,11 @@ class Looking:
 
     async def open_game_count(self) -> int:
         """How many games are in progress, on every surface."""
-        return await self.store.count_games(GameStatus.ACTIVE)
+        return await self.store.games.count(GameStatus.ACTIVE)
 
     async def active_game(self, channel: Channel) -> GameView | None:
         """The active game in a channel, or None."""
-        record = await self.store.active_game_in(channel.surface, channel.id)
+        record = await self.store.games.active_in(channel.surface, channel.id)
         return await self.games.get(record.id) if record else None
 
     async def board(self, game_id: int, perspective: Side | str | Player = Side.SOUTH) -> str:
@@ -52,7 +52,9 @@ class Looking:
     ) -> list[GameView]:
         """The player's games: active ones where it is their turn first, then the other active
         ones, then (if asked) finished ones, most recent first."""
-        records = await self.store.games_of(await self.players.pid(player), include_finished, limit)
+        records = await self.store.games.of_player(
+            await self.players.pid(player), include_finished, limit
+        )
         views = [await self.games.get(record.id) for record in records]
 
         def order(view: GameView) -> tuple[int, float]:
@@ -96,7 +98,7 @@ class Looking:
         """The player's rating in the family of ``rules`` (a ruleset or a family's name), as
         of now: 1500, provisional, before any rated game. Raises BadRules."""
         family = _family(rules)
-        record = await self.store.rating(await self.players.pid(player), family)
+        record = await self.store.ratings.get(await self.players.pid(player), family)
         return self._rating(player, family, record)
 
     def _rating(self, player: Player, family: Family, record: RatingRecord | None) -> Rating:
@@ -123,7 +125,7 @@ class Looking:
         server. Provisional ratings are left out. Raises BadRules."""
         family = _family(rules)
         limit = max(1, min(int(limit), 100))
-        records = await self.store.leaderboard(
+        records = await self.store.ratings.leaderboard(
             family,
             limit + len(known_levels()),
             server,
@@ -147,7 +149,7 @@ class Looking:
         wanted = _family(rules) if rules is not None else None
         first, second = await self.players.pid(player), await self.players.pid(opponent)
         counts: dict[Family, list[int]] = {}
-        for row in await self.store.head_to_head(first, second):
+        for row in await self.store.ratings.head_to_head(first, second):
             family = family_of(row.rules)
             if wanted is None or family is wanted:
                 total = counts.setdefault(family, [0, 0, 0])

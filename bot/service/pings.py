@@ -56,10 +56,10 @@ class Pings:
                 # TRANSLATORS: {modes} are the settings' keywords (mention, dm, off): keep them.
                 _("pings are one of: {modes}; not '{mode}'").format(modes=modes, mode=excerpt(mode))
             ) from None
-        await self.store.set_ping(await self.players.pid(player), chosen)
+        await self.store.players.set_ping(await self.players.pid(player), chosen)
 
     async def mode(self, player: Player) -> PingMode:
-        record = await self.store.player(await self.players.pid(player))
+        record = await self.store.players.get(await self.players.pid(player))
         return record.ping if record else PingMode.MENTION
 
     async def for_turn(

@@ -118,7 +118,7 @@ class Premoves:
                     "then_move": then,
                 }
             pid = await self.players.pid(by)
-            kept = [] if replace else await self.store.premoves(live.id, pid)
+            kept = [] if replace else await self.store.schedule.premoves(live.id, pid)
             start = self._turn_start(live, side)
             conditions = {r.if_moves for r in kept if r.ply >= start} | set(rows)
             if len(conditions) > MOST_PREMOVES:
@@ -131,7 +131,9 @@ class Premoves:
                 # Flag the game first (a change of its row, which other processes hear of):
                 # moves look the table up only in flagged games.
                 await self.games.commit(live, {"premoves": 1})
-            await self.store.set_premoves(live.id, pid, list(rows.values()), self.clock(), replace)
+            await self.store.schedule.set_premoves(
+                live.id, pid, list(rows.values()), self.clock(), replace
+            )
         return await self.mine(game_id, by)
 
     async def mine(self, game_id: int, by: Player) -> list[Premove]:
@@ -142,14 +144,14 @@ class Premoves:
             if not live.record.is_active or live.to_move_side == side:
                 return []  # any left are stale: dropped when the opponent's next turn ends
             start = self._turn_start(live, side)
-        records = await self.store.premoves(live.id, await self.players.pid(by))
+        records = await self.store.schedule.premoves(live.id, await self.players.pid(by))
         return [Premove.of(r) for r in records if r.ply >= start]
 
     async def clear(self, game_id: int, by: Player) -> int:
         """Drop ``by``'s conditional moves in the game; how many there were."""
         async with self.games.locked(game_id):
             self.games.side_of(await self.games.load(game_id), by)
-        return len(await self.store.take_premoves(game_id, await self.players.pid(by)))
+        return len(await self.store.schedule.take_premoves(game_id, await self.players.pid(by)))
 
     # -- playing them --------------------------------------------------------------------------
 
@@ -170,7 +172,7 @@ class Premoves:
     async def _answer(self, game_id: int, owner: Player) -> None:
         try:
             pid = await self.players.pid(owner)
-            if not await self.store.premoves(game_id, pid):
+            if not await self.store.schedule.premoves(game_id, pid):
                 return
             await self._play(game_id, owner, pid)
         except errors.ServiceError as err:  # the game moved on meanwhile: nothing to answer
@@ -184,7 +186,7 @@ class Premoves:
             side = live.side_of(owner)
             if not live.record.is_active or side is None or live.to_move_side != side:
                 return  # not their move (yet): their pairs wait
-            records = await self.store.take_premoves(game_id, pid)
+            records = await self.store.schedule.take_premoves(game_id, pid)
             if live.record.premoves:
                 await self.games.commit(live, {"premoves": 0})  # all are used up now
             start, ply = self._turn_start(live, side), live.record.ply

@@ -133,13 +133,15 @@ class Servers:
         key = (surface, str(server_id), player)
         if key in self._seen or player.is_ai:
             return
-        await self.store.add_server_player(surface, str(server_id), await self.players.pid(player))
+        await self.store.players.add_server_player(
+            surface, str(server_id), await self.players.pid(player)
+        )
         self._seen.add(key)
 
     async def get(self, surface: str, server_id: str) -> ServerSettings:
         """The server's settings (the defaults where it set nothing). Stored settings that
         no longer check (a level since removed) fall back to their defaults."""
-        stored = await self.store.server_settings(surface, str(server_id))
+        stored = await self.store.players.server_settings(surface, str(server_id))
         settings = ServerSettings()
         for name, value in (json.loads(stored) if stored else {}).items():
             try:
@@ -156,7 +158,7 @@ class Servers:
         settings = replace(settings, **checked)
         defaults = asdict(ServerSettings())
         changed = {k: v for k, v in asdict(settings).items() if v != defaults[k]}
-        await self.store.set_server_settings(
+        await self.store.players.set_server_settings(
             surface, str(server_id), json.dumps(changed, sort_keys=True), self.clock()
         )
         return settings

@@ -244,7 +244,7 @@ class Tournaments:
             "creator_id": await self.players.pid(by),
             "created_at": now,
         }
-        return await self.view(await self.store.create_tournament(new))
+        return await self.view(await self.store.tournaments.create(new))
 
     async def join(self, tournament_id: int, by: Player) -> TournamentView:
         """``by`` joins the open tournament (an arena: also while it runs): a player by mail
@@ -267,9 +267,11 @@ class Tournaments:
             raise errors.TournamentClosed(self._closed(record, "join"))
         pid = await self.players.pid(by)
         rating = (await self.looking.rating(by, record.rules)).rating
-        if not await self.store.join_tournament(record.id, pid, rating, self.clock(), MOST_PLAYERS):
+        if not await self.store.tournaments.join(
+            record.id, pid, rating, self.clock(), MOST_PLAYERS
+        ):
             entry = next(
-                (p for p in await self.store.tournament_players(record.id) if p.player_id == pid),
+                (p for p in await self.store.tournaments.players(record.id) if p.player_id == pid),
                 None,
             )
             if entry is not None and entry.withdrawn_at is None:
@@ -300,11 +302,11 @@ class Tournaments:
         if record.status not in (TournamentStatus.OPEN, TournamentStatus.RUNNING):
             raise errors.TournamentClosed(self._closed(record, "withdraw"))
         pid = await self.players.pid(by)
-        if not await self.store.withdraw_from_tournament(record.id, pid, self.clock()):
+        if not await self.store.tournaments.withdraw(record.id, pid, self.clock()):
             raise errors.NotAllowed(
                 _("you are not playing in tournament #{id}").format(id=record.id)
             )
-        for row in await self.store.tournament_games(record.id):
+        for row in await self.store.tournaments.games(record.id):
             if (
                 row.game_id is not None
                 and row.result is None
@@ -353,7 +355,7 @@ class Tournaments:
     async def view(self, tournament_id: int) -> TournamentView:
         """A tournament by id. Raises NotFound."""
         record = await self._record(tournament_id)
-        entries = await self.store.tournament_players(record.id)
+        entries = await self.store.tournaments.players(record.id)
         players = [await self.players.player(p.player_id) for p in entries]
         return TournamentView(
             id=record.id,
@@ -406,14 +408,14 @@ class Tournaments:
                 ) from None
         pid = await self.players.pid(player) if player is not None else None
         limit = max(1, min(int(limit), 100))
-        records = await self.store.tournaments(status, pid, limit)
+        records = await self.store.tournaments.find(status, pid, limit)
         return [await self.view(r.id) for r in records]
 
     async def pairings(self, tournament_id: int, round_no: int | None = None) -> list[Pairing]:
         """A round's pairings (None: the round under way; an arena's: every game so far), by
         board. Raises NotFound."""
         record = await self._record(tournament_id)
-        rows = await self.store.tournament_games(record.id)
+        rows = await self.store.tournaments.games(record.id)
         if record.format is Format.ARENA and round_no is None:
             chosen = rows
         else:
@@ -427,8 +429,8 @@ class Tournaments:
         record = await self._record(tournament_id)
         return await self._standings(
             record,
-            await self.store.tournament_players(record.id),
-            await self.store.tournament_games(record.id),
+            await self.store.tournaments.players(record.id),
+            await self.store.tournaments.games(record.id),
         )
 
     # -- moving on ----------------------------------------------------------------------------
@@ -441,7 +443,7 @@ class Tournaments:
 
     async def _game_over(self, game_id: int) -> None:
         try:
-            tournament_id = await self.store.tournament_of_game(game_id)
+            tournament_id = await self.store.tournaments.of_game(game_id)
             if tournament_id is not None:
                 await self.advance(tournament_id)
         except errors.ServiceClosed:
@@ -463,7 +465,7 @@ class Tournaments:
     async def tick(self) -> None:
         """Start the tournaments whose time has come, and move every running one on (the
         clock calls this every minute: it resumes what a stopped process left halfway)."""
-        for record in await self.store.due_tournaments(self.clock()):
+        for record in await self.store.tournaments.due(self.clock()):
             try:
                 await self.advance(record.id)
             except errors.ServiceClosed:
@@ -496,14 +498,14 @@ class Tournaments:
             return await self._start(record)
         if record.status is not TournamentStatus.RUNNING:
             return False
-        await self.store.record_tournament_results(record.id, now)
-        entries = await self.store.tournament_players(record.id)
-        rows = await self.store.tournament_games(record.id)
+        await self.store.tournaments.record_results(record.id, now)
+        entries = await self.store.tournaments.players(record.id)
+        rows = await self.store.tournaments.games(record.id)
         current = [row for row in rows if row.round == record.current_round]
         missing = [r for r in current if r.kind is PairingKind.GAME and r.game_id is None]
         if missing:
             await self._make_games(record, missing)
-            rows = await self.store.tournament_games(record.id)
+            rows = await self.store.tournaments.games(record.id)
             current = [row for row in rows if row.round == record.current_round]
         if record.current_round and record.announced_round < record.current_round:
             await self._announce_round(record, entries, rows, current)
@@ -518,7 +520,9 @@ class Tournaments:
             await self._end(record, TournamentStatus.FINISHED)
             return False
         pairings = await self._next_round(record, entries, rows)
-        return await self.store.begin_round(record.id, record.current_round + 1, pairings, now)
+        return await self.store.tournaments.begin_round(
+            record.id, record.current_round + 1, pairings, now
+        )
 
     async def _next_round(
         self,
@@ -606,7 +610,7 @@ class Tournaments:
             }
             for board, m in enumerate(matches, 1)
         ]
-        return await self.store.begin_round(record.id, wave, pairings, now)
+        return await self.store.tournaments.begin_round(record.id, wave, pairings, now)
 
     async def _make_games(
         self, record: TournamentRecord, rows: Sequence[TournamentGameRecord]
@@ -626,7 +630,7 @@ class Tournaments:
         )
         gone = {
             e.player_id
-            for e in await self.store.tournament_players(record.id)
+            for e in await self.store.tournaments.players(record.id)
             if e.withdrawn_at is not None
         }
         maker = self.hooks.place_for_game.get(record.place_surface or "")
@@ -645,7 +649,9 @@ class Tournaments:
             channel = channel or Channel("tournament", f"{record.id}.{row.round}.{row.board}")
             new = await self.challenges.game_row(record.rules, south, north, channel, options)
             try:
-                made = await self.store.create_tournament_game(record.id, row.round, row.board, new)
+                made = await self.store.tournaments.create_game(
+                    record.id, row.round, row.board, new
+                )
             except ChannelTaken:
                 continue  # another process made this game a moment ago
             for pid, player in ((row.south_id, south), (row.north_id, north)):
@@ -665,7 +671,7 @@ class Tournaments:
         round_no = record.current_round
         if any(r.kind is PairingKind.GAME and r.game_id is None for r in current):
             return  # a game is still to be made: the next pass announces
-        if not await self.store.claim_tournament_news(record.id, round_no):
+        if not await self.store.tournaments.claim_news(record.id, round_no):
             return
         view = await self.view(record.id)
         pairings = tuple([await self._pairing(row) for row in current])
@@ -741,7 +747,7 @@ class Tournaments:
             rounds = (count - 1 if count % 2 == 0 else count) * (
                 2 if record.format is Format.DOUBLE_ROUND_ROBIN else 1
             )
-        return await self.store.start_tournament(record.id, rounds, self.clock(), seeds)
+        return await self.store.tournaments.start(record.id, rounds, self.clock(), seeds)
 
     async def _end(self, record: TournamentRecord, status: TournamentStatus) -> bool:
         """Finish or cancel, once; tell the players and the place."""
@@ -750,7 +756,7 @@ class Tournaments:
             if status is TournamentStatus.FINISHED
             else [TournamentStatus.OPEN, TournamentStatus.RUNNING]
         )
-        if not await self.store.end_tournament(record.id, status, self.clock(), ending):
+        if not await self.store.tournaments.end(record.id, status, self.clock(), ending):
             return False
         view = await self.view(record.id)
         table = tuple(await self.standings(record.id))
@@ -788,13 +794,13 @@ class Tournaments:
         )
 
     async def _record(self, tournament_id: int) -> TournamentRecord:
-        record = await self.store.tournament(known_id(tournament_id, "tournament"))
+        record = await self.store.tournaments.get(known_id(tournament_id, "tournament"))
         if record is None:
             raise errors.NotFound(_("there is no tournament #{id}").format(id=tournament_id))
         return record
 
     async def _in(self, tournament_id: int) -> list[TournamentPlayerRecord]:
-        entries = await self.store.tournament_players(tournament_id)
+        entries = await self.store.tournaments.players(tournament_id)
         return [e for e in entries if e.withdrawn_at is None]
 
     @staticmethod

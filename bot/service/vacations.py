@@ -170,7 +170,7 @@ class Vacations:
         ends_at = now + status.left if now + status.left < next_year else next_year + ALLOWANCE
         if days is not None:
             ends_at = min(ends_at, now + days * DAY)
-        if not await self.store.start_vacation(pid, now, ends_at):
+        if not await self.store.schedule.start_vacation(pid, now, ends_at):
             raise errors.BadRequest(_("you are on vacation already; end it first to start another"))
         self.away[pid] = self._begun[pid] = ends_at
         log.info("vacation until %s", when_words(ends_at), extra={"player": str(player)})
@@ -180,7 +180,7 @@ class Vacations:
         """``player`` is back: their clocks run again, each deadline moved on by the time the
         clock stood still in that turn. Raises BadRequest when they are not away."""
         pid = await self.players.pid(player)
-        found = await self.store.open_vacations(pid)
+        found = await self.store.schedule.open_vacations(pid)
         if not found:
             self.away.pop(pid, None)
             raise errors.BadRequest(_("you are not on vacation"))
@@ -198,7 +198,7 @@ class Vacations:
         pid = self.players.known(player)
         if pid is None or pid not in self.away:
             return
-        for vacation in await self.store.open_vacations(pid):
+        for vacation in await self.store.schedule.open_vacations(pid):
             await self._end(vacation, self.clock())
 
     # -- the clock -----------------------------------------------------------------------------
@@ -209,7 +209,7 @@ class Vacations:
         now = self.clock()
         away: dict[int, float] = {}
         self._begun = {}
-        for vacation in await self.store.open_vacations():
+        for vacation in await self.store.schedule.open_vacations():
             if vacation.ends_at <= now:
                 await self._end(vacation, vacation.ends_at)
             else:
@@ -238,7 +238,7 @@ class Vacations:
     async def _end(self, vacation: VacationRecord, at: float) -> None:
         """End a vacation at ``at`` (once: the store's compare-and-set), its player's
         deadlines moved on in the same transaction."""
-        moved = await self.store.end_vacation(vacation, at)
+        moved = await self.store.schedule.end_vacation(vacation, at)
         self.away.pop(vacation.player_id, None)
         self._begun.pop(vacation.player_id, None)
         for game_id in moved or ():
@@ -253,7 +253,7 @@ class Vacations:
 
     async def _settle(self, pid: int, now: float) -> None:
         """End the player's vacation if its time has come (before the tick does)."""
-        for vacation in await self.store.open_vacations(pid):
+        for vacation in await self.store.schedule.open_vacations(pid):
             if vacation.ends_at <= now:
                 await self._end(vacation, vacation.ends_at)
 
@@ -261,7 +261,7 @@ class Vacations:
         year, start, end = calendar_year(now)
         used = 0.0
         until = started = None
-        for vacation in await self.store.vacations_since(pid, start):
+        for vacation in await self.store.schedule.vacations_since(pid, start):
             stop = vacation.ended_at
             if stop is None:
                 until, started = vacation.ends_at, vacation.started_at

@@ -168,4 +168,4 @@ async def test_a_strangers_language_makes_no_player(service):
     stranger = Player("email", "nobody@example.net")
     assert await service.language_for(stranger, "fr") is Language.FR
     assert await service.language_setting(stranger) is None
-    assert await service._store.find_player("email", "nobody@example.net") is None
+    assert await service._store.players.find("email", "nobody@example.net") is None

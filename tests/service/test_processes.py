@@ -98,8 +98,8 @@ async def test_moves_from_three_processes_apply_exactly_once(postgres_database, 
 
     store = await open_storage(url)
     try:
-        log = [(m.ply, m.move) for m in await store.moves(game.id)]
-        row = await store.game(game.id)
+        log = [(m.ply, m.move) for m in await store.games.moves(game.id)]
+        row = await store.games.get(game.id)
     finally:
         await store.close()
     assert log == acked  # every acknowledged move is in the log, and nothing else
@@ -273,8 +273,8 @@ async def test_a_process_killed_mid_thought_loses_nothing_and_another_takes_its_
 
     store = await open_storage(url)
     try:
-        logged = {(g, m.ply) for g in {g for g, _ in acked} for m in await store.moves(g)}
-        ai_moves = [m.ply for m in await store.moves(ai_game)]
+        logged = {(g, m.ply) for g in {g for g, _ in acked} for m in await store.games.moves(g)}
+        ai_moves = [m.ply for m in await store.games.moves(ai_game)]
     finally:
         await store.close()
     assert acked <= logged  # nothing the killed process acknowledged is lost

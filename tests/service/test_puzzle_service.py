@@ -161,7 +161,7 @@ async def test_every_puzzle_of_a_family_answered_is_said_plainly(service):
     pid = await service.players.pid(ANN)
     for puzzle in engine_puzzles.load():  # as if Ann had answered each one of the family
         if puzzle.family == family:
-            await service._store.record_puzzle_attempt(
+            await service._store.puzzles.record_attempt(
                 {
                     "player_id": pid,
                     "puzzle_id": puzzle.id,

@@ -67,8 +67,8 @@ async def test_a_thousand_concurrent_attempts_apply_each_ply_once(database):
 
     store = await open_storage(path)
     try:
-        log = [(m.ply, m.move) for m in await store.moves(game.id)]
-        row = await store.game(game.id)
+        log = [(m.ply, m.move) for m in await store.games.moves(game.id)]
+        row = await store.games.get(game.id)
         board, stored_ply = row.board, row.ply
     finally:
         await store.close()

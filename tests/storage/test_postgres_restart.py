@@ -101,8 +101,8 @@ async def test_a_restart_loses_no_acknowledged_move_and_the_service_plays_on(own
 
     store = await open_storage(url)
     try:
-        logged = {(g, m.ply) for g in games for m in await store.moves(g)}
-        finals = {g: (await store.game(g)).ply for g in games}
+        logged = {(g, m.ply) for g in games for m in await store.games.moves(g)}
+        finals = {g: (await store.games.get(g)).ply for g in games}
     finally:
         await store.close()
     assert set(acked) <= logged  # every acknowledged move is in the log

@@ -65,10 +65,10 @@ async def run_sql(database: str, sql: str) -> None:
 
 async def test_reopening_keeps_data_and_does_not_migrate_twice(database):
     store = await open_storage(database)
-    pid = await store.player_id("email", "a@example.org", 0.0)
+    pid = await store.players.id("email", "a@example.org", 0.0)
     await store.close()
     store = await open_storage(database)
-    assert await store.player_id("email", "a@example.org", 5.0) == pid
+    assert await store.players.id("email", "a@example.org", 5.0) == pid
     assert await store.schema_version() == LATEST
     await store.close()
     await run_sql(database, "DELETE FROM schema_version WHERE version = 1")  # count them
@@ -87,42 +87,42 @@ async def test_a_newer_schema_is_refused_rather_than_touched(database):
 async def test_foreign_keys_are_enforced(database):
     store = await open_storage(database)
     with pytest.raises(Exception, match="(?i)foreign key"):
-        await store.create_game(game_row(98, 99))
+        await store.games.create(game_row(98, 99))
     await store.close()
 
 
 async def test_one_active_game_per_channel(database):
     store = await open_storage(database)
-    a = await store.player_id("discord", "1", 0.0)
-    b = await store.player_id("discord", "2", 0.0)
-    first = await store.create_game(game_row(a, b))
+    a = await store.players.id("discord", "1", 0.0)
+    b = await store.players.id("discord", "2", 0.0)
+    first = await store.games.create(game_row(a, b))
     with pytest.raises(ChannelTaken):
-        await store.create_game(game_row(a, b))
-    assert await store.create_game(game_row(a, b, channel="c2")) != first
-    assert await store.update_game(first, 0, {"status": GameStatus.OVER})
-    await store.create_game(game_row(a, b))  # the channel is free once the game is over
+        await store.games.create(game_row(a, b))
+    assert await store.games.create(game_row(a, b, channel="c2")) != first
+    assert await store.games.update(first, 0, {"status": GameStatus.OVER})
+    await store.games.create(game_row(a, b))  # the channel is free once the game is over
     await store.close()
 
 
 async def test_a_move_is_recorded_only_at_the_ply_it_was_made_for(database):
     store = await open_storage(database)
-    a = await store.player_id("discord", "1", 0.0)
-    b = await store.player_id("discord", "2", 0.0)
-    game = await store.create_game(game_row(a, b))
-    assert await store.record_move(game, 0, move_row(a), {"mover": 1})
-    assert not await store.record_move(game, 0, move_row(a), {"mover": 1})  # stale: ply is 1
-    assert [m.ply for m in await store.moves(game)] == [1]
-    stored = await store.game(game)
+    a = await store.players.id("discord", "1", 0.0)
+    b = await store.players.id("discord", "2", 0.0)
+    game = await store.games.create(game_row(a, b))
+    assert await store.games.record_move(game, 0, move_row(a), {"mover": 1})
+    assert not await store.games.record_move(game, 0, move_row(a), {"mover": 1})  # stale: ply is 1
+    assert [m.ply for m in await store.games.moves(game)] == [1]
+    stored = await store.games.get(game)
     assert stored is not None and stored.ply == 1 and stored.status is GameStatus.ACTIVE
-    assert await store.take_back(game, 1, 0, {"mover": 0})
-    assert await store.moves(game) == []
+    assert await store.games.take_back(game, 1, 0, {"mover": 0})
+    assert await store.games.moves(game) == []
     await store.close()
 
 
 async def test_only_whitelisted_columns_can_change(database):
     store = await open_storage(database)
     with pytest.raises(StorageError, match="not a column a change may set"):
-        await store.update_game(1, 0, {"rules; DROP TABLE games": 1})
+        await store.games.update(1, 0, {"rules; DROP TABLE games": 1})
     await store.close()
 
 

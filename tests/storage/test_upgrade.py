@@ -17,7 +17,7 @@ import pytest
 from bot.service import Channel, GameService, ManualClock, Player
 from storage import open_storage
 from storage.migrations import LATEST, MIGRATIONS
-from storage.postgres import is_postgres_url, postgres_sql
+from storage.postgres_driver import is_postgres_url, postgres_sql
 
 TABLES = ("players", "challenges", "games", "moves")  # each version has these, as today
 GLICKO = 5  # the version that moved ratings from Elo to Glicko-2

@@ -1,0 +1,12 @@
+"""One store per domain, each written once against ``storage.driver``'s verbs, whichever
+engine is underneath. Work that spans domains passes its one transaction along
+(``games.insert_game``, ``ratings.upsert_ratings``).
+
+- ``games``: games and their move log, the clocks and leases (``GameStore``);
+- ``challenges``: challenges, and accepting one with its game (``ChallengeStore``);
+- ``players``: players, their settings, and Discord servers (``PlayerStore``);
+- ``ratings``: ratings, leaderboards, head to head (``RatingStore``);
+- ``puzzles``: puzzle answers and standings (``PuzzleStore``);
+- ``tournaments``: tournaments, their rounds, pairings and games (``TournamentStore``);
+- ``schedule``: vacations, digests and conditional moves (``ScheduleStore``).
+"""

@@ -1,0 +1,61 @@
+"""Players and their settings (name, pings, language), and Discord servers: their settings
+and who plays there."""
+
+from __future__ import annotations
+
+from storage import queries
+from storage.driver import Driver
+from storage.records import PingMode, PlayerRecord
+
+
+class PlayerStore:
+    def __init__(self, db: Driver) -> None:
+        self.db = db
+
+    async def id(self, surface: str, external_id: str, now: float) -> int:
+        """The id of a player, created on first sight."""
+        row = await self.db.one(queries.PLAYER_ID, surface, external_id)
+        if row is None:
+            async with self.db.transaction() as tx:
+                await tx.execute(queries.ADD_PLAYER, surface, external_id, now)
+                row = await tx.one(queries.PLAYER_ID, surface, external_id)
+        assert row is not None  # added, or there already (ON CONFLICT DO NOTHING)
+        return int(row["id"])
+
+    async def get(self, player_id: int) -> PlayerRecord | None:
+        row = await self.db.one(queries.PLAYER, player_id)
+        return PlayerRecord.from_row(row) if row else None
+
+    async def find(self, surface: str, external_id: str) -> PlayerRecord | None:
+        """A player by their surface's id, without creating one."""
+        row = await self.db.one(queries.FIND_PLAYER, surface, external_id)
+        return PlayerRecord.from_row(row) if row else None
+
+    async def set_display_name(self, player_id: int, name: str) -> None:
+        await self.db.execute(queries.SET_DISPLAY_NAME, name, player_id)
+
+    async def set_ping(self, player_id: int, ping: PingMode) -> None:
+        """How the player wants to hear it is their move: mention, dm or off."""
+        await self.db.execute(queries.SET_PING, ping.value, player_id)
+
+    async def set_language(self, player_id: int, language: str | None) -> None:
+        """The language the player chose (None: decided from what they write)."""
+        await self.db.execute(queries.SET_LANGUAGE, language, player_id)
+
+    async def set_language_seen(self, player_id: int, language: str) -> None:
+        """The language the player last wrote in."""
+        await self.db.execute(queries.SET_LANGUAGE_SEEN, language, player_id)
+
+    async def server_settings(self, surface: str, server_id: str) -> str | None:
+        """A server's settings, as the JSON the service wrote."""
+        row = await self.db.one(queries.SERVER_SETTINGS, surface, server_id)
+        return str(row["settings"]) if row else None
+
+    async def set_server_settings(
+        self, surface: str, server_id: str, settings: str, now: float
+    ) -> None:
+        await self.db.execute(queries.SET_SERVER_SETTINGS, surface, server_id, settings, now)
+
+    async def add_server_player(self, surface: str, server_id: str, player_id: int) -> None:
+        """The player plays on that server (its leaderboards count them)."""
+        await self.db.execute(queries.ADD_SERVER_PLAYER, surface, server_id, player_id)
