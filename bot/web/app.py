@@ -226,13 +226,13 @@ async def _game(request: web.Request) -> GameView:
 
 
 def _seat(request: web.Request, view: GameView) -> tuple[Side, Player]:
-    """The side and player whose token the address carries (only a mail player has one)."""
+    """The side and player whose token the address carries (only a mail player has one). A
+    game's token is keyed by the seat, as in the player's mails (``GameMailer.game_token``),
+    so the link in a mail is the one that plays."""
     token = request.match_info["token"]
     for side in SIDES:
         player = view.player(side)
-        if player.surface == "email" and request.app[TOKENS].check(
-            "game", view.id, player.id, token
-        ):
+        if player.surface == "email" and request.app[TOKENS].check("game", view.id, side, token):
             return side, player
     raise web.HTTPNotFound()
 

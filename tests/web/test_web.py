@@ -60,7 +60,9 @@ async def client(service):
 
 
 def token(game_id: int, player: Player) -> str:
-    return Tokens(SECRET).token("game", game_id, player.id)
+    """The player's token in their mails, keyed by their seat: Ann, the challenger, plays
+    South in every game here (``new_game``)."""
+    return Tokens(SECRET).token("game", game_id, "south" if player == ANN else "north")
 
 
 def seat_url(game_id: int, player: Player) -> str:

@@ -88,7 +88,8 @@ async def new_game(service: GameService, moves: str = "") -> int:
 
 
 def seat(base: str, game_id: int, player: Player) -> str:
-    return base + game_url("", game_id, Tokens(SECRET).token("game", game_id, player.id))
+    side = "south" if player == ANN else "north"  # the challenger, Ann, plays South here
+    return base + game_url("", game_id, Tokens(SECRET).token("game", game_id, side))
 
 
 async def shows_ply(page, ply: int) -> None:
