@@ -31,6 +31,16 @@ def game_url(base: str, game_id: int, token: str | None = None) -> str:
     return f"{page}/play/{token}" if token else page
 
 
+def player_path(number: int) -> str:
+    """A player's page, by the number the database knows them by
+    (``GameService.player_number``): a number, so no address is ever in it.
+
+    >>> player_path(7)
+    '/player/7'
+    """
+    return f"/player/{int(number)}"
+
+
 def checked_base(url: str) -> str:
     """``url`` as a base for the links, without its trailing slash; a ValueError that names
     ``MANCALA_WEB_URL`` when it is no http(s) address."""

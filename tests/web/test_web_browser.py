@@ -193,6 +193,8 @@ async def test_axe_core_finds_no_accessibility_violation(browser, site):
         f"{base}/game/999999",
         f"{base}/tournament/{cup.id}",
         f"{base}/leaderboard/oware",
+        f"{base}/player/{await service.player_number(ANN)}",  # ratings and games
+        f"{base}/player/{await service.player_number(players[1])}",  # no rated game yet
     ):
         await page.goto(address)
         results = await axe.run(page)
