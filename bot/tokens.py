@@ -2,8 +2,9 @@
 surface puts a player's token in its reply address, the web companion in the player's link
 (``/game/12/play/<token>``). Both check it the same way; neither imports the other.
 
-A token is an HMAC of (what, id, player address) under the bot's secret, so nothing is
-stored: the bot recomputes it to check.
+A token is an HMAC of (what, id, whose) under the bot's secret, so nothing is stored: the
+bot recomputes it to check. A game's token is whose seat it is (``south``, ``north``), a
+challenge's whose role, a digest's the player's address.
 
 >>> keys = Tokens(b"secret")
 >>> token = keys.token("game", 12, "ann@example.org")

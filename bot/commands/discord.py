@@ -12,11 +12,15 @@ import argparse
 import functools
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from bot.cli_args import Subparsers, add_env_option
 from bot.config import EX_CONFIG, check_database
 from bot.i18n import _
 from engine import excerpt
+
+if TYPE_CHECKING:
+    from bot.discord.client import StartSurface
 
 NO_TOKEN_EXIT = EX_CONFIG  # a setting is missing: restarting cannot fix it
 
@@ -91,7 +95,7 @@ def run_bot(args: argparse.Namespace) -> int:
     ai_options()  # ConfigError for a bad MANCALA_AI_* setting, before anything opens
     logs.setup()  # LOG_LEVEL; ConfigError when it is not a level
     metrics.serve()  # when METRICS_PORT is set
-    beside = None
+    beside: list[StartSurface] = []
     if os.environ.get("MANCALA_MAIL_ADDRESS", "").strip():
         # One process for both surfaces: mixed Discord/email games are announced both ways.
         # They meet here, above both: Discord starts the mail surface without importing it.
@@ -103,7 +107,15 @@ def run_bot(args: argparse.Namespace) -> int:
         except MailSettingsError as err:
             print(err, file=sys.stderr)
             return NO_TOKEN_EXIT
-        beside = functools.partial(start_mail_surface, settings=mail_settings)
+        beside.append(functools.partial(start_mail_surface, settings=mail_settings))
+    if os.environ.get("MANCALA_WEB_LISTEN", "").strip():
+        # The pages on Discord's own service: a move played on a page is announced to a
+        # Discord opponent at once, which a separate ``mancala web`` process cannot do.
+        from bot.web.server import start_web_surface
+        from bot.web.settings import WebSettings
+
+        web_settings = WebSettings.from_environ(os.environ)  # ConfigError: one line
+        beside.append(functools.partial(start_web_surface, settings=web_settings))
     from bot.i18n import Language, speaking
 
     with speaking(Language.EN):  # not the operator's LANG: each request chooses its language

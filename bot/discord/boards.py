@@ -24,8 +24,21 @@ from bot.discord.views import board_view
 from bot.i18n import N_, _, speaking
 from bot.service import GameService, GameView, Player
 from bot.service.servers import ServerSettings
+from bot.web.links import game_url
 
 log = logging.getLogger(__name__)
+
+
+EMBED_TITLE_LIMIT = 256  # Discord's, in characters
+
+
+def link_to_page(embed: discord.Embed, game: GameView, web_url: str) -> None:
+    """Make the board's embed title a link to the game's page under ``web_url``: a title,
+    not a button, so the rows of pits and offers keep all of Discord's room. No token: the
+    channel is public, and a Discord player plays here, not on the page."""
+    title = _("Game #{id} ({rules})").format(id=game.id, rules=game.rules)
+    embed.title = title if len(title) <= EMBED_TITLE_LIMIT else title[: EMBED_TITLE_LIMIT - 1] + "…"
+    embed.url = game_url(web_url, game.id)
 
 
 @dataclass(frozen=True)
@@ -48,12 +61,14 @@ class Boards:
         servers: KnownServers,
         followups: AIFollowups,
         threads: GameThreads,
+        web_url: str | None = None,
     ) -> None:
         self.client = client
         self.service = service
         self.servers = servers
         self.followups = followups
         self.threads = threads
+        self.web_url = web_url  # the web companion's address (MANCALA_WEB_URL), else None
         self.speakers = Speakers(service, servers)
         # game id -> its board with live buttons, so a new board can strip the old one's
         self.last_board: dict[int, PostedBoard] = {}
@@ -153,6 +168,8 @@ class Boards:
         if view is not None:
             extras["view"] = view
         picture, embed = await board_picture(self.service, game)
+        if self.web_url:
+            link_to_page(embed, game, self.web_url)
         extras["embed"] = embed
         extras["files"] = [picture]
         if game.is_over:

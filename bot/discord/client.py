@@ -20,7 +20,7 @@ import logging
 import re
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 import discord
@@ -85,7 +85,9 @@ class MancalaBot(discord.Client):
         self.servers = KnownServers(service, self)
         self.threads = GameThreads(self)
         self.followups = AIFollowups()
-        self.boards = Boards(self, service, self.servers, self.followups, self.threads)
+        self.boards = Boards(
+            self, service, self.servers, self.followups, self.threads, settings.web_url
+        )
         self.game_commands = GameCommands(service, self.boards, self.servers)
         self.general_commands = GeneralCommands(service, self.servers, settings.message_content)
         self.challenges = ChallengeCommands(
@@ -164,12 +166,13 @@ class MancalaBot(discord.Client):
 class SurfaceBeside(Protocol):
     """Another surface served from this process on the same service, so games between its
     players and Discord's are told both ways: the mail surface (``bot.mail.runner``'s
-    ``RunningMail``), which ``mancala bot`` starts when MANCALA_MAIL_ADDRESS is set. Discord
-    knows it only by this shape, so the two surfaces never import each other."""
+    ``RunningMail``), which ``mancala bot`` starts when MANCALA_MAIL_ADDRESS is set, and the
+    web pages (``bot.web.server``'s ``RunningWeb``) when MANCALA_WEB_LISTEN is. Discord
+    knows them only by this shape, so the surfaces never import each other."""
 
     @property
     def name(self) -> str:
-        """The surface's name in the health status ("mail")."""
+        """The surface's name in the health status ("mail", "web")."""
         ...
 
     @property
@@ -189,24 +192,27 @@ class SurfaceBeside(Protocol):
 StartSurface = Callable[[GameService], Awaitable[SurfaceBeside]]
 
 
-async def serve(token: str, settings: Settings, beside: StartSurface | None = None) -> int:
+async def serve(
+    token: str, settings: Settings, beside: StartSurface | Sequence[StartSurface] | None = None
+) -> int:
     """Open the service, log in, and answer Discord until cancelled. Returns the exit status:
     1 when Discord refuses the token or the Message Content intent.
 
-    With ``beside`` the same process also serves another surface on the same service:
-    ``beside(service)`` starts it once the service is open, and it is closed before the
-    service."""
+    With ``beside`` the same process also serves other surfaces on the same service: each
+    ``start(service)`` starts one once the service is open, in order, and they are closed,
+    last first, before the service."""
+    starts = [] if beside is None else [beside] if callable(beside) else list(beside)
     service = await GameService.open(settings.database, **ai_options())
-    other: SurfaceBeside | None = None
+    others: list[SurfaceBeside] = []
     try:
-        if beside is not None:
-            other = await beside(service)
-        mail_address = other.mail_address if other is not None else None
+        for start in starts:
+            others.append(await start(service))
+        mail_address = next((o.mail_address for o in others if o.mail_address), None)
         async with MancalaBot(service, settings, mail_address) as bot:
 
             async def status() -> dict[str, Any]:
                 surfaces: dict[str, str] = {"discord": discord_state(bot)}
-                if other is not None:
+                for other in others:
                     surfaces[other.name] = other.state
                 return {"surfaces": surfaces, **await service_status(service)}
 
@@ -235,7 +241,7 @@ async def serve(token: str, settings: Settings, beside: StartSurface | None = No
         )
         return 1
     finally:
-        if other is not None:
+        for other in reversed(others):
             await other.close()
         await service.close()
     return 0
@@ -255,7 +261,9 @@ def discord_state(bot: discord.Client) -> str:
     )
 
 
-def run(token: str, settings: Settings, beside: StartSurface | None = None) -> int:
+def run(
+    token: str, settings: Settings, beside: StartSurface | Sequence[StartSurface] | None = None
+) -> int:
     """``mancala bot``: serve until interrupted (Ctrl-C or SIGTERM from systemd). The caller
     set up logging (bot.logs) and the metrics endpoint (bot.metrics)."""
 

@@ -10,6 +10,11 @@ Sharding (Discord requires it from 2,500 servers): each process serves one shard
 
 >>> Settings.from_environ({"DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_ID": "2"}).shard
 (2, 4)
+
+With ``MANCALA_WEB_URL`` (the web companion's address) each board links to its game's page:
+
+>>> Settings.from_environ({"MANCALA_WEB_URL": "https://mancala.example/"}).web_url
+'https://mancala.example'
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from dataclasses import dataclass
 
 from bot.config import database_path
 from bot.i18n import _
+from bot.web.links import web_base
 
 _YES = {"1", "yes", "true", "on", "y"}
 
@@ -30,6 +36,7 @@ class Settings:
     database: str = "mancala.sqlite3"  # from_environ: MANCALA_DB, else the data directory's
     sync_commands: bool = True  # push the command tree to Discord at start-up
     shard: tuple[int, int] | None = None  # (this process's shard id, the shard count)
+    web_url: str | None = None  # MANCALA_WEB_URL: boards link to their game's page
 
     @classmethod
     def from_environ(cls, env: Mapping[str, str]) -> Settings:
@@ -42,6 +49,7 @@ class Settings:
             database=str(database_path(env)),  # the same file the terminal plays on
             sync_commands=env.get("DISCORD_SYNC", "yes").strip().lower() in _YES,
             shard=_shard(env),
+            web_url=web_base(env),  # ValueError naming the setting, as the shard's
         )
 
 

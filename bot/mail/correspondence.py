@@ -305,7 +305,12 @@ def attach_email(
     Discord bot's too) calls this so email players hear about their games. ``limiter``
     (default: ``settings.limits`` on the wall clock) bounds the challenges mailed to
     strangers."""
-    mailer = GameMailer(Tokens(settings.token_secret()), settings.bot_address, service.display_name)
+    mailer = GameMailer(
+        Tokens(settings.token_secret()),
+        settings.bot_address,
+        service.display_name,
+        web_url=settings.web_url,
+    )
 
     async def has_written(player: Player) -> bool:
         """Whether the email ``player`` ever wrote to the bot, as the database knows: as a

@@ -110,6 +110,11 @@ async def digest_mail(mailer: GameMailer, event: DigestDue) -> EmailMessage:
         mailer.bot_address,
         _reply_to(mailer, day, player),
         positions=[game.position for game in event.games],  # the boards' sides, for pictures
+        links=[
+            link
+            for game in event.games
+            if (link := mailer.page_link(game.id, seat_of(game, player))) is not None
+        ],
     )
     del message["Message-ID"]
     domain = mailer.bot_address.rpartition("@")[2].rstrip(">").strip() or "localhost"
@@ -142,6 +147,7 @@ async def _game_lines(mailer: GameMailer, game: GameView, player: Player) -> lis
         _("Move {number}: reply '#{game} {example}' (legal: {legal}).").format(
             number=number, game=game.id, example=legal.split(", ")[0], legal=legal
         ),
+        *mailer.page_lines(game.id, side),
     ]
     return lines
 

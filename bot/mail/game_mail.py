@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from email.message import EmailMessage
 
 from bot.i18n import N_, _, ngettext
@@ -23,6 +23,7 @@ from bot.service import Challenge, GameView, Player
 from bot.service.offer_words import OPPONENT_OFFERS, YOU_OFFER
 from bot.service.types import ChallengeStatus, OfferKind
 from bot.service.vacations import when_words
+from bot.web.links import game_url
 from engine import SIDES, Position, Side, to_perspective
 
 _MOVE_IN_ID = re.compile(r"<mancala\.g(\d+)\.m(\d+)\.", re.I)
@@ -75,16 +76,33 @@ class GameMailer:
         tokens: Tokens,
         bot_address: str,
         display_name: Callable[[Player], Awaitable[str]],
+        web_url: str | None = None,
     ) -> None:
         self.tokens = tokens
         self.bot_address = bot_address
         self.display_name = display_name  # the service's
+        self.web_url = web_url  # the web companion's address (MANCALA_WEB_URL), else None
         self._domain = bot_address.rpartition("@")[2].rstrip(">").strip() or "localhost"
 
     # -- tags and threads ---------------------------------------------------------------------
 
     def game_token(self, game_id: int, side: Side) -> str:
         return self.tokens.token("game", game_id, side)
+
+    def page_link(self, game_id: int, side: Side) -> str | None:
+        """The game's page with the player's own token (the one their mails carry), so the
+        link alone lets them play there; None without a web companion."""
+        if not self.web_url:
+            return None
+        return game_url(self.web_url, game_id, self.game_token(game_id, side))
+
+    def page_lines(self, game_id: int, side: Side) -> list[str]:
+        """The line that gives the page's link, after a blank one; none without it."""
+        link = self.page_link(game_id, side)
+        if link is None:
+            return []
+        # TRANSLATORS: {url} is the game's web page with the player's secret token in it
+        return ["", _("Play on the web (a link for you alone): {url}").format(url=link)]
 
     def challenge_token(self, challenge_id: int, role: str) -> str:
         return self.tokens.token("challenge", challenge_id, role)
@@ -157,6 +175,7 @@ class GameMailer:
                 lines.append(_(YOU_OFFER[OfferKind(game.offer.kind)]))
             else:
                 lines.append(_(OPPONENT_OFFERS[OfferKind(game.offer.kind)]))
+        lines += self.page_lines(game.id, side)
         lines += [
             "",
             # TRANSLATORS: resign, draw, undo, end and board are commands: keep them in English
@@ -177,6 +196,7 @@ class GameMailer:
             number,
             answering,
             positions=(game.position,),  # the board's side, for its picture (Kalah's stores)
+            links=[link for link in [self.page_link(game.id, side)] if link],
         )
 
     async def clock_lines(self, game: GameView, player: Player) -> list[str]:
@@ -289,6 +309,7 @@ class GameMailer:
         number: int | None,
         answering: IncomingMail | None,
         positions: tuple[Position, ...] = (),
+        links: Sequence[str] = (),
     ) -> EmailMessage:
         references = [root]
         in_reply_to = root
@@ -305,6 +326,7 @@ class GameMailer:
             in_reply_to=in_reply_to,
             references=references,
             positions=positions,
+            links=links,
         )
         if number is not None:
             del message["Message-ID"]

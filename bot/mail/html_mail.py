@@ -315,9 +315,24 @@ def _png_width(png: bytes) -> int:
 # -- the HTML -------------------------------------------------------------------------------
 
 
-def _paragraphs(lines: list[str]) -> list[str]:
+def _linked(text: str, links: Sequence[str]) -> str:
+    """``text`` escaped, each of ``links`` in it a link. Only these, which the bot wrote:
+    an address a player typed (in a name) stays text, so no mail of ours links elsewhere.
+
+    >>> _linked("Play: https://m.example/game/1 & more", ["https://m.example/game/1"])
+    'Play: <a href="https://m.example/game/1">https://m.example/game/1</a> &amp; more'
+    """
+    out = html.escape(text, quote=False)
+    for link in links:
+        shown = html.escape(link, quote=False)
+        out = out.replace(shown, f'<a href="{html.escape(link)}">{shown}</a>')
+    return out
+
+
+def _paragraphs(lines: list[str], links: Sequence[str] = ()) -> list[str]:
     """Prose lines as HTML paragraphs: a blank line ends one, a line break stays a ``<br>``;
-    indented lines (the help's columns) keep their layout in a wrapping monospace block."""
+    indented lines (the help's columns) keep their layout in a wrapping monospace block;
+    ``links`` become links (``_linked``)."""
     out = []
     chunk: list[str] = []
     for line in [*lines, ""]:
@@ -331,7 +346,7 @@ def _paragraphs(lines: list[str]) -> list[str]:
                 f'<pre style="{_TABLE_STYLE}">{html.escape(chr(10).join(chunk), quote=False)}</pre>'
             )
         else:
-            inner = "<br>\n".join(html.escape(x, quote=False) for x in chunk)
+            inner = "<br>\n".join(_linked(x, links) for x in chunk)
             out.append(f"<p>{inner}</p>")
         chunk = []
     return out
@@ -364,13 +379,14 @@ def _document(
     boards: list[Board],
     figures: dict[int, Picture],
     board_style: str = _BOARD_STYLE,
+    links: Sequence[str] = (),
 ) -> str:
     """The HTML of ``lines``: paragraphs, and each board in its monospace block, under its
     picture where ``figures`` has one (by the board's index)."""
     parts: list[str] = []
     start = 0
     for index, board in enumerate(boards):
-        parts += _paragraphs(lines[start : board.first])
+        parts += _paragraphs(lines[start : board.first], links)
         start = board.last + 1
         block = "\n".join(line.rstrip() for line in lines[board.first : board.last + 1])
         figure = ""
@@ -384,7 +400,7 @@ def _document(
         style = f' style="{board_style}"' if board_style else ""
         pre = f"<pre{style}>{html.escape(block, quote=False)}</pre>"
         parts.append(f"<div>\n{figure}{pre}\n</div>" if figure else pre)
-    parts += _paragraphs(lines[start:])
+    parts += _paragraphs(lines[start:], links)
     language = html.escape(current_language().value)
     return (
         "<!DOCTYPE html>\n"
@@ -401,20 +417,22 @@ def html_mail(
     positions: Sequence[Position] = (),
     budget: int = MAIL_LIMIT - HEADERS,
     most_pictures: int = MOST_PICTURES,
+    links: Sequence[str] = (),
 ) -> HtmlMail:
     """The HTML of a mail whose plain text is ``text``, and the pictures it shows. Boards
     get pictures in order while the text, the HTML and the pictures fit in ``budget`` bytes
     as sent (at most ``most_pictures``); the boards after that are shown in their monospace
-    block only. ``positions``: see ``find_boards``."""
+    block only. ``positions``: see ``find_boards``; ``links``: the addresses in ``text`` the
+    HTML makes links of."""
     lines = text.split("\n")
     boards = find_boards(text, positions)
     style = _BOARD_STYLE
-    bare = _document(lines, boards, {}, style)
+    bare = _document(lines, boards, {}, style, links)
     for lean in _LEAN_BOARD_STYLES:  # a mail too big even without pictures: shorter styles
         if part_size(text) + part_size(bare) <= budget:
             break
         style = lean
-        bare = _document(lines, boards, {}, style)
+        bare = _document(lines, boards, {}, style, links)
     spent = part_size(text) + part_size(bare)
     figures: dict[int, Picture] = {}
     for index, board in enumerate(boards):
@@ -431,5 +449,5 @@ def html_mail(
         spent += cost
         cid = f"board{len(figures) + 1}.{secrets.token_hex(6)}@{domain}"
         figures[index] = Picture(cid, png, alt)
-    markup = _document(lines, boards, figures, style) if figures else bare
+    markup = _document(lines, boards, figures, style, links) if figures else bare
     return HtmlMail(markup, list(figures.values()))

@@ -20,6 +20,8 @@ MANCALA_MAIL_REPLIES_PER_DAY       limited replies in all a day (default 500)
 MANCALA_MAIL_REPLIES_PER_HOUR      limited replies in all an hour (default 100)
 MANCALA_MAIL_STRANGER_CHALLENGES   challenges one sender may mail a day to addresses that never
                                    wrote to the bot (default 3); see bot.mail.reply_limits
+MANCALA_WEB_URL             the web companion's address: each game mail links to the game's
+                            page with the player's token, to play there (default: no links)
 MANCALA_DB                  the games database, shared with the other surfaces (bot.config)
 ==========================  ===============================================================
 
@@ -45,6 +47,7 @@ from bot.mail.authentication import AuthservTrust
 from bot.mail.reading import DEFAULT_MAX_BYTES
 from bot.mail.reply_limits import ReplyLimits
 from bot.tokens import SECRET_FILE, token_secret
+from bot.web.links import web_base
 from engine.errors import excerpt
 
 
@@ -67,6 +70,7 @@ class MailSettings:
     database: str = "mancala.sqlite3"
     trusted_authserv: tuple[str, ...] = ()  # beyond the bot's own mail domain
     limits: ReplyLimits = ReplyLimits()
+    web_url: str | None = None  # MANCALA_WEB_URL: game mails link to their game's page
 
     def authserv_trust(self) -> AuthservTrust:
         """Whose Authentication-Results headers this bot believes."""
@@ -105,6 +109,7 @@ class MailSettings:
             level=get("MANCALA_MAIL_LEVEL").lower() or None,
             database=str(database_path(env)),  # the other surfaces' database: a file or a URL
             trusted_authserv=_authserv_ids(get("MANCALA_MAIL_TRUSTED_AUTHSERV")),
+            web_url=_web_url(env),
             limits=ReplyLimits(
                 **{
                     name: _count(
@@ -124,6 +129,13 @@ class MailSettings:
     def token_secret(self) -> bytes:
         """The configured secret, else the secret file's (created, private, on first use)."""
         return token_secret(self.secret, self.secret_file)
+
+
+def _web_url(env: Mapping[str, str]) -> str | None:
+    try:
+        return web_base(env)
+    except ValueError as err:
+        raise MailSettingsError(str(err)) from None
 
 
 def _host_port(name: str, text: str, default: tuple[str, int]) -> tuple[str, int]:

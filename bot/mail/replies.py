@@ -58,10 +58,12 @@ def new_message(
     in_reply_to: str | None = None,
     references: list[str] | None = None,
     positions: Sequence[Position] = (),
+    links: Sequence[str] = (),
 ) -> EmailMessage:
     """A mail from the bot: ``body`` as plain text (UTF-8, so boards and names survive any
     client), and as HTML with the pictures of the boards it holds. ``positions``, where the
-    caller knows them, are the positions those boards show (``html_mail.find_boards``)."""
+    caller knows them, are the positions those boards show (``html_mail.find_boards``);
+    ``links`` are the addresses in ``body`` that the HTML makes links of."""
     message = EmailMessage()
     _set(message, "From", bot_address)
     _set(message, "To", to)
@@ -78,7 +80,9 @@ def new_message(
         _set(message, "References", " ".join(references[-_MAX_REFERENCES:]))
     _set(message, "MIME-Version", "1.0")
     message.make_alternative()
-    message.set_payload([_plain_part(body), _html_part(body, _domain(bot_address), positions)])
+    message.set_payload(
+        [_plain_part(body), _html_part(body, _domain(bot_address), positions, links)]
+    )
     return message
 
 
@@ -96,9 +100,11 @@ def _plain_part(body: str) -> MIMEPart:
     return part
 
 
-def _html_part(body: str, domain: str, positions: Sequence[Position]) -> MIMEPart:
+def _html_part(
+    body: str, domain: str, positions: Sequence[Position], links: Sequence[str] = ()
+) -> MIMEPart:
     """The text/html part, in a multipart/related with the pictures it shows."""
-    mail = html_mail(body, domain, positions)
+    mail = html_mail(body, domain, positions, links=links)
     part = MIMEPart()
     encoding = transfer_encoding(mail.html)
     part.set_content(mail.html, subtype="html", charset="utf-8", cte=encoding)

@@ -626,6 +626,18 @@ class GameService:
         """Remember how to call a player. See ``Players.set_display_name``."""
         await self.players.set_display_name(player, name)
 
+    @refusals_counted
+    async def player_number(self, player: Player) -> int:
+        """The number the database knows ``player`` by, which names them on the web pages
+        (``/player/N``) without their address. Records a player on first sight, as every
+        verb does: ask it of players the bot has met (a game's)."""
+        return await self.players.pid(player)
+
+    @refusals_counted
+    async def numbered_player(self, number: int) -> Player:
+        """The player the database numbers ``number``. Raises NotFound."""
+        return await self.players.player(number)
+
     def email_player(self, text: str) -> Player:
         """The email player at an address. See ``Players.email_player``."""
         with _refusal_leaving():

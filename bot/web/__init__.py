@@ -2,15 +2,17 @@
 mail player's token link. ``mancala web`` serves it (``bot/commands/web.py``); docs/web.md
 says how to deploy it behind a reverse proxy.
 
-- ``links.py``: ``game_url(base, game_id, token=None)``, the address a message links to;
+- ``links.py``: ``game_url(base, game_id, token=None)``, the address a message links to,
+  ``player_path`` a player's page, ``web_base`` the surfaces' ``MANCALA_WEB_URL``;
 - ``settings.py``: ``WebSettings``, from the environment (``MANCALA_WEB_*``);
 - ``app.py``: the routes, the security headers, the access log without tokens, the limit
   on plays per address (aiohttp);
 - ``pages.py``: a game's page as HTML, in the request's language, every name escaped;
-- ``lists.py``: a tournament's page and the leaderboards, the same way;
+- ``lists.py``: a tournament's page, the leaderboards and a player's page, the same way;
 - ``board_svg.py``: the board as an inline SVG in the pictures' look, with their alt text;
 - ``feeds.py``: news of each game with a page open, for the pages' event streams;
-- ``server.py``: the process: the service, the application and its socket;
+- ``server.py``: the process: the service, the application and its socket; or the pages
+  beside another surface in its process (``start_web_surface``, for ``mancala bot``);
 - ``static/``: ``game.js`` (live news, plays by click and by key, stepping through a
   finished game) and ``style.css``; the pages work without the script too.
 

@@ -14,6 +14,8 @@ Routes (``N`` a game's id, ``T`` a player's token, ``bot.tokens``):
 - ``GET /game/N/record.txt``: the game's record (``GameService.export``);
 - ``GET /tournament/N``: a tournament's standings, crosstable and pairings by round;
 - ``GET /leaderboard/FAMILY``: the best ratings of a family (``/leaderboard``: Kalah's);
+- ``GET /player/P``: a player's ratings and recent games, ``P`` the number the database
+  knows them by (``GameService.player_number``), never their address;
 - ``GET /health``: 200 while the database answers (for a container's health check);
 - ``/static/``: the script and the style sheet.
 
@@ -44,8 +46,8 @@ from bot.service.ratings import Family
 from bot.service.tournaments import Format
 from bot.tokens import TOKEN_LENGTH, Tokens
 from bot.web.feeds import GameFeeds
-from bot.web.links import game_url
-from bot.web.lists import leaderboard_page, tournament_page
+from bot.web.links import game_url, player_path
+from bot.web.lists import PlayedGame, leaderboard_page, player_page, tournament_page
 from bot.web.pages import GamePage, first_mover, game_page, live_part, message_page, not_found_page
 from engine import SIDES, Side, from_perspective
 
@@ -60,6 +62,7 @@ CSP = (
     "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
 MAX_STREAMS_PER_ADDRESS = 32  # pages one address may keep open on live games
+RECENT_GAMES = 30  # the games a player's page lists, the latest first
 KEEP_ALIVE = 15.0  # seconds between comments on a quiet event stream (proxies drop idle ones)
 
 
@@ -218,6 +221,11 @@ async def public_name(service: GameService, player: Player, name: str | None = N
     return name
 
 
+async def player_link(service: GameService, player: Player) -> str:
+    """The page of a player the bot has met (a game's, a tournament's, a leaderboard's)."""
+    return player_path(await service.player_number(player))
+
+
 async def _game(request: web.Request) -> GameView:
     try:
         return await request.app[SERVICE].get_game(int(request.match_info["game"]))
@@ -226,13 +234,13 @@ async def _game(request: web.Request) -> GameView:
 
 
 def _seat(request: web.Request, view: GameView) -> tuple[Side, Player]:
-    """The side and player whose token the address carries (only a mail player has one)."""
+    """The side and player whose token the address carries (only a mail player has one). A
+    game's token is keyed by the seat, as in the player's mails (``GameMailer.game_token``),
+    so the link in a mail is the one that plays."""
     token = request.match_info["token"]
     for side in SIDES:
         player = view.player(side)
-        if player.surface == "email" and request.app[TOKENS].check(
-            "game", view.id, player.id, token
-        ):
+        if player.surface == "email" and request.app[TOKENS].check("game", view.id, side, token):
             return side, player
     raise web.HTTPNotFound()
 
@@ -249,7 +257,8 @@ async def _page(
         if re.fullmatch(r"[0-9]{1,6}", text) and int(text) < len(view.moves):
             at = int(text)
             first = first_mover(await service.export(view.id))
-    return GamePage(view, names, seat, at, first, said, refused)
+    links: dict[str, str] = {s: await player_link(service, view.player(s)) for s in SIDES}
+    return GamePage(view, names, seat, at, first, said, refused, links)
 
 
 def _urls(view: GameView, token: str | None) -> tuple[str, str, str, str]:
@@ -419,7 +428,8 @@ async def show_tournament(request: web.Request) -> web.StreamResponse:
     for _round, pairings in rounds:
         players.update(p for pairing in pairings for p in (pairing.south, pairing.north) if p)
     names = {player: await public_name(service, player) for player in players}
-    return html(tournament_page(view, standings, rounds, names))
+    links = {player: await player_link(service, player) for player in players}
+    return html(tournament_page(view, standings, rounds, names, links))
 
 
 async def show_leaderboard(request: web.Request) -> web.StreamResponse:
@@ -432,7 +442,36 @@ async def show_leaderboard(request: web.Request) -> web.StreamResponse:
         replace(r, display_name=await public_name(service, r.player, r.display_name))
         for r in ratings
     ]
-    return html(leaderboard_page(family, [f.value for f in Family], shown))
+    links = {r.player: await player_link(service, r.player) for r in ratings}
+    return html(leaderboard_page(family, [f.value for f in Family], shown, links))
+
+
+async def show_player(request: web.Request) -> web.StreamResponse:
+    """A player's page: only what playing made public (their games, which have pages of
+    their own, and the ratings those games gave them), named as the games name them; a
+    number that names nobody, or somebody who has played no game, gets the 404 page."""
+    service = request.app[SERVICE]
+    try:
+        player = await service.numbered_player(int(request.match_info["player"]))
+    except NotFound:  # or a number past the database's range
+        raise web.HTTPNotFound() from None
+    games = await service.list_games(player, include_finished=True, limit=RECENT_GAMES)
+    if not games:
+        raise web.HTTPNotFound()
+    played = []
+    for view in sorted(games, key=lambda g: (-g.last_move_at, -g.id)):
+        side = Side(view.side_of(player) or Side.SOUTH)
+        opponent = view.player(side.other)
+        played.append(
+            PlayedGame(
+                view,
+                side,
+                await public_name(service, opponent),
+                await player_link(service, opponent),
+            )
+        )
+    ratings = [await service.rating(player, family.value) for family in Family]
+    return html(player_page(await public_name(service, player), ratings, played))
 
 
 async def health(request: web.Request) -> web.StreamResponse:
@@ -484,6 +523,7 @@ def make_app(
             web.get("/tournament/{tournament:[0-9]{1,20}}", show_tournament),
             web.get("/leaderboard", show_leaderboard),
             web.get("/leaderboard/{family:[a-z-]{1,20}}", show_leaderboard),
+            web.get("/player/{player:[0-9]{1,12}}", show_player),
             web.get("/health", health),
             web.get("/favicon.ico", no_icon),
             web.static("/static", STATIC, append_version=False),

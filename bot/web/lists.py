@@ -1,5 +1,6 @@
-"""A tournament's page (standings, crosstable, each round's pairings linking to their games)
-and the leaderboards, as HTML in the current language; every name escaped.
+"""A tournament's page (standings, crosstable, each round's pairings linking to their games),
+the leaderboards and a player's page, as HTML in the current language; every name escaped,
+every player's name linking to their page where the caller gives it one.
 
 >>> points(3.5), points(0.5), points(2.0)
 ('3½', '½', '2')
@@ -9,12 +10,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
 from bot.i18n import _
-from bot.service import Player, Rating
+from bot.service import GameView, Player, Rating
 from bot.service.tournaments import Format, Pairing, Standing, TournamentView
 from bot.web.pages import layout
+from engine import Side
 from storage.records import PairingKind, PairingResult
 
 # A cell of the crosstable: a won, lost or drawn game, as tournaments write it
@@ -61,12 +64,18 @@ def tournament_page(
     standings: Sequence[Standing],
     rounds: Sequence[tuple[int, Sequence[Pairing]]],
     names: dict[Player, str],
+    links: dict[Player, str] | None = None,
 ) -> str:
     """The page of a tournament: ``rounds`` is each round's number and pairings (an arena's
-    games as one), ``names`` every player's name as the page shows it."""
+    games as one), ``names`` every player's name as the page shows it, ``links`` their
+    pages."""
 
-    def name(player: Player | None) -> str:
-        return escape(names.get(player, str(player))) if player is not None else ""
+    def name(player: Player | None, linked: bool = True) -> str:
+        if player is None:
+            return ""
+        shown = escape(names.get(player, str(player)))
+        link = (links or {}).get(player) if linked else None
+        return f'<a href="{escape(link)}">{shown}</a>' if link else shown
 
     title = _("Tournament #{id}: {name}").format(id=view.id, name=view.name)
     arena = view.format is Format.ARENA
@@ -114,19 +123,33 @@ def tournament_page(
                 PairingResult.NORTH: "0–1",
                 PairingResult.DRAW: "½–½",
             }.get(pairing.result or PairingResult.NONE, "")
-            match = f"{name(pairing.south)} – {name(pairing.north)}"
-            if pairing.game_id is not None:
+            if pairing.game_id is not None:  # the game's link holds the names: no links inside
+                match = f"{name(pairing.south, False)} – {name(pairing.north, False)}"
                 match = f'<a href="/game/{pairing.game_id}">{match}</a>'
+            else:
+                match = f"{name(pairing.south)} – {name(pairing.north)}"
             items.append(f"<li>{match} {escape(score)}</li>")
         heading = _("Games") if arena else _("Round {n}").format(n=number)
         parts.append(f'<h2>{escape(heading)}</h2><ol class="pairings">{"".join(items)}</ol>')
     return layout(title, "<main>" + "".join(parts) + "</main>")
 
 
-def leaderboard_page(family: str, families: Sequence[str], ratings: Sequence[Rating]) -> str:
-    """The best established ratings of one family, with links to the others'."""
+def leaderboard_page(
+    family: str,
+    families: Sequence[str],
+    ratings: Sequence[Rating],
+    links: dict[Player, str] | None = None,
+) -> str:
+    """The best established ratings of one family, with links to the others', and to the
+    players' pages (``links``)."""
+
+    def name(rating: Rating) -> str:
+        shown = escape(rating.display_name or str(rating.player))
+        link = (links or {}).get(rating.player)
+        return f'<a href="{escape(link)}">{shown}</a>' if link else shown
+
     title = _("Leaderboard: {rules}").format(rules=family)
-    links = " · ".join(
+    others = " · ".join(
         f'<a href="/leaderboard/{escape(f)}"{" aria-current=page" if f == family else ""}>'
         f"{escape(f)}</a>"
         for f in families
@@ -134,7 +157,7 @@ def leaderboard_page(family: str, families: Sequence[str], ratings: Sequence[Rat
     rows = [
         [
             str(rank),
-            escape(rating.display_name or str(rating.player)),
+            name(rating),
             escape(rating.shown),
             str(rating.games),
         ]
@@ -145,5 +168,70 @@ def leaderboard_page(family: str, families: Sequence[str], ratings: Sequence[Rat
     else:
         table = "<p>{}</p>".format(escape(_("No established ratings yet.")))
     label = escape(_("Leaderboards"))
-    nav = f'<nav aria-label="{label}"><p>{links}</p></nav>'
+    nav = f'<nav aria-label="{label}"><p>{others}</p></nav>'
     return layout(title, f"<main><h1>{escape(title)}</h1>{nav}{table}</main>")
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A game on a player's page: the game, the player's side in it, and their opponent as
+    the page names and links them (None: no page to link to)."""
+
+    view: GameView
+    side: Side
+    opponent: str
+    opponent_link: str | None
+
+
+def _result(game: PlayedGame) -> str:
+    outcome = game.view.outcome
+    if not game.view.is_over or outcome is None:
+        return _("In play")
+    if outcome.winner == game.side:
+        return _("Won")
+    return _("Drawn") if outcome.winner == "draw" else _("Lost")
+
+
+def player_page(name: str, ratings: Sequence[Rating], games: Sequence[PlayedGame]) -> str:
+    """A player's page: their rating in each family they played rated games in, as it stands
+    now (the bot keeps no history of ratings), and their recent games, each linking to its
+    page and to the opponent's."""
+    parts = [f"<h1>{escape(name)}</h1>"]
+    rated = [r for r in ratings if r.games]
+    if rated:
+        head = [_("Rules"), _("Rating"), _("Games"), _("Won"), _("Drawn"), _("Lost")]
+        rows = [
+            [
+                f'<a href="/leaderboard/{escape(r.rules)}">{escape(r.rules)}</a>',
+                escape(r.shown),
+                str(r.games),
+                str(r.wins),
+                str(r.draws),
+                str(r.losses),
+            ]
+            for r in rated
+        ]
+        parts.append(_table(_("Ratings"), head, rows))
+        parts.append(
+            "<p>{}</p>".format(
+                escape(_("Ratings as they stand now: the bot keeps no history of them."))
+            )
+        )
+    else:
+        parts.append("<p>{}</p>".format(escape(_("No rated games yet."))))
+    rows = []
+    for game in games:
+        opponent = escape(game.opponent)
+        if game.opponent_link:
+            opponent = f'<a href="{escape(game.opponent_link)}">{opponent}</a>'
+        rows.append(
+            [
+                f'<a href="/game/{game.view.id}">#{game.view.id}</a>',
+                escape(game.view.rules),
+                opponent,
+                escape(_result(game)),
+            ]
+        )
+    head = [_("Game"), _("Rules"), _("Opponent"), _("Result")]
+    parts.append(_table(_("Recent games"), head, rows))
+    return layout(name, "<main>" + "".join(parts) + "</main>")

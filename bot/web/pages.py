@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 
 from babel.dates import format_datetime
@@ -80,6 +80,7 @@ class GamePage:
     first: Side | None = None  # from the record: to step through a finished game
     said: str = ""  # the answer to the player's last play, if any
     refused: bool = False
+    links: dict[str, str] = field(default_factory=dict)  # side -> its player's page
 
     @property
     def seen_from(self) -> Side:
@@ -116,9 +117,12 @@ def _player_line(page: GamePage) -> str:
         mover = not view.is_over and view.position.to_move == side
         you = " " + escape(_("(you)")) if page.seat == side else ""
         mark = ' class="to-move"' if mover else ""
+        name = escape(names[side])
+        if side in page.links:
+            name = f'<a href="{escape(page.links[side])}">{name}</a>'
         items.append(
             f"<li{mark}><span class=side>{escape(side_name(side))}</span> "
-            f"<strong>{escape(names[side])}</strong>{you}</li>"
+            f"<strong>{name}</strong>{you}</li>"
         )
     return f'<ul class="players">{"".join(items)}</ul>'
 

@@ -47,6 +47,28 @@ async def start_web(service: GameService, settings: WebSettings) -> web.AppRunne
     return runner
 
 
+class RunningWeb:
+    """The pages served beside another surface in its process (``mancala bot`` with
+    ``MANCALA_WEB_LISTEN``), in the shape its ``SurfaceBeside`` expects: a move played on a
+    page then reaches that surface's players at once, through its notifiers."""
+
+    name = "web"
+    mail_address = None  # the pages answer no mail
+
+    def __init__(self, runner: web.AppRunner) -> None:
+        self.runner = runner
+        self.state = "listening"
+
+    async def close(self) -> None:
+        await self.runner.cleanup()
+        self.state = "stopped"
+
+
+async def start_web_surface(service: GameService, settings: WebSettings) -> RunningWeb:
+    """Serve the pages on ``service``, the process's own: for ``mancala bot``."""
+    return RunningWeb(await start_web(service, settings))
+
+
 async def serve(settings: WebSettings, ai: dict[str, Any], attach: Attach | None = None) -> None:
     """Serve the pages until SIGTERM or SIGINT. The service tells players of the moves made
     here only through the notifiers in this process: ``attach`` adds one (bot/web imports

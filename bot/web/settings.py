@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from bot.config import ConfigError, database_path
 from bot.i18n import _
+from bot.web.links import checked_base
 from engine.errors import excerpt
 
 
@@ -64,12 +65,10 @@ class WebSettings:
                 )
             listen = (host.strip("[]") or cls.listen[0], int(port))
         url = get("MANCALA_WEB_URL") or f"http://{listen[0]}:{listen[1]}"
-        if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
-            raise ConfigError(
-                _("{name} is an address like https://mancala.example, not '{value}'").format(
-                    name="MANCALA_WEB_URL", value=excerpt(url)
-                )
-            )
+        try:
+            url = checked_base(url)
+        except ValueError as err:
+            raise ConfigError(str(err)) from None
         plays = get("MANCALA_WEB_PLAYS_PER_MINUTE") or str(cls.plays_per_minute)
         if not re.fullmatch(r"[0-9]{1,6}", plays) or int(plays) < 1:
             raise ConfigError(
@@ -92,7 +91,7 @@ class WebSettings:
         return cls(
             listen=listen,
             proxies=tuple(proxies),
-            url=url.rstrip("/"),
+            url=url,
             plays_per_minute=int(plays),
             database=str(database_path(env)),
         )

@@ -21,6 +21,7 @@ import pytest
 from discord import app_commands
 
 from bot.discord import formatting as fmt
+from bot.discord.boards import link_to_page
 from bot.discord.choices import level_choices, ruleset_choices
 from bot.discord.command_group import MancalaGroup
 from bot.discord.translator import CommandTranslator, discord_language, valid_name
@@ -382,6 +383,22 @@ def test_board_messages_fit_in_one_message(rules, language):
             text = fmt.board_message(game, fmt.offer_answered("undo", fmt.who(game.north), True))
         assert len(text) <= fmt.MESSAGE_LIMIT and not text.endswith("…")  # whole, never cut
         assert "```" in text
+
+
+@pytest.mark.parametrize(
+    "rules", [*RULESETS, "manbula:asymmetric,capture=home,stones=6,direction=choice"]
+)
+@in_every_language
+def test_a_boards_link_to_its_page_fits_the_embed(rules, language):
+    """With MANCALA_WEB_URL the board's embed has a title linking to the page: the title
+    fits Discord's 256 characters, and the buttons stay as they were (no link button)."""
+    game = game_view(Position.initial(Ruleset.parse(rules)))
+    embed = discord.Embed()
+    with speaking(language):
+        link_to_page(embed, game, "https://mancala.example")
+    assert embed.title and len(embed.title) <= 256 and str(BIG_ID) in embed.title
+    assert embed.url == f"https://mancala.example/game/{BIG_ID}"
+    assert len(embed) <= 6000
 
 
 @pytest.mark.parametrize(

@@ -60,7 +60,9 @@ async def client(service):
 
 
 def token(game_id: int, player: Player) -> str:
-    return Tokens(SECRET).token("game", game_id, player.id)
+    """The player's token in their mails, keyed by their seat: Ann, the challenger, plays
+    South in every game here (``new_game``)."""
+    return Tokens(SECRET).token("game", game_id, "south" if player == ANN else "north")
 
 
 def seat_url(game_id: int, player: Player) -> str:
@@ -441,8 +443,10 @@ async def test_a_tournament_page_shows_standings_crosstable_and_rounds_linking_g
     shown = (
         "&lt;i&gt;Zed&lt;/i&gt;" if first.south == players[0] else masked_address(first.south.id)
     )
-    [winner] = [row for row in rows if f"<td>{shown}</td>" in row]
+    [winner] = [row for row in rows if f">{shown}</a></td>" in row]  # linked to their page
     assert "<td>1</td>" in winner  # the crosstable shows the won game
+    number = await service.player_number(first.south)
+    assert f'<a href="/player/{number}">{shown}</a>' in page
     german = await client.get(f"/tournament/{t.id}", headers={"Accept-Language": "de"})
     text = await german.text()
     assert "Turnier #1" in text and "Kreuztabelle" in text and "Runde 2" in text
@@ -501,3 +505,44 @@ async def test_a_hostile_play_is_refused_in_words_never_a_crash(service, client,
     assert (await service.get_game(game_id)).ply == 0
     big = await client.post(seat_url(game_id, ANN), data={"move": "C" * 100_000, "ply": "0"})
     assert big.status == 413  # past the form's size
+
+
+async def test_a_players_page_shows_their_ratings_and_recent_games(service, client):
+    rated = await new_game(service)
+    await service.resign(rated, BOB)  # Ann wins a rated game
+    playing = await new_game(service)
+    page = await (await client.get(f"/game/{playing}")).text()
+    ann, bob = await service.player_number(ANN), await service.player_number(BOB)
+    # the game's page links each name to the player's page: a number, never the address
+    assert f'<a href="/player/{ann}">' in page and f'<a href="/player/{bob}">Bob</a>' in page
+    response = await client.get(f"/player/{bob}")
+    assert response.status == 200
+    mine = await response.text()
+    assert "<h1>Bob</h1>" in mine and "bob@example.org" not in mine
+    rating = await service.rating(BOB, "kalah")
+    ratings = mine.split("<caption>Ratings</caption>")[1].split("</table>")[0]
+    assert '<a href="/leaderboard/kalah">kalah</a>' in ratings
+    assert f"<td>{rating.shown}</td><td>1</td><td>0</td><td>0</td><td>1</td>" in ratings
+    assert "keeps no history" in mine  # the page says only the current ratings are kept
+    games = mine.split("<caption>Recent games</caption>")[1].split("</tbody>")[0]
+    rows = re.findall(r"<tr>(.*?)</tr>", games.split("<tbody>")[1])
+    assert [re.search(r'href="/game/(\d+)"', row).group(1) for row in rows] == [
+        str(playing),
+        str(rated),
+    ]  # the latest first
+    assert "In play" in rows[0] and "Lost" in rows[1]
+    assert f'<a href="/player/{ann}">' in rows[1]  # the opponent, by their page
+    annes = await (await client.get(f"/player/{ann}")).text()
+    assert "ann@example.org" not in annes and "&lt;script&gt;" in annes  # escaped, masked
+    assert "Won" in annes.split("<caption>Recent games</caption>")[1]
+    german = await (await client.get(f"/player/{bob}", headers={"Accept-Language": "de"})).text()
+    assert "Letzte Partien" in german and "Verloren" in german
+
+
+async def test_a_player_page_shows_only_what_playing_made_public(service, client):
+    await service.set_display_name(Player("email", "nobody@example.org"), "Nobody")
+    stranger = await service.player_number(Player("email", "nobody@example.org"))
+    assert (await client.get(f"/player/{stranger}")).status == 404  # no game: nothing public
+    for path in ("/player/999999", "/player/99999999999", "/player/abc", "/player/-1"):
+        assert (await client.get(path)).status == 404
+    assert (await client.get("/player/ann@example.org")).status == 404  # never by address

@@ -88,7 +88,8 @@ async def new_game(service: GameService, moves: str = "") -> int:
 
 
 def seat(base: str, game_id: int, player: Player) -> str:
-    return base + game_url("", game_id, Tokens(SECRET).token("game", game_id, player.id))
+    side = "south" if player == ANN else "north"  # the challenger, Ann, plays South here
+    return base + game_url("", game_id, Tokens(SECRET).token("game", game_id, side))
 
 
 async def shows_ply(page, ply: int) -> None:
@@ -192,6 +193,8 @@ async def test_axe_core_finds_no_accessibility_violation(browser, site):
         f"{base}/game/999999",
         f"{base}/tournament/{cup.id}",
         f"{base}/leaderboard/oware",
+        f"{base}/player/{await service.player_number(ANN)}",  # ratings and games
+        f"{base}/player/{await service.player_number(players[1])}",  # no rated game yet
     ):
         await page.goto(address)
         results = await axe.run(page)
