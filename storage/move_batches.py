@@ -25,6 +25,7 @@ for the next), so its compare-and-set sees the first one's result.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +38,7 @@ from storage.records import GameChanges
 # catalog, as the games' are.
 LOGGED_COLUMNS = tuple(column.strip() for column in queries.MOVE_COLUMNS.split(","))[2:]
 MOST_PER_BATCH = 64  # notifications add up: keep a statement's work bounded
+DEADLOCK_RETRIES = 3  # a batch the server cancelled to break a deadlock is sent again
 COLUMN_TYPES = (
     "SELECT attrelid::regclass::text, attname, format_type(atttypid, atttypmod) "
     "FROM pg_attribute WHERE attrelid IN ('games'::regclass, 'moves'::regclass) "
@@ -129,6 +131,19 @@ class MoveBatcher:
         finally:
             self._writer = None
 
+    async def _fetch_retrying(self, statement: str, *args: Any) -> list[Any]:
+        """Run a batch, again if the server broke a deadlock by cancelling it: two processes
+        writing batches that share games may lock their rows in opposite orders. A cancelled
+        statement changed nothing (it is one transaction), and each move in it is still its
+        own compare-and-set, so running it again applies each move at most once."""
+        import asyncpg
+
+        for attempt in range(DEADLOCK_RETRIES):
+            with contextlib.suppress(asyncpg.DeadlockDetectedError):
+                return list(await self.pool.fetch(statement, *args))
+            await asyncio.sleep(0.01 * (attempt + 1))  # let the other transaction finish
+        return list(await self.pool.fetch(statement, *args))  # the last try raises
+
     async def _write(self, batch: list[_Move]) -> None:
         try:
             if self._types is None:
@@ -146,7 +161,8 @@ class MoveBatcher:
                     move_types = {c: self._types["moves"][c] for c in LOGGED_COLUMNS}
                     statement = batch_statement(columns, self._types["games"], move_types)
                     self._statements[columns] = statement
-                rows = await self.pool.fetch(statement, *_arrays(moves), self.channel)
+                moves.sort(key=lambda m: m.game_id)  # one lock order in every process
+                rows = await self._fetch_retrying(statement, *_arrays(moves), self.channel)
                 applied.update(row[0] for row in rows)
         except asyncio.CancelledError:  # the storage is closing
             for move in batch:

@@ -118,3 +118,32 @@ async def test_a_lost_server_fails_every_move_of_the_batch_and_the_next_batch_wo
         assert await store.games.record_move(games[0], 0, move_row(a), {"mover": 1})
     finally:
         await store.close()
+
+
+async def test_a_batch_the_server_cancelled_for_a_deadlock_is_sent_again_and_applies_once():
+    store = await open_storage(_postgres().new_database())
+    try:
+        games, a = await games_and_players(store, 2)
+        real = store.db._moves.pool
+
+        class DeadlockedOnce:
+            """Two processes' batches locked the same games in opposite orders: the server
+            cancels one statement (which then changed nothing)."""
+
+            cancelled = 0
+
+            async def fetch(self, statement, *args):
+                if "unnest" in statement and not self.cancelled:
+                    self.cancelled += 1
+                    raise asyncpg.DeadlockDetectedError("deadlock detected")
+                return await real.fetch(statement, *args)
+
+        pool = store.db._moves.pool = DeadlockedOnce()
+        applied = await asyncio.gather(
+            *(store.games.record_move(g, 0, move_row(a), {"mover": 1}) for g in games)
+        )
+        assert applied == [True, True] and pool.cancelled == 1
+        for g in games:
+            assert [(m.ply, m.move) for m in await store.games.moves(g)] == [(1, "C")]
+    finally:
+        await store.close()
