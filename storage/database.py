@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from storage.stores.tournaments import TournamentStore
 class Storage:
     """The stores, one per domain (``storage.games.create(...)``,
     ``storage.challenges.accept(...)``...), on one driver; and what concerns the whole
-    database: other processes' changes, whole tables (for copies), closing."""
+    database: its schema's version, whole tables (for copies), closing."""
 
     def __init__(self, db: Driver) -> None:
         self.db = db
@@ -33,10 +32,6 @@ class Storage:
         self.puzzles = PuzzleStore(db)
         self.tournaments = TournamentStore(db)
         self.schedule = ScheduleStore(db)
-
-    async def watch_games(self, callback: Callable[[int | None], None]) -> bool:
-        """See ``Driver.watch_games``: PostgreSQL tells of other processes' changes."""
-        return await self.db.watch_games(callback)
 
     async def schema_version(self) -> int:
         return await self.db.schema_version()

@@ -28,7 +28,7 @@ from bot.i18n import ngettext
 from bot.service import errors
 from bot.service.players import Players
 from bot.service.types import GameView, Player
-from storage import Storage
+from storage.stores.games import GameStore
 
 ACTIVE_GAMES_READ = 1000  # a player's games in progress read to count those against the AI
 
@@ -67,7 +67,7 @@ class AIFairness:
 
     limits: AILimits
     pool: AIPool
-    store: Storage
+    game_store: GameStore
     players: Players
 
     def check_waiting(self, player: Player) -> None:
@@ -89,7 +89,7 @@ class AIFairness:
         """``TooMuchAIWork`` when ``player`` already plays as many games against the AI as
         allowed."""
         cap = self.limits.games_per_player
-        records = await self.store.games.of_player(
+        records = await self.game_store.of_player(
             await self.players.pid(player), include_finished=False, limit=ACTIVE_GAMES_READ
         )
         against_ai = 0

@@ -26,7 +26,7 @@ from bot.service.players import Players
 from bot.service.tasks import Tasks
 from bot.service.types import Hint, Player
 from engine.ai import kernel_knows
-from storage import Storage
+from storage.stores.games import GameStore
 
 log = logging.getLogger(__name__)
 HINT_SECONDS = 2.0  # how long the AI thinks about a hint
@@ -44,7 +44,7 @@ class AITurns:
     play: Play
     pool: AIPool
     fairness: AIFairness
-    store: Storage  # its leases: one process of several on a database plays an AI's turn
+    game_store: GameStore  # its leases: one process of several on a database plays an AI's turn
     clock: Callable[[], float]
     hooks: Hooks  # it moves whenever the AI's turn is due (Hooks.ai_turn_due)
     _thinking: set[int] = field(default_factory=set, init=False)  # games with an AI turn task
@@ -126,7 +126,7 @@ class AITurns:
         nothing if another process on the database holds this game's AI turn."""
         lease = f"ai-turn:{game_id}"
         try:
-            if not await self.store.games.claim_lease(lease, self._holder, self.clock(), AI_LEASE):
+            if not await self.game_store.claim_lease(lease, self._holder, self.clock(), AI_LEASE):
                 return  # another process is thinking; if it dies, a later tick takes over
             while not self.tasks.closed:
                 seen = await self.games.get(game_id)
@@ -161,4 +161,4 @@ class AITurns:
         finally:
             self._thinking.discard(game_id)
             with contextlib.suppress(Exception):  # a restart takes the turn over at once
-                await self.store.games.release_lease(lease, self._holder)
+                await self.game_store.release_lease(lease, self._holder)

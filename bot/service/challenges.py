@@ -21,8 +21,10 @@ from bot.service.surface_defaults import defaults_for
 from bot.service.tasks import Tasks
 from bot.service.types import SIDES, Challenge, Channel, GameOptions, GameView, Player
 from engine import Game, Ruleset, Side, excerpt
-from storage import ChannelTaken, Storage
+from storage import ChannelTaken
 from storage.records import ChallengeRecord, ChallengeStatus, NewChallenge, NewGame
+from storage.stores.challenges import ChallengeStore
+from storage.stores.games import GameStore
 
 Role = Literal["opponent", "challenger"]
 _ONLY = {  # who alone may answer a challenge, by role
@@ -41,7 +43,8 @@ _CLOSED = {  # a challenge answered already, by its status
 class Challenges:
     """Challenging, answering challenges, and starting games."""
 
-    store: Storage
+    challenge_store: ChallengeStore
+    game_store: GameStore
     clock: Callable[[], float]
     tasks: Tasks
     players: Players
@@ -171,7 +174,7 @@ class Challenges:
             "created_at": now,
             "expires_at": now + options.expires_after if options.expires_after else None,
         }
-        challenge_id = await self.store.challenges.create(new)
+        challenge_id = await self.challenge_store.create(new)
         if opponent.is_ai:
             await self.accept(challenge_id, opponent)
             return await self.get_challenge(challenge_id)
@@ -182,7 +185,7 @@ class Challenges:
     async def _check_channel_free(self, channel: Channel) -> None:
         if not isinstance(channel, Channel):
             raise errors.BadRequest(_("not a channel: {what}").format(what=excerpt(repr(channel))))
-        if await self.store.games.active_in(channel.surface, channel.id):
+        if await self.game_store.active_in(channel.surface, channel.id):
             raise errors.ChannelBusy(
                 _(
                     "this channel already has a game going; finish it first or play in another "
@@ -191,7 +194,7 @@ class Challenges:
             )
 
     async def _open_challenge(self, challenge_id: int, by: Player, role: Role) -> ChallengeRecord:
-        record = await self.store.challenges.get(known_id(challenge_id, "challenge"))
+        record = await self.challenge_store.get(known_id(challenge_id, "challenge"))
         if record is None:
             raise errors.NotFound(_("there is no challenge #{id}").format(id=challenge_id))
         allowed = record.opponent_id if role == "opponent" else record.challenger_id
@@ -230,7 +233,7 @@ class Challenges:
             options,
         )
         try:
-            game_id = await self.store.challenges.accept(challenge_id, new_game, self.clock())
+            game_id = await self.challenge_store.accept(challenge_id, new_game, self.clock())
         except ChannelTaken:
             raise errors.ChannelBusy(
                 _(
@@ -255,7 +258,7 @@ class Challenges:
 
     async def expire(self, record: ChallengeRecord) -> None:
         """Close an open challenge whose time is up, telling both players."""
-        if await self.store.challenges.close(record.id, ChallengeStatus.EXPIRED, self.clock()):
+        if await self.challenge_store.close(record.id, ChallengeStatus.EXPIRED, self.clock()):
             challenge = await self.get_challenge(record.id)
             self.announcer.notify(
                 [challenge.challenger, challenge.opponent],
@@ -267,7 +270,7 @@ class Challenges:
     ) -> Challenge:
         self.tasks.check_open()
         await self._open_challenge(challenge_id, by, role)
-        if not await self.store.challenges.close(challenge_id, status, self.clock()):
+        if not await self.challenge_store.close(challenge_id, status, self.clock()):
             raise errors.ChallengeClosed(
                 _("challenge #{id} was answered meanwhile").format(id=challenge_id)
             )
@@ -291,7 +294,7 @@ class Challenges:
 
     async def get_challenge(self, challenge_id: int) -> Challenge:
         """A challenge by id. Raises NotFound."""
-        record = await self.store.challenges.get(known_id(challenge_id, "challenge"))
+        record = await self.challenge_store.get(known_id(challenge_id, "challenge"))
         if record is None:
             raise errors.NotFound(_("there is no challenge #{id}").format(id=challenge_id))
         return await self._challenge_view(record)
@@ -299,7 +302,7 @@ class Challenges:
     async def open_challenges(self, player: Player) -> list[Challenge]:
         """Open challenges the player made or received, newest first."""
         now = self.clock()
-        records = await self.store.challenges.open_for(await self.players.pid(player))
+        records = await self.challenge_store.open_for(await self.players.pid(player))
         return [
             await self._challenge_view(r)
             for r in records
@@ -353,7 +356,7 @@ class Challenges:
             options,
         )
         try:
-            game_id = await self.store.games.create(new_game)
+            game_id = await self.game_store.create(new_game)
         except ChannelTaken:
             raise errors.ChannelBusy(_("this channel already has a game going")) from None
         view = await self.games.get(game_id)

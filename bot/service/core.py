@@ -150,18 +150,24 @@ class GameService:
         self.hooks = hooks = Hooks()
         self.announcer = Announcer(self.tasks, hooks)
         self.players = Players(
-            store=store, clock=clock, extra_surfaces=lambda: self.announcer.notifiers
+            player_store=store.players, clock=clock, extra_surfaces=lambda: self.announcer.notifiers
         )
         self.games = Games(
-            store=store, clock=clock, players=self.players, hooks=hooks, cache_ttl=cache_ttl
+            game_store=store.games,
+            rating_store=store.ratings,
+            clock=clock,
+            players=self.players,
+            hooks=hooks,
+            cache_ttl=cache_ttl,
         )
         self.fairness = AIFairness(
-            limits=limits or AILimits(), pool=ai, store=store, players=self.players
+            limits=limits or AILimits(), pool=ai, game_store=store.games, players=self.players
         )
         tasks, players, games, announcer = self.tasks, self.players, self.games, self.announcer
         fairness = self.fairness
         self.challenges = Challenges(
-            store=store,
+            challenge_store=store.challenges,
+            game_store=store.games,
             clock=clock,
             tasks=tasks,
             players=players,
@@ -178,7 +184,7 @@ class GameService:
             fairness=fairness,
         )
         self.ai_turns = AITurns(
-            store=store,
+            game_store=store.games,
             clock=clock,
             tasks=tasks,
             players=players,
@@ -190,17 +196,24 @@ class GameService:
             hooks=hooks,
         )
         self.deadlines = Deadlines(
-            store=store,
+            challenge_store=store.challenges,
+            game_store=store.games,
             clock=clock,
             games=self.games,
             announcer=self.announcer,
             challenges=self.challenges,
             hooks=hooks,
         )
-        self.looking = Looking(store=store, players=self.players, games=self.games, clock=clock)
+        self.looking = Looking(
+            game_store=store.games,
+            rating_store=store.ratings,
+            players=self.players,
+            games=self.games,
+            clock=clock,
+        )
         self.reviews = Reviews(tasks=tasks, games=games, looking=self.looking, pool=ai)
         self.tournaments = Tournaments(
-            store=store,
+            tournament_store=store.tournaments,
             clock=clock,
             tasks=tasks,
             players=players,
@@ -211,11 +224,11 @@ class GameService:
             looking=self.looking,
             hooks=hooks,  # before digests: a tick moves tournaments on, then mails digests
         )
-        self.pings = Pings(store=store, clock=clock, players=self.players)
-        self.languages = Languages(store=store, players=self.players)
-        self.servers = Servers(store=store, clock=clock, players=self.players)
+        self.pings = Pings(player_store=store.players, clock=clock, players=self.players)
+        self.languages = Languages(player_store=store.players, players=self.players)
+        self.servers = Servers(player_store=store.players, clock=clock, players=self.players)
         self.puzzles = Puzzles(
-            store=store,
+            puzzle_store=store.puzzles,
             clock=clock,
             tasks=tasks,
             players=players,
@@ -224,10 +237,10 @@ class GameService:
             fairness=fairness,
         )
         self.vacations = Vacations(
-            store=store, clock=clock, players=players, games=games, hooks=hooks
+            schedule_store=store.schedule, clock=clock, players=players, games=games, hooks=hooks
         )
         self.digests = Digests(
-            store=store,
+            schedule_store=store.schedule,
             clock=clock,
             players=players,
             looking=self.looking,
@@ -235,7 +248,7 @@ class GameService:
             hooks=hooks,
         )
         self.premoves = Premoves(
-            store=store,
+            schedule_store=store.schedule,
             clock=clock,
             players=players,
             games=games,
@@ -720,10 +733,7 @@ class GameService:
         service = cls(
             store, clock or SystemClock(), AIPool(ai_workers, ai_time_limit), cache_ttl, limits
         )
-        # Where the database says when other processes change a game (PostgreSQL), a cached
-        # game is forgotten at once, and used without a read until then; elsewhere it is
-        # checked against the database after cache_ttl seconds.
-        service.games.told_of_changes = await store.watch_games(service.games.changed_elsewhere)
+        await service.games.listen()  # other processes' changes, where the database tells
         await service.vacations.refresh()  # who is away, for the boards
         for game in await store.games.awaiting_ai():
             service.ai_turns.schedule(game.id)

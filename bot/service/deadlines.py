@@ -6,7 +6,6 @@ When a turn's deadlines fall is ``bot.service.clock.turn_clock``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +17,8 @@ from bot.service.events import Forfeit, Reminder
 from bot.service.games import Games
 from bot.service.hooks import Hooks
 from engine import Outcome, Termination
-from storage import Storage, StorageError
+from storage.stores.challenges import ChallengeStore
+from storage.stores.games import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,8 @@ log = logging.getLogger(__name__)
 class Deadlines:
     """The service's part that acts when time passes."""
 
-    store: Storage
+    challenge_store: ChallengeStore
+    game_store: GameStore
     clock: Callable[[], float]
     games: Games
     announcer: Announcer
@@ -42,23 +43,18 @@ class Deadlines:
         ``reminder_after``, forfeit those silent for ``forfeit_after``. Runs by itself every
         ``tick_every`` seconds; tests call it after advancing a ManualClock."""
         now = self.clock()
-        if self.games.notifications_lost:  # listen again (the server restarted)
-            with contextlib.suppress(StorageError):
-                self.games.told_of_changes = await self.store.watch_games(
-                    self.games.changed_elsewhere
-                )
-                self.games.notifications_lost = not self.games.told_of_changes
+        await self.games.listen_again()  # if the database stopped telling (a restart)
         await self.hooks.tick_first.run()
-        for challenge in await self.store.challenges.due(now):
+        for challenge in await self.challenge_store.due(now):
             await self.challenges.expire(challenge)  # closed once: the store's compare-and-set
-        for game in await self.store.games.due_clocks(now):
+        for game in await self.game_store.due_clocks(now):
             if self.hooks.is_away(game.south_id if game.mover == 0 else game.north_id):
                 continue  # their clock stands still
             try:
                 await self._act_on_clock(game.id, now)
             except errors.StaleMove:
                 continue  # another process on the database moved or acted first
-        for game in await self.store.games.awaiting_ai():
+        for game in await self.game_store.awaiting_ai():
             self.hooks.ai_turn_due.emit(game.id)  # one whose process died: its lease ran out
         await self.hooks.tick_after.run()
 
@@ -91,7 +87,7 @@ class Deadlines:
                 and record.remind_at <= now
                 and record.reminded_at is None
             ):
-                if not await self.store.games.claim_reminder(record.id, record.ply, now):
+                if not await self.game_store.claim_reminder(record.id, record.ply, now):
                     self.games.live.drop(record.id)
                     return  # another process reminded them
                 live.record, live.snapshot = record.changed({"reminded_at": now}), None

@@ -6,7 +6,7 @@ chose one), a ``DigestDue`` event listing every game where it is their move; non
 when no game waits for them. While it is on, the opponents' moves are held back from them
 (``held_back``, asked through ``Hooks.held_back``): a game's end, offers, challenges,
 reminders and their own conditional move played still come at once. Each day's digest is claimed in the database, with the plies of
-the games it lists (``Storage.claim_digest``), so it goes out once whatever the processes,
+the games it lists (``ScheduleStore.claim_digest``), so it goes out once whatever the processes,
 and a reply to it moves at the ply its board showed.
 
 >>> utc_day_and_hour(86400 * 3 + 3600 * 7.5)
@@ -31,7 +31,7 @@ from bot.service.looking import Looking
 from bot.service.players import Players
 from bot.service.types import GameView, Player
 from engine import excerpt
-from storage import Storage
+from storage.stores.schedule import ScheduleStore
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class DigestSetting:
 class Digests:
     """Digest settings, the daily digests, and the moves they hold back."""
 
-    store: Storage
+    schedule_store: ScheduleStore
     clock: Callable[[], float]
     players: Players
     looking: Looking
@@ -109,12 +109,12 @@ class Digests:
         now = self.clock()
         today, this_hour = utc_day_and_hour(now)
         first = today if hour > this_hour else today + 1
-        await self.store.schedule.set_digest(pid, hour if on else None, first, now)
+        await self.schedule_store.set_digest(pid, hour if on else None, first, now)
         return await self.setting(player)
 
     async def setting(self, player: Player) -> DigestSetting:
         """Whether ``player`` gets a digest, and when."""
-        record = await self.store.schedule.digest_setting(await self.players.pid(player))
+        record = await self.schedule_store.digest_setting(await self.players.pid(player))
         if record is None:
             return DigestSetting(player, False)
         return DigestSetting(player, True, record.hour, record.first_day)
@@ -122,7 +122,7 @@ class Digests:
     async def listed(self, player: Player, day: int) -> dict[int, int] | None:
         """The games the player's digest of ``day`` listed, each with the ply its board
         showed; None if no digest went out that day."""
-        record = await self.store.schedule.digest(await self.players.pid(player), day)
+        record = await self.schedule_store.digest(await self.players.pid(player), day)
         if record is None:
             return None
         return {int(game): int(ply) for game, ply in json.loads(record.games)}
@@ -134,13 +134,13 @@ class Digests:
             return
         now = self.clock()
         day, hour = utc_day_and_hour(now)
-        for due in await self.store.schedule.due_digests(day, hour):
+        for due in await self.schedule_store.due_digests(day, hour):
             player = await self.players.player(due.player_id)
             games = tuple(
                 game for game in await self.looking.list_games(player) if game.to_move == player
             )
             listed = json.dumps([[game.id, game.ply] for game in games], separators=(",", ":"))
-            if not await self.store.schedule.claim_digest(due.player_id, day, now, listed):
+            if not await self.schedule_store.claim_digest(due.player_id, day, now, listed):
                 continue  # another process sent it
             if games:
                 self.announcer.notify([player], partial(_digest, games=games, day=day))
@@ -155,7 +155,7 @@ class Digests:
         if event.by == who:  # their own conditional move, played for them: told at once
             return False
         pid = self.players.known(who)
-        return pid is not None and await self.store.schedule.digest_setting(pid) is not None
+        return pid is not None and await self.schedule_store.digest_setting(pid) is not None
 
 
 def _digest(who: Player, games: tuple[GameView, ...], day: int) -> DigestDue:

@@ -23,8 +23,10 @@ from bot.service.players import Players
 from bot.service.ratings import family_of, updated_ratings
 from bot.service.types import GameView, Player
 from engine import Outcome, Ruleset, RulesetError, Side, excerpt
-from storage import Storage
+from storage import StorageError
 from storage.records import GameChanges, GameStatus, NewMove, RatingRecord
+from storage.stores.games import GameStore
+from storage.stores.ratings import RatingStore
 
 # What another process may have changed in a game since we cached it.
 _CHANGING = attrgetter(
@@ -84,13 +86,15 @@ class Games:
     def __init__(
         self,
         *,
-        store: Storage,
+        game_store: GameStore,
+        rating_store: RatingStore,
         clock: Callable[[], float],
         players: Players,
         hooks: Hooks,
         cache_ttl: float = 1.0,
     ):
-        self._store = store
+        self._game_store = game_store
+        self._rating_store = rating_store
         # Told each game that ends, after its commit (Hooks.game_over); adds what every view
         # handed out shows as of now (Hooks.decorate).
         self._hooks = hooks
@@ -104,6 +108,20 @@ class Games:
         self.live = LiveCache()
         self._locks: dict[int, _GameLock] = {}
         self._ratings_lock = asyncio.Lock()
+
+    async def listen(self) -> None:
+        """Where the database says when other processes change a game (PostgreSQL), forget a
+        cached game at once, and use it without a read until then; elsewhere a cached game is
+        checked against the database after ``cache_ttl`` seconds."""
+        self.told_of_changes = await self._game_store.watch(self.changed_elsewhere)
+
+    async def listen_again(self) -> None:
+        """Listen again if the database stopped telling (its server restarted); a database
+        still out of reach is tried again at the next tick."""
+        if self.notifications_lost:
+            with contextlib.suppress(StorageError):
+                await self.listen()
+                self.notifications_lost = not self.told_of_changes
 
     def changed_elsewhere(self, game_id: int | None) -> None:
         """Another process changed a game (None: any game may have changed, and the database
@@ -145,12 +163,12 @@ class Games:
         if live is not None:
             if not fresh and self._current(live):
                 return live
-            record = await self._store.games.get(game_id)
+            record = await self._game_store.get(game_id)
             if record is not None and _CHANGING(record) == _CHANGING(live.record):
                 live.checked_at = time.monotonic()
                 return live
             self.live.drop(game_id)
-        found, moves = await self._store.games.with_moves(game_id)
+        found, moves = await self._game_store.with_moves(game_id)
         if found is None:
             raise errors.NotFound(_("there is no game #{id}").format(id=game_id))
         live = LiveGame.build(
@@ -207,13 +225,13 @@ class Games:
         read it; else drop our copy and say so."""
         game_id, ply = live.id, live.record.ply
         if move is not None:
-            ok = await self._store.games.record_move(game_id, ply, move, changes, ratings)
+            ok = await self._game_store.record_move(game_id, ply, move, changes, ratings)
             changes = {**changes, "ply": ply + 1}
         elif take_back_to is not None:
-            ok = await self._store.games.take_back(game_id, ply, take_back_to, changes)
+            ok = await self._game_store.take_back(game_id, ply, take_back_to, changes)
             changes = {**changes, "ply": take_back_to}
         else:
-            ok = await self._store.games.update(game_id, ply, changes, ratings)
+            ok = await self._game_store.update(game_id, ply, changes, ratings)
         if not ok:
             self.live.drop(game_id)
             raise errors.StaleMove(
@@ -256,8 +274,8 @@ class Games:
                 record.south_id,
                 record.north_id,
                 winner,
-                await self._store.ratings.get(record.south_id, family),
-                await self._store.ratings.get(record.north_id, family),
+                await self._rating_store.get(record.south_id, family),
+                await self._rating_store.get(record.north_id, family),
                 now,
             )
         return Ending(changes, ratings)

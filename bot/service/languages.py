@@ -17,22 +17,22 @@ from bot.service import errors
 from bot.service.players import Players
 from bot.service.types import Player
 from engine import excerpt
-from storage import Storage
 from storage.records import PlayerRecord
+from storage.stores.players import PlayerStore
 
 
 @dataclass(eq=False, kw_only=True)
 class Languages:
     """Players' language settings, and the choice of a reply's language."""
 
-    store: Storage
+    player_store: PlayerStore
     players: Players
 
     async def _record(self, player: Player) -> PlayerRecord | None:
         """The player's row, without adding one: a stranger's mail makes no player."""
         if player.is_ai:
             return None
-        return await self.store.players.find(player.surface, player.id)
+        return await self.player_store.find(player.surface, player.id)
 
     async def setting(self, player: Player) -> Language | None:
         """The language ``player`` chose, or None (then surfaces go by their hints)."""
@@ -52,7 +52,7 @@ class Languages:
                     "'{text}' is not a language I speak; choose one of: {accepted}, or auto"
                 )
                 raise errors.BadRequest(message.format(text=excerpt(str(text)), accepted=accepted))
-        await self.store.players.set_language(
+        await self.player_store.set_language(
             await self.players.pid(player), chosen and chosen.value
         )
         return chosen
@@ -71,5 +71,5 @@ class Languages:
             seen = Language.from_tag(record.language_seen) if record else None
             return seen or Language.EN
         if record is not None and record.language_seen != hinted.value:
-            await self.store.players.set_language_seen(record.id, hinted.value)
+            await self.player_store.set_language_seen(record.id, hinted.value)
         return hinted

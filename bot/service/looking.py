@@ -14,26 +14,28 @@ from bot.service.players import Players
 from bot.service.ratings import Family, HeadToHead, family_of
 from bot.service.types import SIDES, Channel, GameView, Player, Rating
 from engine import RulesetError, Side
-from storage import Storage
 from storage.records import GameStatus, RatingRecord
+from storage.stores.games import GameStore
+from storage.stores.ratings import RatingStore
 
 
 @dataclass(eq=False, kw_only=True)
 class Looking:
     """Read-only questions about games and ratings."""
 
-    store: Storage
+    game_store: GameStore
+    rating_store: RatingStore
     players: Players
     games: Games
     clock: Callable[[], float]
 
     async def open_game_count(self) -> int:
         """How many games are in progress, on every surface."""
-        return await self.store.games.count(GameStatus.ACTIVE)
+        return await self.game_store.count(GameStatus.ACTIVE)
 
     async def active_game(self, channel: Channel) -> GameView | None:
         """The active game in a channel, or None."""
-        record = await self.store.games.active_in(channel.surface, channel.id)
+        record = await self.game_store.active_in(channel.surface, channel.id)
         return await self.games.get(record.id) if record else None
 
     async def board(self, game_id: int, perspective: Side | str | Player = Side.SOUTH) -> str:
@@ -52,7 +54,7 @@ class Looking:
     ) -> list[GameView]:
         """The player's games: active ones where it is their turn first, then the other active
         ones, then (if asked) finished ones, most recent first."""
-        records = await self.store.games.of_player(
+        records = await self.game_store.of_player(
             await self.players.pid(player), include_finished, limit
         )
         views = [await self.games.get(record.id) for record in records]
@@ -98,7 +100,7 @@ class Looking:
         """The player's rating in the family of ``rules`` (a ruleset or a family's name), as
         of now: 1500, provisional, before any rated game. Raises BadRules."""
         family = _family(rules)
-        record = await self.store.ratings.get(await self.players.pid(player), family)
+        record = await self.rating_store.get(await self.players.pid(player), family)
         return self._rating(player, family, record)
 
     def _rating(self, player: Player, family: Family, record: RatingRecord | None) -> Rating:
@@ -125,7 +127,7 @@ class Looking:
         server. Provisional ratings are left out. Raises BadRules."""
         family = _family(rules)
         limit = max(1, min(int(limit), 100))
-        records = await self.store.ratings.leaderboard(
+        records = await self.rating_store.leaderboard(
             family,
             limit + len(known_levels()),
             server,
@@ -149,7 +151,7 @@ class Looking:
         wanted = _family(rules) if rules is not None else None
         first, second = await self.players.pid(player), await self.players.pid(opponent)
         counts: dict[Family, list[int]] = {}
-        for row in await self.store.ratings.head_to_head(first, second):
+        for row in await self.rating_store.head_to_head(first, second):
             family = family_of(row.rules)
             if wanted is None or family is wanted:
                 total = counts.setdefault(family, [0, 0, 0])

@@ -21,8 +21,8 @@ from bot.service.players import Players
 from bot.service.servers import ServerSettings
 from bot.service.types import GameView, Player
 from engine import excerpt
-from storage import Storage
 from storage.records import PingMode
+from storage.stores.players import PlayerStore
 
 COOLDOWN = 120.0  # seconds between two pings of one player in one game
 
@@ -41,7 +41,7 @@ NOBODY = Ping()
 class Pings:
     """The one policy for pinging the player to move."""
 
-    store: Storage
+    player_store: PlayerStore
     clock: Callable[[], float]
     players: Players
     _last: dict[tuple[int, Player], float] = field(default_factory=dict, init=False)
@@ -56,10 +56,10 @@ class Pings:
                 # TRANSLATORS: {modes} are the settings' keywords (mention, dm, off): keep them.
                 _("pings are one of: {modes}; not '{mode}'").format(modes=modes, mode=excerpt(mode))
             ) from None
-        await self.store.players.set_ping(await self.players.pid(player), chosen)
+        await self.player_store.set_ping(await self.players.pid(player), chosen)
 
     async def mode(self, player: Player) -> PingMode:
-        record = await self.store.players.get(await self.players.pid(player))
+        record = await self.player_store.get(await self.players.pid(player))
         return record.ping if record else PingMode.MENTION
 
     async def for_turn(

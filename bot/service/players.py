@@ -14,7 +14,7 @@ from bot.service import errors
 from bot.service.addresses import is_own_address, mailbox
 from bot.service.types import SURFACES, Player
 from engine import excerpt
-from storage import Storage
+from storage.stores.players import PlayerStore
 
 MAX_PLAYER_ID = 320  # an email address is at most 254 characters, a Discord id 20
 
@@ -25,11 +25,11 @@ class Players:
     def __init__(
         self,
         *,
-        store: Storage,
+        player_store: PlayerStore,
         clock: Callable[[], float],
         extra_surfaces: Callable[[], Iterable[str]] = tuple,
     ):
-        self._store = store
+        self._player_store = player_store
         self._clock = clock
         self._extra_surfaces = extra_surfaces  # surfaces with a notifier, beyond SURFACES
         self._ids: dict[Player, int] = {}
@@ -41,7 +41,7 @@ class Players:
         BadRequest for what the bot cannot mail, and for the bot's own address (``+tag``
         included): a challenge to it would be the bot mailing itself.
 
-        >>> Players(store=None, clock=lambda: 0.0).email_player(" <Ann@Example.ORG>")
+        >>> Players(player_store=None, clock=lambda: 0.0).email_player(" <Ann@Example.ORG>")
         Player(surface='email', id='ann@example.org')
         """
         address = mailbox(str(text))
@@ -91,7 +91,7 @@ class Players:
         pid = self._ids.get(player)
         if pid is None:
             self.check(player)
-            pid = await self._store.players.id(player.surface, player.id, self._clock())
+            pid = await self._player_store.id(player.surface, player.id, self._clock())
             self._ids[player] = pid
             self._by_id[pid] = player
         return pid
@@ -99,7 +99,7 @@ class Players:
     async def player(self, pid: int) -> Player:
         player = self._by_id.get(pid)
         if player is None:
-            record = await self._store.players.get(pid)
+            record = await self._player_store.get(pid)
             if record is None:
                 raise errors.NotFound(_("there is no player #{id}").format(id=pid))
             player = Player(record.surface, record.external_id)
@@ -113,7 +113,7 @@ class Players:
         name = excerpt(str(name)[:1000], 64)  # printable, one line: names reach every surface
         if not name:
             raise errors.BadRequest(_("a display name cannot be empty"))
-        await self._store.players.set_display_name(await self.pid(player), name)
+        await self._player_store.set_display_name(await self.pid(player), name)
 
     async def display_name(self, player: Player) -> str:
         """The player's display name, or a readable default ("AI (hard)", the address...);
@@ -121,5 +121,5 @@ class Players:
         if player.is_ai:
             # TRANSLATORS: the AI's name as a player; {level} is its level's name (hard).
             return _("AI ({level})").format(level=player.id)
-        record = await self._store.players.get(await self.pid(player))
+        record = await self._player_store.get(await self.pid(player))
         return (record and record.display_name) or player.id

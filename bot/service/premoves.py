@@ -7,7 +7,7 @@ shown to their owner only. When the opponent's turn ends, the pair whose conditi
 played as the owner's move (with its notifications, ``MoveMade.answering`` saying what it
 answered), and every pair is dropped, matched or not: the next turn needs new ones. Only one
 step is kept (an answer's own answer is set after it is played). They are taken from the
-database by the one caller that deletes them (``Storage.take_premoves``), and the move is a
+database by the one caller that deletes them (``ScheduleStore.take_premoves``), and the move is a
 compare-and-set on the ply as any other, so each is played at most once whatever the
 processes.
 
@@ -37,8 +37,8 @@ from bot.service.players import Players
 from bot.service.types import GameView, Player, Side
 from engine import IllegalMove, excerpt
 from engine.ruleset import PIT_CLASS
-from storage import Storage
 from storage.records import NewPremove, PremoveRecord
+from storage.stores.schedule import ScheduleStore
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ class Premove:
 class Premoves:
     """Setting, showing and playing conditional moves."""
 
-    store: Storage
+    schedule_store: ScheduleStore
     clock: Callable[[], float]
     players: Players
     games: Games
@@ -118,7 +118,7 @@ class Premoves:
                     "then_move": then,
                 }
             pid = await self.players.pid(by)
-            kept = [] if replace else await self.store.schedule.premoves(live.id, pid)
+            kept = [] if replace else await self.schedule_store.premoves(live.id, pid)
             start = self._turn_start(live, side)
             conditions = {r.if_moves for r in kept if r.ply >= start} | set(rows)
             if len(conditions) > MOST_PREMOVES:
@@ -131,7 +131,7 @@ class Premoves:
                 # Flag the game first (a change of its row, which other processes hear of):
                 # moves look the table up only in flagged games.
                 await self.games.commit(live, {"premoves": 1})
-            await self.store.schedule.set_premoves(
+            await self.schedule_store.set_premoves(
                 live.id, pid, list(rows.values()), self.clock(), replace
             )
         return await self.mine(game_id, by)
@@ -144,14 +144,14 @@ class Premoves:
             if not live.record.is_active or live.to_move_side == side:
                 return []  # any left are stale: dropped when the opponent's next turn ends
             start = self._turn_start(live, side)
-        records = await self.store.schedule.premoves(live.id, await self.players.pid(by))
+        records = await self.schedule_store.premoves(live.id, await self.players.pid(by))
         return [Premove.of(r) for r in records if r.ply >= start]
 
     async def clear(self, game_id: int, by: Player) -> int:
         """Drop ``by``'s conditional moves in the game; how many there were."""
         async with self.games.locked(game_id):
             self.games.side_of(await self.games.load(game_id), by)
-        return len(await self.store.schedule.take_premoves(game_id, await self.players.pid(by)))
+        return len(await self.schedule_store.take_premoves(game_id, await self.players.pid(by)))
 
     # -- playing them --------------------------------------------------------------------------
 
@@ -172,7 +172,7 @@ class Premoves:
     async def _answer(self, game_id: int, owner: Player) -> None:
         try:
             pid = await self.players.pid(owner)
-            if not await self.store.schedule.premoves(game_id, pid):
+            if not await self.schedule_store.premoves(game_id, pid):
                 return
             await self._play(game_id, owner, pid)
         except errors.ServiceError as err:  # the game moved on meanwhile: nothing to answer
@@ -186,7 +186,7 @@ class Premoves:
             side = live.side_of(owner)
             if not live.record.is_active or side is None or live.to_move_side != side:
                 return  # not their move (yet): their pairs wait
-            records = await self.store.schedule.take_premoves(game_id, pid)
+            records = await self.schedule_store.take_premoves(game_id, pid)
             if live.record.premoves:
                 await self.games.commit(live, {"premoves": 0})  # all are used up now
             start, ply = self._turn_start(live, side), live.record.ply

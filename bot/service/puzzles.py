@@ -55,8 +55,8 @@ from engine import IllegalMove as EngineIllegalMove
 from engine import MancalaError, RulesetError, Side, excerpt, to_perspective
 from engine import puzzles as engine_puzzles
 from engine.puzzles import Answer, Grade, Puzzle
-from storage import Storage
 from storage.records import PuzzleStandingRecord
+from storage.stores.puzzles import PuzzleStore
 
 log = logging.getLogger(__name__)
 BOARD_LIMIT = 25  # players on a puzzle board at most
@@ -165,7 +165,7 @@ class PuzzleResult:
 class Puzzles:
     """``daily``, ``next_puzzle``, ``answer``, ``streak``, ``board``: see the module."""
 
-    store: Storage
+    puzzle_store: PuzzleStore
     clock: Callable[[], float]
     tasks: Tasks
     players: Players
@@ -240,7 +240,7 @@ class Puzzles:
         without puzzles, an unknown grade), NotFound (every such puzzle answered)."""
         self.tasks.check_open()
         wanted, level = self.family(family), self.grade(grade)
-        seen = await self.store.puzzles.seen(await self.players.pid(player))
+        seen = await self.puzzle_store.seen(await self.players.pid(player))
         # a seed of the player and the second: asking twice may give two different puzzles
         seed = zlib.crc32(str(player).encode()) ^ int(self.clock())
         try:
@@ -290,7 +290,7 @@ class Puzzles:
             checked = engine_puzzles.check(puzzle, move)  # the line is there: a lookup
         else:
             checked = await self._prove(player, puzzle, move, thinking)
-        counted = await self.store.puzzles.record_attempt(
+        counted = await self.puzzle_store.record_attempt(
             {
                 "player_id": pid,
                 "puzzle_id": puzzle.id,
@@ -328,7 +328,7 @@ class Puzzles:
     async def streak(self, player: Player) -> PuzzleStanding:
         """``player``'s puzzle record (all zero before their first counted answer)."""
         self.tasks.check_open()
-        record = await self.store.puzzles.standing(await self.players.pid(player))
+        record = await self.puzzle_store.standing(await self.players.pid(player))
         return await self._standing(player, record)
 
     async def board(self, server: str, limit: int = 10) -> list[PuzzleStanding]:
@@ -336,7 +336,7 @@ class Puzzles:
         who gave a counted answer there, best first (see the module), at most ``limit``."""
         self.tasks.check_open()
         limit = max(1, min(int(limit), BOARD_LIMIT))
-        records = await self.store.puzzles.board(str(server), limit)
+        records = await self.puzzle_store.board(str(server), limit)
         return [
             await self._standing(Player(r.surface or "", r.external_id or ""), r)
             for r in records

@@ -31,7 +31,7 @@ from bot.service import errors
 from bot.service.players import Players
 from bot.service.types import Player, number_words
 from engine import Ruleset, RulesetError, excerpt
-from storage import Storage
+from storage.stores.players import PlayerStore
 
 SERVER_PINGS = ("mention", "off")
 CLOCK_RANGE = (60.0, 30 * 86400.0)  # a minute to thirty days per move
@@ -123,7 +123,7 @@ class Servers:
     """Each server's settings, read through and written in the store, and who plays where
     (for a server's own leaderboard)."""
 
-    store: Storage
+    player_store: PlayerStore
     clock: Callable[[], float]
     players: Players
     _seen: set[tuple[str, str, Player]] = field(default_factory=set, init=False)  # noted
@@ -133,7 +133,7 @@ class Servers:
         key = (surface, str(server_id), player)
         if key in self._seen or player.is_ai:
             return
-        await self.store.players.add_server_player(
+        await self.player_store.add_server_player(
             surface, str(server_id), await self.players.pid(player)
         )
         self._seen.add(key)
@@ -141,7 +141,7 @@ class Servers:
     async def get(self, surface: str, server_id: str) -> ServerSettings:
         """The server's settings (the defaults where it set nothing). Stored settings that
         no longer check (a level since removed) fall back to their defaults."""
-        stored = await self.store.players.server_settings(surface, str(server_id))
+        stored = await self.player_store.server_settings(surface, str(server_id))
         settings = ServerSettings()
         for name, value in (json.loads(stored) if stored else {}).items():
             try:
@@ -158,7 +158,7 @@ class Servers:
         settings = replace(settings, **checked)
         defaults = asdict(ServerSettings())
         changed = {k: v for k, v in asdict(settings).items() if v != defaults[k]}
-        await self.store.players.set_server_settings(
+        await self.player_store.set_server_settings(
             surface, str(server_id), json.dumps(changed, sort_keys=True), self.clock()
         )
         return settings

@@ -64,7 +64,7 @@ from bot.service.tournament_views import (
 )
 from bot.service.types import Channel, GameOptions, Player
 from engine import excerpt
-from storage import ChannelTaken, Storage
+from storage import ChannelTaken
 from storage.records import (
     NewPairing,
     NewTournament,
@@ -76,6 +76,7 @@ from storage.records import (
     TournamentRecord,
     TournamentStatus,
 )
+from storage.stores.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,7 @@ class Tournaments:
     """Creating, joining, withdrawing, starting and cancelling tournaments; their pairings,
     standings and news; ``advance`` and ``tick`` move them on."""
 
-    store: Storage
+    tournament_store: TournamentStore
     clock: Callable[[], float]
     tasks: Tasks
     players: Players
@@ -244,7 +245,7 @@ class Tournaments:
             "creator_id": await self.players.pid(by),
             "created_at": now,
         }
-        return await self.view(await self.store.tournaments.create(new))
+        return await self.view(await self.tournament_store.create(new))
 
     async def join(self, tournament_id: int, by: Player) -> TournamentView:
         """``by`` joins the open tournament (an arena: also while it runs): a player by mail
@@ -267,11 +268,9 @@ class Tournaments:
             raise errors.TournamentClosed(self._closed(record, "join"))
         pid = await self.players.pid(by)
         rating = (await self.looking.rating(by, record.rules)).rating
-        if not await self.store.tournaments.join(
-            record.id, pid, rating, self.clock(), MOST_PLAYERS
-        ):
+        if not await self.tournament_store.join(record.id, pid, rating, self.clock(), MOST_PLAYERS):
             entry = next(
-                (p for p in await self.store.tournaments.players(record.id) if p.player_id == pid),
+                (p for p in await self.tournament_store.players(record.id) if p.player_id == pid),
                 None,
             )
             if entry is not None and entry.withdrawn_at is None:
@@ -302,11 +301,11 @@ class Tournaments:
         if record.status not in (TournamentStatus.OPEN, TournamentStatus.RUNNING):
             raise errors.TournamentClosed(self._closed(record, "withdraw"))
         pid = await self.players.pid(by)
-        if not await self.store.tournaments.withdraw(record.id, pid, self.clock()):
+        if not await self.tournament_store.withdraw(record.id, pid, self.clock()):
             raise errors.NotAllowed(
                 _("you are not playing in tournament #{id}").format(id=record.id)
             )
-        for row in await self.store.tournaments.games(record.id):
+        for row in await self.tournament_store.games(record.id):
             if (
                 row.game_id is not None
                 and row.result is None
@@ -355,7 +354,7 @@ class Tournaments:
     async def view(self, tournament_id: int) -> TournamentView:
         """A tournament by id. Raises NotFound."""
         record = await self._record(tournament_id)
-        entries = await self.store.tournaments.players(record.id)
+        entries = await self.tournament_store.players(record.id)
         players = [await self.players.player(p.player_id) for p in entries]
         return TournamentView(
             id=record.id,
@@ -408,14 +407,14 @@ class Tournaments:
                 ) from None
         pid = await self.players.pid(player) if player is not None else None
         limit = max(1, min(int(limit), 100))
-        records = await self.store.tournaments.find(status, pid, limit)
+        records = await self.tournament_store.find(status, pid, limit)
         return [await self.view(r.id) for r in records]
 
     async def pairings(self, tournament_id: int, round_no: int | None = None) -> list[Pairing]:
         """A round's pairings (None: the round under way; an arena's: every game so far), by
         board. Raises NotFound."""
         record = await self._record(tournament_id)
-        rows = await self.store.tournaments.games(record.id)
+        rows = await self.tournament_store.games(record.id)
         if record.format is Format.ARENA and round_no is None:
             chosen = rows
         else:
@@ -429,8 +428,8 @@ class Tournaments:
         record = await self._record(tournament_id)
         return await self._standings(
             record,
-            await self.store.tournaments.players(record.id),
-            await self.store.tournaments.games(record.id),
+            await self.tournament_store.players(record.id),
+            await self.tournament_store.games(record.id),
         )
 
     # -- moving on ----------------------------------------------------------------------------
@@ -443,7 +442,7 @@ class Tournaments:
 
     async def _game_over(self, game_id: int) -> None:
         try:
-            tournament_id = await self.store.tournaments.of_game(game_id)
+            tournament_id = await self.tournament_store.of_game(game_id)
             if tournament_id is not None:
                 await self.advance(tournament_id)
         except errors.ServiceClosed:
@@ -465,7 +464,7 @@ class Tournaments:
     async def tick(self) -> None:
         """Start the tournaments whose time has come, and move every running one on (the
         clock calls this every minute: it resumes what a stopped process left halfway)."""
-        for record in await self.store.tournaments.due(self.clock()):
+        for record in await self.tournament_store.due(self.clock()):
             try:
                 await self.advance(record.id)
             except errors.ServiceClosed:
@@ -498,14 +497,14 @@ class Tournaments:
             return await self._start(record)
         if record.status is not TournamentStatus.RUNNING:
             return False
-        await self.store.tournaments.record_results(record.id, now)
-        entries = await self.store.tournaments.players(record.id)
-        rows = await self.store.tournaments.games(record.id)
+        await self.tournament_store.record_results(record.id, now)
+        entries = await self.tournament_store.players(record.id)
+        rows = await self.tournament_store.games(record.id)
         current = [row for row in rows if row.round == record.current_round]
         missing = [r for r in current if r.kind is PairingKind.GAME and r.game_id is None]
         if missing:
             await self._make_games(record, missing)
-            rows = await self.store.tournaments.games(record.id)
+            rows = await self.tournament_store.games(record.id)
             current = [row for row in rows if row.round == record.current_round]
         if record.current_round and record.announced_round < record.current_round:
             await self._announce_round(record, entries, rows, current)
@@ -520,7 +519,7 @@ class Tournaments:
             await self._end(record, TournamentStatus.FINISHED)
             return False
         pairings = await self._next_round(record, entries, rows)
-        return await self.store.tournaments.begin_round(
+        return await self.tournament_store.begin_round(
             record.id, record.current_round + 1, pairings, now
         )
 
@@ -610,7 +609,7 @@ class Tournaments:
             }
             for board, m in enumerate(matches, 1)
         ]
-        return await self.store.tournaments.begin_round(record.id, wave, pairings, now)
+        return await self.tournament_store.begin_round(record.id, wave, pairings, now)
 
     async def _make_games(
         self, record: TournamentRecord, rows: Sequence[TournamentGameRecord]
@@ -630,7 +629,7 @@ class Tournaments:
         )
         gone = {
             e.player_id
-            for e in await self.store.tournaments.players(record.id)
+            for e in await self.tournament_store.players(record.id)
             if e.withdrawn_at is not None
         }
         maker = self.hooks.place_for_game.get(record.place_surface or "")
@@ -649,9 +648,7 @@ class Tournaments:
             channel = channel or Channel("tournament", f"{record.id}.{row.round}.{row.board}")
             new = await self.challenges.game_row(record.rules, south, north, channel, options)
             try:
-                made = await self.store.tournaments.create_game(
-                    record.id, row.round, row.board, new
-                )
+                made = await self.tournament_store.create_game(record.id, row.round, row.board, new)
             except ChannelTaken:
                 continue  # another process made this game a moment ago
             for pid, player in ((row.south_id, south), (row.north_id, north)):
@@ -671,7 +668,7 @@ class Tournaments:
         round_no = record.current_round
         if any(r.kind is PairingKind.GAME and r.game_id is None for r in current):
             return  # a game is still to be made: the next pass announces
-        if not await self.store.tournaments.claim_news(record.id, round_no):
+        if not await self.tournament_store.claim_news(record.id, round_no):
             return
         view = await self.view(record.id)
         pairings = tuple([await self._pairing(row) for row in current])
@@ -747,7 +744,7 @@ class Tournaments:
             rounds = (count - 1 if count % 2 == 0 else count) * (
                 2 if record.format is Format.DOUBLE_ROUND_ROBIN else 1
             )
-        return await self.store.tournaments.start(record.id, rounds, self.clock(), seeds)
+        return await self.tournament_store.start(record.id, rounds, self.clock(), seeds)
 
     async def _end(self, record: TournamentRecord, status: TournamentStatus) -> bool:
         """Finish or cancel, once; tell the players and the place."""
@@ -756,7 +753,7 @@ class Tournaments:
             if status is TournamentStatus.FINISHED
             else [TournamentStatus.OPEN, TournamentStatus.RUNNING]
         )
-        if not await self.store.tournaments.end(record.id, status, self.clock(), ending):
+        if not await self.tournament_store.end(record.id, status, self.clock(), ending):
             return False
         view = await self.view(record.id)
         table = tuple(await self.standings(record.id))
@@ -794,13 +791,13 @@ class Tournaments:
         )
 
     async def _record(self, tournament_id: int) -> TournamentRecord:
-        record = await self.store.tournaments.get(known_id(tournament_id, "tournament"))
+        record = await self.tournament_store.get(known_id(tournament_id, "tournament"))
         if record is None:
             raise errors.NotFound(_("there is no tournament #{id}").format(id=tournament_id))
         return record
 
     async def _in(self, tournament_id: int) -> list[TournamentPlayerRecord]:
-        entries = await self.store.tournaments.players(tournament_id)
+        entries = await self.tournament_store.players(tournament_id)
         return [e for e in entries if e.withdrawn_at is None]
 
     @staticmethod

@@ -8,7 +8,7 @@ runs out, whichever comes first; a vacation over New Year draws on the new year'
 from then on. How the clocks stand still: while the player to move is away, ``Deadlines``
 passes their game by; when the vacation ends, the deadlines of every game where it is their
 move move on by the part of the vacation that fell in that turn, in the transaction that ends
-it (``Storage.end_vacation``), so they end exactly once whatever the processes. Only
+it (``ScheduleStore.end_vacation``), so they end exactly once whatever the processes. Only
 correspondence clocks stand still: a game with a day or more a move (or no clock at all); a
 live game's minutes run on.
 
@@ -37,8 +37,8 @@ from bot.service.hooks import Hooks
 from bot.service.players import Players
 from bot.service.types import Away, GameView, Player, number_words
 from engine import excerpt
-from storage import Storage
 from storage.records import VacationRecord
+from storage.stores.schedule import ScheduleStore
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ class VacationStatus:
 class Vacations:
     """Starting and ending vacations, and who is away now."""
 
-    store: Storage
+    schedule_store: ScheduleStore
     clock: Callable[[], float]
     players: Players
     games: Games
@@ -170,7 +170,7 @@ class Vacations:
         ends_at = now + status.left if now + status.left < next_year else next_year + ALLOWANCE
         if days is not None:
             ends_at = min(ends_at, now + days * DAY)
-        if not await self.store.schedule.start_vacation(pid, now, ends_at):
+        if not await self.schedule_store.start_vacation(pid, now, ends_at):
             raise errors.BadRequest(_("you are on vacation already; end it first to start another"))
         self.away[pid] = self._begun[pid] = ends_at
         log.info("vacation until %s", when_words(ends_at), extra={"player": str(player)})
@@ -180,7 +180,7 @@ class Vacations:
         """``player`` is back: their clocks run again, each deadline moved on by the time the
         clock stood still in that turn. Raises BadRequest when they are not away."""
         pid = await self.players.pid(player)
-        found = await self.store.schedule.open_vacations(pid)
+        found = await self.schedule_store.open_vacations(pid)
         if not found:
             self.away.pop(pid, None)
             raise errors.BadRequest(_("you are not on vacation"))
@@ -198,7 +198,7 @@ class Vacations:
         pid = self.players.known(player)
         if pid is None or pid not in self.away:
             return
-        for vacation in await self.store.schedule.open_vacations(pid):
+        for vacation in await self.schedule_store.open_vacations(pid):
             await self._end(vacation, self.clock())
 
     # -- the clock -----------------------------------------------------------------------------
@@ -209,7 +209,7 @@ class Vacations:
         now = self.clock()
         away: dict[int, float] = {}
         self._begun = {}
-        for vacation in await self.store.schedule.open_vacations():
+        for vacation in await self.schedule_store.open_vacations():
             if vacation.ends_at <= now:
                 await self._end(vacation, vacation.ends_at)
             else:
@@ -238,7 +238,7 @@ class Vacations:
     async def _end(self, vacation: VacationRecord, at: float) -> None:
         """End a vacation at ``at`` (once: the store's compare-and-set), its player's
         deadlines moved on in the same transaction."""
-        moved = await self.store.schedule.end_vacation(vacation, at)
+        moved = await self.schedule_store.end_vacation(vacation, at)
         self.away.pop(vacation.player_id, None)
         self._begun.pop(vacation.player_id, None)
         for game_id in moved or ():
@@ -253,7 +253,7 @@ class Vacations:
 
     async def _settle(self, pid: int, now: float) -> None:
         """End the player's vacation if its time has come (before the tick does)."""
-        for vacation in await self.store.schedule.open_vacations(pid):
+        for vacation in await self.schedule_store.open_vacations(pid):
             if vacation.ends_at <= now:
                 await self._end(vacation, vacation.ends_at)
 
@@ -261,7 +261,7 @@ class Vacations:
         year, start, end = calendar_year(now)
         used = 0.0
         until = started = None
-        for vacation in await self.store.schedule.vacations_since(pid, start):
+        for vacation in await self.schedule_store.vacations_since(pid, start):
             stop = vacation.ended_at
             if stop is None:
                 until, started = vacation.ends_at, vacation.started_at

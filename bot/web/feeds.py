@@ -7,7 +7,7 @@ Where a change comes from, and how it is seen here, through ``GameService.get_ga
   service's own copy of the game changes when the move commits, and ``get_game`` hands out
   that copy without a read; a page's own play also wakes the watcher at once (``kick``);
 - in another process (``mancala bot``, ``mancala mail``): on PostgreSQL the database tells
-  the service of every change (LISTEN/NOTIFY, ``storage.watch_games``) and the service
+  the service of every change (LISTEN/NOTIFY, ``GameStore.watch``) and the service
   forgets its copy at once; on SQLite the service checks its copy against the file once it
   is ``cache_ttl`` seconds old. ``mancala web`` opens the service with a short ``cache_ttl``
   so either way a page hears of a move within a second.

@@ -3,7 +3,7 @@ the clocks and leases that the deadline tick claims."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from storage import queries
 from storage.driver import Connection, Driver, Rollback, UniqueViolation
@@ -45,6 +45,12 @@ class GameStore:
 
     def __init__(self, db: Driver) -> None:
         self.db = db
+
+    async def watch(self, callback: Callable[[int | None], None]) -> bool:
+        """Hear of every change of a game another process commits: ``callback(game_id)``, and
+        ``callback(None)`` once if the database stops telling. False where the database
+        cannot tell (SQLite)."""
+        return await self.db.watch_games(callback)
 
     async def create(self, game: NewGame) -> int:
         async with self.db.transaction() as tx:

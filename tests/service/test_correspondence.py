@@ -320,14 +320,14 @@ async def test_a_conditional_move_set_in_one_process_is_played_by_another(databa
     try:
         game_id = await new_game(one, ANN, CAT)
         reads = []
-        store = two.premoves.store
-        looked_up = store.schedule.premoves
+        store = two.premoves.schedule_store
+        looked_up = store.premoves
 
         async def counted(*args):
             reads.append(args)
             return await looked_up(*args)
 
-        store.schedule.premoves = counted
+        store.premoves = counted
         await two.move(game_id, ANN, "C")
         await two.move(game_id, CAT, "a")
         await two.move(game_id, ANN, (await two.get_game(game_id)).position.legal_moves()[0])

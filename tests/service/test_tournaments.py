@@ -628,7 +628,7 @@ async def test_a_correspondence_tournament_reminds_when_a_day_is_left(tmp_path, 
         await service.join_tournament(t.id, who)
     await service.start_tournament(t.id, ORGANISER)
     (pairing,) = await service.tournament_pairings(t.id)
-    record = await service.premoves.store.games.get(pairing.game_id)
+    record = await service._store.games.get(pairing.game_id)
     assert record.forfeit_at - record.last_move_at == 3 * 86400
     assert record.remind_at - record.last_move_at == 2 * 86400
     await service.close()
