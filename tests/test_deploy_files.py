@@ -18,15 +18,16 @@ ROOT = Path(__file__).parents[1]
 DEPLOY = ROOT / "deploy"
 
 
-def verify_unit(text: str, tmp_path: Path) -> str:
-    """systemd-analyze's complaints about a unit (empty when it is clean). The unit's
-    /opt/mancala paths point at this checkout's ``mancala``, so its commands are checked."""
-    unit = tmp_path / "mancala-discord.service"
-    unit.write_text(
-        text.replace("/opt/mancala/bin/mancala", str(Path(sys.executable).with_name("mancala")))
-    )
+def verify_unit(text: str, tmp_path: Path, name: str = "mancala-discord.service") -> str:
+    """systemd-analyze's complaints about a unit (empty when it is clean), with the units it
+    starts after beside it. Their /opt/mancala paths point at this checkout's ``mancala``, so
+    its commands are checked."""
+    mancala = str(Path(sys.executable).with_name("mancala"))
+    for unit_name in {name, "mancala-discord.service"}:
+        source = text if unit_name == name else (DEPLOY / unit_name).read_text()
+        (tmp_path / unit_name).write_text(source.replace("/opt/mancala/bin/mancala", mancala))
     done = subprocess.run(
-        ["systemd-analyze", "verify", "--man=no", str(unit)],
+        ["systemd-analyze", "verify", "--man=no", str(tmp_path / name)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,22 +13,12 @@ import yaml
 
 from bot.web.settings import WebSettings
 from tests.test_deploy_files import DEPLOY
+from tests.test_deploy_files import verify_unit as verify_deploy_unit
 
 
 def verify_unit(text: str, tmp_path: Path) -> str:
-    """systemd-analyze's complaints about the web unit, beside the bot's unit it starts
-    after (its /opt/mancala paths pointed at this checkout's ``mancala``)."""
-    mancala = str(Path(sys.executable).with_name("mancala"))
-    for name in ("mancala-web.service", "mancala-discord.service"):
-        source = text if name == "mancala-web.service" else (DEPLOY / name).read_text()
-        (tmp_path / name).write_text(source.replace("/opt/mancala/bin/mancala", mancala))
-    done = subprocess.run(
-        ["systemd-analyze", "verify", "--man=no", str(tmp_path / "mancala-web.service")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    return (done.stdout + done.stderr).strip() + ("" if done.returncode == 0 else " [failed]")
+    """systemd-analyze's complaints about the web unit, beside the bot's unit it starts after."""
+    return verify_deploy_unit(text, tmp_path, "mancala-web.service")
 
 
 @pytest.mark.skipif(
