@@ -280,8 +280,15 @@ def check_bots(
     directory: Path, now: float | None = None, alive: Callable[[int], bool] = pid_alive
 ) -> list[Check]:
     """One check per process with a heartbeat in ``directory`` (by pid), after removing the
-    heartbeats of this host's processes that are gone; "not running" when none is left."""
+    heartbeats of this host's processes that are gone, and temporary files older than
+    ``STALE`` (a writer killed between writing and renaming); "not running" when none is left."""
     here = socket.gethostname()
+    clock = time.time() if now is None else now
+    with contextlib.suppress(OSError):
+        for temporary in directory.glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                if clock - temporary.stat().st_mtime > STALE:
+                    temporary.unlink()
 
     def order(path: Path) -> tuple[bool, str, int]:  # this host's first, then by pid
         host, _, pid = path.stem.rpartition(".")

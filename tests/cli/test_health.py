@@ -225,6 +225,10 @@ def test_health_removes_a_gone_process_heartbeat_and_fails_a_hung_one(tmp_path):
     health.write_heartbeat(health.heartbeat_path(database, 103), status, now=now - 600, pid=103)
     elsewhere = health.heartbeat_dir(database) / "other-host.1.json"
     elsewhere.write_text(json.dumps({"time": now - 600, "host": "other-host", "pid": 1}))
+    for name, written in ((".101.abc.tmp", now - 600), (".101.def.tmp", now - 5)):
+        leftover = health.heartbeat_dir(database) / name  # a writer killed mid-beat
+        leftover.write_text("{half")
+        os.utime(leftover, (written, written))
     checks = health.check_bots(health.heartbeat_dir(database), now=now, alive=lambda p: p != 102)
     assert [check.line() for check in checks] == [
         "ok    bot: pid 101, beat 5 s ago: mail listening; 2 games in progress",
@@ -233,6 +237,8 @@ def test_health_removes_a_gone_process_heartbeat_and_fails_a_hung_one(tmp_path):
     ]
     assert not health.heartbeat_path(database, 102).exists()
     assert health.heartbeat_path(database, 103).exists()  # hung, not gone: left to see
+    assert not (health.heartbeat_dir(database) / ".101.abc.tmp").exists()
+    assert (health.heartbeat_dir(database) / ".101.def.tmp").exists()  # may be mid-write now
     for path in health.heartbeat_dir(database).iterdir():
         path.unlink()
     assert [c.line() for c in health.check_bots(health.heartbeat_dir(database))] == [
