@@ -1,4 +1,5 @@
-"""``mancala health``: is the bot well? One line per check; exit 0 when all pass, else 1.
+"""``mancala health``: is the bot well? One line per check (one per running bot process);
+exit 0 when all pass, else 1.
 
 Used by the container's HEALTHCHECK and by the systemd unit (``--before-start`` in
 ExecStartPre: the settings and the database, before the bot runs). See bot.health.
@@ -21,9 +22,10 @@ def register(subparsers: Subparsers) -> None:
         help=_("check the database, the running bot, the mail relay and the AI"),
         description=_(
             "Check that the games database opens and is intact, that a bot (mancala bot or "
-            "mancala mail) is running with its surfaces up, that the mail relay answers (when "
-            "MANCALA_MAIL_ADDRESS is set), and the AI's state. One line per check; exit "
-            "status 0 when all pass, 1 otherwise, 78 for a bad setting."
+            "mancala mail) is running with its surfaces up (one line per process), "
+            "that the mail relay answers (when MANCALA_MAIL_ADDRESS is set), and the AI's "
+            "state. One line per check; exit status 0 when all pass, 1 otherwise, 78 for "
+            "a bad setting."
         ),
     )
     parser.add_argument(
@@ -50,7 +52,7 @@ def run_health(args: argparse.Namespace) -> int:
     else:
         checks = [health.check_database(database)]
     if not args.before_start:
-        checks.append(health.check_bot(health.heartbeat_path(database)))
+        checks += health.check_bots(health.heartbeat_dir(database))
         if any(
             os.environ.get(name, "").strip()
             for name in ("MANCALA_MAIL_ADDRESS", "MANCALA_MAIL_RELAY")

@@ -9,8 +9,11 @@ import io
 import json
 import logging
 import os
+import re
 import sqlite3
+import subprocess
 import sys
+import threading
 import urllib.request
 from pathlib import Path
 
@@ -77,11 +80,11 @@ async def test_the_example_settings_start_a_bot_that_answers_health(tmp_path):
         METRICS_PORT=str(metrics_port),
         LOG_LEVEL="info",
     )
-    beat = health.heartbeat_path(env["MANCALA_DB"])
     stderr = open(tmp_path / "stderr.txt", "wb")  # noqa: SIM115  (the child writes it)
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.cli", "mail", env=env, cwd=tmp_path, stderr=stderr
     )
+    beat = health.heartbeat_path(env["MANCALA_DB"], process.pid)
     try:
         await wait_until(beat.exists)
         status, out, err = await run_cli(env, "health", cwd=tmp_path)
@@ -119,6 +122,129 @@ async def test_health_fails_for_a_stale_heartbeat_or_a_lost_surface(tmp_path):
     assert not check.ok and "discord disconnected" in check.detail
     beat.write_text("{half")
     assert "unreadable" in health.check_bot(beat).detail
+
+
+WRITER = """
+import sys
+from bot import health
+
+path = health.heartbeat_path(sys.argv[1])
+for beat in range(int(sys.argv[2])):
+    health.write_heartbeat(path, {"surfaces": {"mail": "listening"}, "open_games": beat})
+print("written", flush=True)
+sys.stdin.read()  # until the test says stop: then stop cleanly, as heartbeat_forever does
+path.unlink()
+"""
+
+
+def test_two_processes_on_one_host_each_have_a_heartbeat_and_health_reports_both(
+    tmp_path, capsys, monkeypatch
+):
+    """Two mail workers on one database and one host: each writes its own heartbeat, many
+    times at once without a collision; `mancala health` reports each; a process that stops
+    cleanly removes its heartbeat, and the heartbeat of a killed one is removed by health."""
+    for name in ("LOG_LEVEL", "METRICS_PORT", "MANCALA_MAIL_ADDRESS", "MANCALA_MAIL_RELAY"):
+        monkeypatch.delenv(name, raising=False)
+    database = tmp_path / "g.sqlite3"
+    asyncio.run(_create(database))
+    monkeypatch.setenv("MANCALA_DB", str(database))
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(database), "400"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    try:
+        for writer in writers:
+            assert writer.stdout is not None
+            line = writer.stdout.readline()
+            assert line == "written\n", writer.communicate()[1]
+        assert main(["health", "--env", str(tmp_path / "none")]) == 0
+        out = capsys.readouterr().out
+        for writer in writers:  # its last beat, whatever its age on a busy machine
+            line = rf"ok    bot: pid {writer.pid}, beat \d+ s ago: mail listening; 399 games"
+            assert re.search(line, out), out
+        assert sorted(p.name for p in health.heartbeat_dir(database).iterdir()) == sorted(
+            health.heartbeat_path(database, writer.pid).name for writer in writers
+        )  # no temporary file left behind
+        clean, killed = writers
+        clean.communicate("", timeout=30)
+        assert clean.returncode == 0
+        killed.kill()
+        killed.wait(30)
+        assert health.heartbeat_path(database, killed.pid).exists()  # it could not remove it
+        assert main(["health", "--env", str(tmp_path / "none")]) == 1
+        assert "FAIL  bot: not running (no heartbeat" in capsys.readouterr().out
+        assert list(health.heartbeat_dir(database).iterdir()) == []
+    finally:
+        for writer in writers:
+            if writer.poll() is None:
+                writer.kill()
+                writer.wait(30)
+
+
+async def _create(database: Path) -> None:
+    await (await GameService.open(database, tick_every=None)).close()
+
+
+def test_threads_writing_one_heartbeat_at_once_never_collide(tmp_path):
+    beat = health.heartbeat_path(tmp_path / "g.sqlite3")
+    failures: list[BaseException] = []
+
+    def hammer(surface: str) -> None:
+        try:
+            for count in range(300):
+                health.write_heartbeat(beat, {"surfaces": {surface: "listening"}, "n": count})
+        except BaseException as err:  # noqa: BLE001 - collected, the test fails on it
+            failures.append(err)
+
+    threads = [threading.Thread(target=hammer, args=(name,)) for name in ("mail", "web")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert json.loads(beat.read_text())["n"] == 299
+    assert [p.name for p in beat.parent.iterdir()] == [beat.name]
+
+
+def test_health_removes_a_gone_process_heartbeat_and_fails_a_hung_one(tmp_path):
+    """With a manual clock and a made-up process table: a live process with a fresh
+    heartbeat passes; a process gone from this host leaves no line (its file is removed); a
+    process still there whose heartbeat is stale is hung and fails; another host's heartbeat
+    is judged by its age alone."""
+    now = 1_000_000.0
+    database = tmp_path / "g.sqlite3"
+    status = {"surfaces": {"mail": "listening"}, "open_games": 2}
+    health.write_heartbeat(health.heartbeat_path(database, 101), status, now=now - 5, pid=101)
+    health.write_heartbeat(health.heartbeat_path(database, 102), status, now=now - 5, pid=102)
+    health.write_heartbeat(health.heartbeat_path(database, 103), status, now=now - 600, pid=103)
+    elsewhere = health.heartbeat_dir(database) / "other-host.1.json"
+    elsewhere.write_text(json.dumps({"time": now - 600, "host": "other-host", "pid": 1}))
+    for name, written in ((".101.abc.tmp", now - 600), (".101.def.tmp", now - 5)):
+        leftover = health.heartbeat_dir(database) / name  # a writer killed mid-beat
+        leftover.write_text("{half")
+        os.utime(leftover, (written, written))
+    checks = health.check_bots(health.heartbeat_dir(database), now=now, alive=lambda p: p != 102)
+    assert [check.line() for check in checks] == [
+        "ok    bot: pid 101, beat 5 s ago: mail listening; 2 games in progress",
+        "FAIL  bot: no heartbeat for 600 s (pid 103): stopped or hung",
+        "FAIL  bot: no heartbeat for 600 s (pid 1 on other-host): stopped or hung",
+    ]
+    assert not health.heartbeat_path(database, 102).exists()
+    assert health.heartbeat_path(database, 103).exists()  # hung, not gone: left to see
+    assert not (health.heartbeat_dir(database) / ".101.abc.tmp").exists()
+    assert (health.heartbeat_dir(database) / ".101.def.tmp").exists()  # may be mid-write now
+    for path in health.heartbeat_dir(database).iterdir():
+        path.unlink()
+    assert [c.line() for c in health.check_bots(health.heartbeat_dir(database))] == [
+        f"FAIL  bot: {health.NOT_RUNNING}"
+    ]
+    assert not health.check_bots(tmp_path / "nowhere")[0].ok
 
 
 async def test_health_before_start_and_bad_settings(tmp_path, capsys, monkeypatch):
