@@ -9,8 +9,9 @@ path, the default) or PostgreSQL (a ``postgresql://`` URL, for several processes
 - ``sqlite_driver.py``, ``postgres_driver.py``: the two engines (group commit and WAL
   checkpoints; LISTEN/NOTIFY, "unavailable"); ``move_batches.py``: PostgreSQL's moves of
   many games written in one statement;
-- ``queries.py``: the SQL, written once; ``records.py``: the typed rows the stores hand out
-  and take in; ``errors.py``: what storage raises;
+- ``queries.py``: what stores and drivers share (the SQL of a move, ``numbered``);
+  ``records.py``: the typed rows the stores hand out and take in; ``errors.py``: what
+  storage raises;
 - ``migrations.py``: the schema, numbered; ``transfer.py`` and ``backup.py``: moving and
   copying a database; ``tables.py``: endgame tables kept as files.
 

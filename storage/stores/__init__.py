@@ -1,5 +1,6 @@
-"""One store per domain, each written once against ``storage.driver``'s verbs, whichever
-engine is underneath. Work that spans domains passes its one transaction along
+"""One store per domain, each holding its own SQL and written once against
+``storage.driver``'s verbs, whichever engine is underneath: a storage feature is a store's
+method and a migration. Work that spans domains passes its one transaction along
 (``games.insert_game``, ``ratings.upsert_ratings``).
 
 - ``games``: games and their move log, the clocks and leases (``GameStore``);

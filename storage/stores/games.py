@@ -4,6 +4,7 @@ the clocks and leases that the deadline tick claims."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from storage import queries
 from storage.driver import Connection, Driver, Rollback, UniqueViolation
@@ -19,12 +20,67 @@ from storage.records import (
 )
 from storage.stores.ratings import upsert_ratings
 
+NEW_GAME_COLUMNS = tuple(NewGame.__annotations__)
+
+INSERT_GAME = (
+    f"INSERT INTO games ({', '.join(NEW_GAME_COLUMNS)}, status, ply) "
+    f"VALUES ({', '.join('?' * len(NEW_GAME_COLUMNS))}, 'active', 0)"
+)
+
+
+def game_values(game: NewGame) -> tuple[Any, ...]:
+    return tuple(queries.plain(game[column]) for column in NEW_GAME_COLUMNS)  # type: ignore[literal-required]
+
+
+TAKE_BACK = "DELETE FROM moves WHERE game_id = ? AND ply > ?"  # parameters: game id, ply
+GAME = "SELECT * FROM games WHERE id = ?"
+MOVES = "SELECT * FROM moves WHERE game_id = ? ORDER BY ply"
+
+ACTIVE_GAME_IN = (  # parameters: channel surface, channel id
+    "SELECT * FROM games WHERE channel_surface = ? AND channel_id = ? AND status = 'active'"
+)
+
+
+def games_of(include_finished: bool) -> str:
+    """A player's games, unfinished first (parameters: player id twice, limit)."""
+    status = "" if include_finished else "AND status = 'active' "
+    return (
+        f"SELECT * FROM games WHERE (south_id = ? OR north_id = ?) {status}"
+        "ORDER BY status = 'over', last_move_at DESC LIMIT ?"
+    )
+
+
+RELEASE_LEASE = "DELETE FROM leases WHERE name = ? AND holder = ?"
+
+GAMES_AWAITING_AI = (
+    "SELECT g.* FROM games g JOIN players p "
+    "ON p.id = CASE g.mover WHEN 0 THEN g.south_id ELSE g.north_id END "
+    "WHERE g.status = 'active' AND p.surface = 'ai'"
+)
+
+DUE_CLOCKS = (  # parameters: now, now
+    "SELECT * FROM games WHERE status = 'active' AND (forfeit_at <= ? "
+    "OR (remind_at <= ? AND reminded_at IS NULL))"
+)
+
+CLAIM_REMINDER = (  # parameters: now, game id, ply
+    "UPDATE games SET reminded_at = ? WHERE id = ? AND ply = ? "
+    "AND status = 'active' AND reminded_at IS NULL"
+)
+
+CLAIM_LEASE = (  # parameters: name, holder, until, now
+    "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+    "expires_at = excluded.expires_at "
+    "WHERE leases.holder = excluded.holder OR leases.expires_at < ?"
+)
+
 
 async def insert_game(tx: Connection, game: NewGame) -> int:
     """A new game inside the caller's transaction (accepting a challenge, pairing a round
     make one too); ``ChannelTaken`` if the channel has an active game already."""
     try:
-        return await tx.insert(queries.INSERT_GAME, *queries.game_values(game))
+        return await tx.insert(INSERT_GAME, *game_values(game))
     except UniqueViolation as err:
         if "games.channel_surface" in str(err) or "games_active_channel" in str(err):
             raise ChannelTaken(f"{game['channel_surface']}:{game['channel_id']}") from None
@@ -57,22 +113,22 @@ class GameStore:
             return await insert_game(tx, game)
 
     async def get(self, game_id: int) -> GameRecord | None:
-        row = await self.db.one(queries.GAME, game_id)
+        row = await self.db.one(GAME, game_id)
         return GameRecord.from_row(row) if row else None
 
     async def active_in(self, channel_surface: str, channel_id: str) -> GameRecord | None:
-        row = await self.db.one(queries.ACTIVE_GAME_IN, channel_surface, channel_id)
+        row = await self.db.one(ACTIVE_GAME_IN, channel_surface, channel_id)
         return GameRecord.from_row(row) if row else None
 
     async def with_moves(self, game_id: int) -> tuple[GameRecord | None, list[MoveRecord]]:
         """A game and its moves as of one moment."""
         async with self.db.snapshot() as tx:
-            row = await tx.one(queries.GAME, game_id)
-            moves = await tx.all(queries.MOVES, game_id) if row else []
+            row = await tx.one(GAME, game_id)
+            moves = await tx.all(MOVES, game_id) if row else []
         return (GameRecord.from_row(row) if row else None), [MoveRecord.from_row(m) for m in moves]
 
     async def moves(self, game_id: int) -> list[MoveRecord]:
-        return [MoveRecord.from_row(row) for row in await self.db.all(queries.MOVES, game_id)]
+        return [MoveRecord.from_row(row) for row in await self.db.all(MOVES, game_id)]
 
     async def record_move(
         self,
@@ -103,7 +159,7 @@ class GameStore:
         async with self.db.transaction() as tx:
             if not await change_game(tx, game_id, ply, {**changes, "ply": to_ply}):
                 raise Rollback
-            await tx.execute(queries.TAKE_BACK, game_id, to_ply)
+            await tx.execute(TAKE_BACK, game_id, to_ply)
             await tx.announce(game_id)
             return True
         return False
@@ -112,20 +168,20 @@ class GameStore:
         self, player_id: int, include_finished: bool, limit: int
     ) -> list[GameRecord]:
         """A player's games, newest first."""
-        sql = queries.games_of(include_finished)
+        sql = games_of(include_finished)
         return [GameRecord.from_row(r) for r in await self.db.all(sql, player_id, player_id, limit)]
 
     async def due_clocks(self, now: float) -> list[GameRecord]:
         """Active games whose reminder or forfeit is due."""
-        return [GameRecord.from_row(r) for r in await self.db.all(queries.DUE_CLOCKS, now, now)]
+        return [GameRecord.from_row(r) for r in await self.db.all(DUE_CLOCKS, now, now)]
 
     async def claim_reminder(self, game_id: int, ply: int, now: float) -> bool:
         """True for the one process that sends this reminder."""
-        return await self.db.execute(queries.CLAIM_REMINDER, now, game_id, ply) == 1
+        return await self.db.execute(CLAIM_REMINDER, now, game_id, ply) == 1
 
     async def awaiting_ai(self) -> list[GameRecord]:
         """Active games where it is an AI's turn."""
-        return [GameRecord.from_row(r) for r in await self.db.all(queries.GAMES_AWAITING_AI)]
+        return [GameRecord.from_row(r) for r in await self.db.all(GAMES_AWAITING_AI)]
 
     async def count(self, status: GameStatus | None = None) -> int:
         if status is None:
@@ -138,7 +194,7 @@ class GameStore:
 
     async def claim_lease(self, name: str, holder: str, now: float, seconds: float) -> bool:
         """Hold the lease ``name`` (a job one process of several does) for ``seconds``."""
-        return await self.db.execute(queries.CLAIM_LEASE, name, holder, now + seconds, now) == 1
+        return await self.db.execute(CLAIM_LEASE, name, holder, now + seconds, now) == 1
 
     async def release_lease(self, name: str, holder: str) -> None:
-        await self.db.execute(queries.RELEASE_LEASE, name, holder)
+        await self.db.execute(RELEASE_LEASE, name, holder)
