@@ -11,6 +11,7 @@ from storage.postgres_driver import is_postgres_url, open_postgres
 from storage.sqlite_driver import open_sqlite
 from storage.stores.challenges import ChallengeStore
 from storage.stores.games import GameStore
+from storage.stores.limits import LimitStore
 from storage.stores.players import PlayerStore
 from storage.stores.puzzles import PuzzleStore
 from storage.stores.ratings import RatingStore
@@ -32,6 +33,7 @@ class Storage:
         self.puzzles = PuzzleStore(db)
         self.tournaments = TournamentStore(db)
         self.schedule = ScheduleStore(db)
+        self.limits = LimitStore(db)
 
     async def schema_version(self) -> int:
         return await self.db.schema_version()

@@ -10,6 +10,7 @@ them for its engine.
 - ``Rollback``: raised inside ``transaction()``, undoes it and ends the block quietly. A
   compare-and-set that did not match raises it, so nothing of the transaction lands.
 - ``UniqueViolation``: a unique index refused a row (the engines word this differently).
+- ``Driver.change_returning``: one change whose ``RETURNING`` rows are wanted, on its own.
 - Beyond the verbs, each engine's own: ``record_move`` (SQLite commits the moves that arrive
   together in one transaction; PostgreSQL writes them in one statement), ``watch_games``
   (PostgreSQL's LISTEN), ``snapshot`` (reads that see one moment), ``reset_ids`` (after rows
@@ -74,6 +75,12 @@ class Driver(Connection):
     def transaction(self) -> AbstractAsyncContextManager[Connection]:
         """One write transaction: committed when the block ends, rolled back if it raises
         (``Rollback`` is then swallowed)."""
+
+    async def change_returning(self, sql: str, *args: Any) -> list[Row]:
+        """Run one change that gives rows (``RETURNING``), as a transaction of its own; the
+        rows. (``all`` may read on a connection that cannot write.)"""
+        async with self.transaction() as tx:
+            return await tx.all(sql, *args)
 
     @abstractmethod
     def snapshot(self) -> AbstractAsyncContextManager[Connection]:

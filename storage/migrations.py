@@ -391,6 +391,23 @@ ALTER TABLE players ADD COLUMN language TEXT;
 ALTER TABLE players ADD COLUMN language_seen TEXT;
 """,
     ),
+    # The limits every process shares (storage.stores.limits, docs/limits.md): how many times
+    # something was done in a window of time, one row per (what, window), deleted once the
+    # window has ended. ``hit_limit`` is the limit the last hit was checked against (the
+    # statement that counts compares with it: one statement counts several counters).
+    (
+        11,
+        """
+CREATE TABLE limit_counters (
+    name         TEXT NOT NULL,              -- what is counted, e.g. 'mail:reply:ann@x.org'
+    window_start INTEGER NOT NULL,           -- seconds since 1970, a multiple of its length
+    window_end   INTEGER NOT NULL,
+    hits         INTEGER NOT NULL,
+    hit_limit    INTEGER NOT NULL,
+    PRIMARY KEY (name, window_start)
+) WITHOUT ROWID;
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

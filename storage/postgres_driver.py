@@ -205,6 +205,9 @@ class PostgresDriver(_Statements, Driver):
             self._listener = None
         await asyncio.wait_for(self._pool.close(), 20)
 
+    async def change_returning(self, sql: str, *args: Any) -> list[Row]:
+        return await self.all(sql, *args)  # a statement on the pool commits by itself
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         with _unavailable():

@@ -45,6 +45,7 @@ TABLES = (
     "digest_settings",
     "digests",
     "premoves",
+    "limit_counters",
 )
 
 

@@ -9,5 +9,7 @@ method and a migration. Work that spans domains passes its one transaction along
 - ``ratings``: ratings, leaderboards, head to head (``RatingStore``);
 - ``puzzles``: puzzle answers and standings (``PuzzleStore``);
 - ``tournaments``: tournaments, their rounds, pairings and games (``TournamentStore``);
-- ``schedule``: vacations, digests and conditional moves (``ScheduleStore``).
+- ``schedule``: vacations, digests and conditional moves (``ScheduleStore``);
+- ``limits``: counters of the limits every process shares, counted and checked in one
+  statement (``LimitStore``).
 """

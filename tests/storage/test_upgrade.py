@@ -173,6 +173,8 @@ async def test_every_earlier_schema_upgrades_keeping_all_data(tmp_path, version)
     ratings = ["player_id", "rules", "rating", "games", "wins", "losses", "draws"]
     assert rows(upgraded, "ratings", ratings) == rows(old_copy, "ratings", ratings)
     assert rounded(rows(upgraded, "glicko_ratings")) == rounded(expected_glicko(upgraded))
+    # the limits' counters (version 11) start empty: nothing was counted before
+    assert rows(upgraded, "limit_counters") == []
     # the endings stored as words before version 2 became the same data as today's
     assert rows(upgraded, "games", ["result_termination", "result_by"]) == rows(
         today, "games", ["result_termination", "result_by"]
