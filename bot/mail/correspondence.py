@@ -164,7 +164,7 @@ class EmailNotifier(Notifier):
         ):
             return None
         sender = challenger.id if challenger.surface == "email" else str(challenger)
-        refusal = self.limiter.take_stranger_challenge(sender, recipient.id)
+        refusal = await self.limiter.take_stranger_challenge(sender, recipient.id)
         if refusal is None:
             return None
         count_refusal(refusal, sender)
@@ -323,7 +323,7 @@ def attach_email(
     notifier = EmailNotifier(
         mailer,
         relay,
-        limiter or ReplyLimiter(settings.limits),
+        limiter or ReplyLimiter(settings.limits, counter=service),
         has_written,
         language_of=service.language_for,
     )
@@ -341,7 +341,7 @@ class Correspondence:
         self.service = service
         self.mailer = notifier.mailer
         self.tokens = notifier.mailer.tokens
-        self.limiter = limiter or ReplyLimiter()
+        self.limiter = limiter or ReplyLimiter(counter=service)
         self.puzzles = PuzzleMail(service, notifier.mailer.bot_address)
         self.tournaments = TournamentMail(service, notifier.mailer)
         self.schedule = ScheduleMail(service)  # vacations, the digest, conditional moves

@@ -22,19 +22,24 @@ A challenge to an address that has never written to the bot is limited per sende
 (``ReplyLimiter.take_stranger_challenge``), and per stranger per day by the same number, so
 many senders together cannot flood one stranger either; it counts in the limits in all.
 
-The counts live in this process's memory: a restart resets them, and ``mancala mail --pipe``
-(one process per message) does not keep them at all; there the ``Authentication-Results``
-check (``bot.mail.authentication``) is what stops forged mail. The tables hold only addresses
-that got a limited reply today, so their size is bounded by the limits in all.
+Where the counts live is the ``counter``: a mail surface with games counts in the database,
+through its service (``GameService.count_hits``, ``storage.stores.limits``), so every process
+on the database shares the limits, a restart forgets nothing, and ``mancala mail --pipe`` (one
+process per message) keeps them too; each check is one statement. Without games (no
+database) they live in this process's memory (``MemoryCounter``). Which addresses wrote to
+the bot (``note_writer``) is this process's memory either way: an address that wrote to
+another process counts as a stranger here, the safe side.
 
+>>> import asyncio
 >>> from bot.service import ManualClock
 >>> clock = ManualClock(0.0)
 >>> limiter = ReplyLimiter(ReplyLimits(replies_per_address=2), clock)
->>> [limiter.admit("ann@example.org", ReplyKind.AUTOMATIC).allowed for _ in range(3)]
+>>> def admitted(kind): return asyncio.run(limiter.admit("ann@example.org", kind)).allowed
+>>> [admitted(ReplyKind.AUTOMATIC) for _ in range(3)]
 [True, True, False]
->>> limiter.admit("ann@example.org", ReplyKind.GAME).allowed
+>>> admitted(ReplyKind.GAME)
 True
->>> clock.advance(86400); limiter.admit("ann@example.org", ReplyKind.AUTOMATIC).allowed
+>>> clock.advance(86400); admitted(ReplyKind.AUTOMATIC)
 True
 """
 
@@ -42,13 +47,15 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from email.message import EmailMessage
 from enum import Enum
+from typing import Protocol
 
 from bot import metrics
 from bot.i18n import ngettext
+from bot.service import Hit
 
 log = logging.getLogger(__name__)
 
@@ -112,93 +119,115 @@ class Admission:
     notice: str | None = None
 
 
-@dataclass
-class _Counts:
-    """One address's counts in the current day."""
+class HitCounter(Protocol):
+    """Where the counts live: the game service (``GameService.count_hits``: in the database,
+    shared by every process on it) or ``MemoryCounter`` (this process only)."""
 
-    by_kind: dict[ReplyKind, int] = field(default_factory=dict)
-    noticed: bool = False
-    stranger_challenges: int = 0  # challenges this address sent to strangers
-    challenged: int = 0  # challenges this address received while a stranger
+    async def count_hits(self, hits: Sequence[Hit], now: float) -> list[bool]: ...
+
+    async def give_back_hits(self, hits: Sequence[Hit], now: float) -> None: ...
+
+
+class MemoryCounter:
+    """``HitCounter`` in this process's memory, as the database counts: for a mail surface
+    without games (no database), and tests. Ended windows are forgotten as the day turns."""
+
+    def __init__(self) -> None:
+        self._hits: dict[tuple[str, int], int] = {}
+        self._day = -1
+
+    async def count_hits(self, hits: Sequence[Hit], now: float) -> list[bool]:
+        if int(now // DAY) != self._day:  # forget the windows that ended (none is over a day)
+            self._day = int(now // DAY)
+            self._hits = {k: n for k, n in self._hits.items() if k[1] + DAY > now}
+        if any(hit.limit <= 0 for hit in hits):
+            return [False] * len(hits)
+        counted = []
+        for hit in hits:
+            key = (hit.name, int(now // hit.window) * hit.window)
+            used = self._hits.get(key, 0)
+            counted.append(used < hit.limit)
+            if used < hit.limit:
+                self._hits[key] = used + 1
+        return counted
+
+    async def give_back_hits(self, hits: Sequence[Hit], now: float) -> None:
+        for hit in hits:
+            key = (hit.name, int(now // hit.window) * hit.window)
+            if self._hits.get(key, 0) > 0:
+                self._hits[key] -= 1
 
 
 class ReplyLimiter:
-    """The counts of one process, read through ``clock`` (seconds since the epoch; tests pass
-    a ``ManualClock``). Every method is synchronous: under asyncio a check and its count are
-    one step, so two mails at once cannot both take the last reply."""
+    """The limits on replies, counted by ``counter`` (default: in this process's memory; a
+    mail surface with games counts in the database through its service) and read through
+    ``clock`` (seconds since the epoch; tests pass a ``ManualClock``). A check and its count
+    are one statement (``count_hits``), so two mails at once, in one process or two, cannot
+    both take the last reply; what a refused reply counted in the other limits is given
+    back."""
 
     def __init__(
-        self, limits: ReplyLimits | None = None, clock: Callable[[], float] = time.time
+        self,
+        limits: ReplyLimits | None = None,
+        clock: Callable[[], float] = time.time,
+        counter: HitCounter | None = None,
     ) -> None:
         self.limits = limits or ReplyLimits()
         self.clock = clock
-        self._day = -1
-        self._hour = -1
-        self._today: dict[str, _Counts] = {}
-        self._sent_today = 0
-        self._sent_this_hour = 0
+        self.counter: HitCounter = counter or MemoryCounter()
         self._writers: dict[str, None] = {}  # insertion-ordered: the oldest first
 
     # -- time ---------------------------------------------------------------------------------
-
-    def _roll(self) -> float:
-        now = self.clock()
-        day, hour = int(now // DAY), int(now // HOUR)
-        if day != self._day:
-            self._day, self._today, self._sent_today = day, {}, 0
-        if hour != self._hour:
-            self._hour, self._sent_this_hour = hour, 0
-        return now
 
     def resets_in(self) -> float:
         """Seconds until the day's counts reset (00:00 UTC)."""
         now = self.clock()
         return (int(now // DAY) + 1) * DAY - now
 
+    def _in_all(self) -> list[Hit]:
+        """The limits in all: this hour's replies, and today's."""
+        return [
+            Hit("mail:all:hour", int(HOUR), self.limits.replies_per_hour),
+            Hit("mail:all:day", int(DAY), self.limits.replies_per_day),
+        ]
+
+    async def _count(self, hits: list[Hit], now: float) -> list[bool]:
+        """Count ``hits``; if any was refused, give back the others (nothing was sent)."""
+        counted = await self.counter.count_hits(hits, now)
+        if not all(counted):
+            taken = [hit for hit, one in zip(hits, counted, strict=True) if one]
+            if taken:
+                await self.counter.give_back_hits(taken, now)
+        return counted
+
     # -- replies ------------------------------------------------------------------------------
 
-    def admit(self, address: str, kind: ReplyKind, notice: bool = True) -> Admission:
+    async def admit(self, address: str, kind: ReplyKind, notice: bool = True) -> Admission:
         """May the bot send a reply of ``kind`` to ``address`` now? When it may, the reply is
         counted. When it may not, ``notice`` (the default) asks for the day's one notice to
         the address, which counts in the limits in all too."""
         if kind is ReplyKind.GAME:
             return Admission(True)
-        self._roll()
+        now = self.clock()
         address = address.lower()
-        counts = self._today.get(address)
-        used = counts.by_kind.get(kind, 0) if counts else 0
         limit = (
             self.limits.plays_per_address
             if kind is ReplyKind.PLAY
             else self.limits.replies_per_address
         )
-        if used >= limit:
+        mine = Hit(f"mail:{kind.value}:{address}", int(DAY), limit)
+        counted = await self._count([mine, *self._in_all()], now)
+        if all(counted):
+            return Admission(True)
+        if not counted[0]:
             refusal = Refusal.PLAY_LIMIT if kind is ReplyKind.PLAY else Refusal.ADDRESS_LIMIT
             text = None
-            if notice and counts is not None and not counts.noticed and self._global_room():
-                counts.noticed = True
-                self._count_one()
+            once = Hit(f"mail:notice:{address}", int(DAY), 1)
+            # a limit of 0 never let the address have a reply, so it never hears of a limit
+            if notice and limit > 0 and all(await self._count([once, *self._in_all()], now)):
                 text = self._notice(kind, limit)
             return Admission(False, refusal, text)
-        if self._sent_this_hour >= self.limits.replies_per_hour:
-            return Admission(False, Refusal.HOURLY_LIMIT)
-        if self._sent_today >= self.limits.replies_per_day:
-            return Admission(False, Refusal.DAILY_LIMIT)
-        if counts is None:
-            counts = self._today[address] = _Counts()
-        counts.by_kind[kind] = used + 1
-        self._count_one()
-        return Admission(True)
-
-    def _global_room(self) -> bool:
-        return (
-            self._sent_this_hour < self.limits.replies_per_hour
-            and self._sent_today < self.limits.replies_per_day
-        )
-
-    def _count_one(self) -> None:
-        self._sent_today += 1
-        self._sent_this_hour += 1
+        return Admission(False, Refusal.HOURLY_LIMIT if not counted[1] else Refusal.DAILY_LIMIT)
 
     def _notice(self, kind: ReplyKind, limit: int) -> str:
         """The day's one notice to an address past its limit, in the current language."""
@@ -243,38 +272,32 @@ class ReplyLimiter:
         """Whether ``address`` wrote to the bot since this process started."""
         return address.lower() in self._writers
 
-    def take_stranger_challenge(self, sender: str, stranger: str) -> Refusal | None:
+    def _stranger_hits(self, sender: str, stranger: str) -> list[Hit]:
+        limit = self.limits.stranger_challenges
+        return [
+            Hit(f"mail:strangers-challenged:{sender.lower()}", int(DAY), limit),
+            Hit(f"mail:challenged-as-stranger:{stranger.lower()}", int(DAY), limit),
+            *self._in_all(),
+        ]
+
+    async def take_stranger_challenge(self, sender: str, stranger: str) -> Refusal | None:
         """Count a challenge from ``sender`` to ``stranger`` (an address that never wrote to
         the bot), or say why it may not be sent: the sender's challenges to strangers today,
         the stranger's challenges received today (the same limit: many senders together
         cannot flood one stranger), or the limits in all (the challenge is a mail).
         ``give_back_stranger_challenge`` undoes it when the challenge is not made after all."""
-        self._roll()
-        limit = self.limits.stranger_challenges
-        sender, stranger = sender.lower(), stranger.lower()
-        mine, theirs = self._today.get(sender), self._today.get(stranger)
-        if limit <= 0 or (mine is not None and mine.stranger_challenges >= limit):
-            return Refusal.STRANGER_CHALLENGES
-        if theirs is not None and theirs.challenged >= limit:
-            return Refusal.STRANGER_LIMIT
-        if self._sent_this_hour >= self.limits.replies_per_hour:
-            return Refusal.HOURLY_LIMIT
-        if self._sent_today >= self.limits.replies_per_day:
-            return Refusal.DAILY_LIMIT
-        self._count_one()
-        self._today.setdefault(sender, _Counts()).stranger_challenges += 1
-        self._today.setdefault(stranger, _Counts()).challenged += 1
-        return None
+        counted = await self._count(self._stranger_hits(sender, stranger), self.clock())
+        refusals = (
+            Refusal.STRANGER_CHALLENGES,
+            Refusal.STRANGER_LIMIT,
+            Refusal.HOURLY_LIMIT,
+            Refusal.DAILY_LIMIT,
+        )
+        return next((why for why, one in zip(refusals, counted, strict=True) if not one), None)
 
-    def give_back_stranger_challenge(self, sender: str, stranger: str) -> None:
+    async def give_back_stranger_challenge(self, sender: str, stranger: str) -> None:
         """Undo ``take_stranger_challenge`` (the service refused the challenge)."""
-        mine, theirs = self._today.get(sender.lower()), self._today.get(stranger.lower())
-        if mine is not None and mine.stranger_challenges > 0:
-            mine.stranger_challenges -= 1
-        if theirs is not None and theirs.challenged > 0:
-            theirs.challenged -= 1
-        self._sent_today = max(0, self._sent_today - 1)
-        self._sent_this_hour = max(0, self._sent_this_hour - 1)
+        await self.counter.give_back_hits(self._stranger_hits(sender, stranger), self.clock())
 
 
 def count_refusal(refusal: Refusal, address: str, notice: bool = False) -> None:
@@ -297,7 +320,7 @@ async def limited(
     """The replies ``produce`` makes, if ``limiter`` admits a reply of ``kind`` to ``to``;
     else the notice (built by ``notice_mail`` from its text) or nothing. ``produce`` runs
     only when admitted, so a refused mail costs no AI search and changes no game."""
-    admission = limiter.admit(to, kind)
+    admission = await limiter.admit(to, kind)
     if admission.allowed:
         return await produce()
     assert admission.refusal is not None

@@ -60,8 +60,9 @@ async def open_surface(
     the email notifier attached; pass ``service`` to share one that is already open.
     ``ai_workers`` (default: ``MANCALA_AI_WORKERS``, else the pool's default) worker
     processes search, within the AI caps of ``bot.config.ai_options``.
-    ``limiter`` counts the automatic replies (default: ``settings.limits`` on the wall clock;
-    tests pass one on a ManualClock)."""
+    ``limiter`` counts the automatic replies (default: ``settings.limits`` on the wall clock,
+    counted in the database through the service, or in memory without games; tests pass one
+    on a ManualClock)."""
     from engine.ai import LEVELS
 
     if settings.level and settings.level not in LEVELS:
@@ -77,7 +78,6 @@ async def open_surface(
         password=settings.relay_password,
         tls=settings.relay_tls,
     )
-    limiter = limiter or ReplyLimiter(settings.limits)
     ai = ai_options()
     if ai_workers is not None:
         ai["ai_workers"] = ai_workers
@@ -91,11 +91,14 @@ async def open_surface(
             from bot.service import GameService
 
             service = owned_service = await GameService.open(settings.database, **ai)
+        # the replies are counted in the database: every process on it shares the limits
+        limiter = limiter or ReplyLimiter(settings.limits, counter=service)
         notifier = attach_email(service, settings, relay, limiter)
         correspondence = Correspondence(service, notifier, limiter)
         pool = service.ai  # one pool for the games' AI turns and the position mails
     else:
         pool = owned_ai = AIPool(ai.get("ai_workers", DEFAULT_WORKERS))
+        limiter = limiter or ReplyLimiter(settings.limits)  # no database: this process's memory
     bot = MailBot(settings, pool, relay, correspondence, limiter=limiter)
     return MailSurface(bot, relay, owned_service, owned_ai)
 

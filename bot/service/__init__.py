@@ -74,6 +74,8 @@ hands each the parts it uses; parts react to one another only through ``hooks``:
   ``languages``: which language a player is answered in
 - ``vacations``, ``digests``, ``premoves``: correspondence on a human schedule (clocks that
   stand still, a daily digest by mail, conditional moves)
+- ``limits``: a surface's limits (mail replies, challenges to strangers) counted in the
+  database, so every process shares them (``Hit``, ``GameService.count_hits``)
 - ``surface_defaults``: each surface's defaults for clocks and challenges
 - ``tasks``: the background work and the service's open or closed state
 """
@@ -119,6 +121,7 @@ from bot.service.events import (
     TournamentNews,
     TournamentNewsKind,
 )
+from bot.service.limits import Hit
 from bot.service.offer_words import OFFER_ASKS, OFFER_NOUNS
 from bot.service.surface_defaults import SURFACE_DEFAULTS, SurfaceDefaults
 from bot.service.types import (
@@ -157,6 +160,7 @@ __all__ = [
     "GameOptions",
     "GameOver",
     "GameService",
+    "Hit",
     "GameStatus",
     "GameView",
     "Hint",

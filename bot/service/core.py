@@ -32,6 +32,7 @@ from bot.service.events import Notifier
 from bot.service.games import Games
 from bot.service.hooks import Hooks
 from bot.service.languages import Languages
+from bot.service.limits import Hit, Limits
 from bot.service.looking import Looking
 from bot.service.pings import Ping, Pings
 from bot.service.play import Play
@@ -123,6 +124,7 @@ class GameService:
     - ``servers``: a Discord server's settings and who plays there
     - ``vacations``, ``digests``, ``premoves``: correspondence on a human schedule (vacations
       that stop the clocks, the daily digest by mail, conditional moves)
+    - ``limits``: the counters of a surface's limits, shared by every process (``count_hits``)
 
     Where one part reacts to another (a game ended, a move was made, the clock ticked, is
     this player away...), it does so through ``hooks`` (``bot.service.hooks``): each part
@@ -256,6 +258,7 @@ class GameService:
             announcer=announcer,
             hooks=hooks,
         )
+        self.limits = Limits(limit_store=store.limits)
         self._ticker: asyncio.Task[None] | None = None
 
     # -- challenges and starting games (bot.service.challenges) ---------------------------------
@@ -655,6 +658,15 @@ class GameService:
         """The email player at an address. See ``Players.email_player``."""
         with _refusal_leaving():
             return self.players.email_player(text)
+
+    async def count_hits(self, hits: Sequence[Hit], now: float) -> list[bool]:
+        """Count each of a surface's ``hits`` still under its limit, shared by every process on
+        the database; for each, whether it was counted. See ``Limits.count``."""
+        return await self.limits.count(hits, now)
+
+    async def give_back_hits(self, hits: Sequence[Hit], now: float) -> None:
+        """Undo ``count_hits`` of ``hits``. See ``Limits.give_back``."""
+        await self.limits.give_back(hits, now)
 
     def set_mail_address(self, address: str | None) -> None:
         """The bot's own address, once a mail surface is attached: nobody may challenge it."""

@@ -45,7 +45,9 @@ async def table(tmp_path, table_options, table_clock):
         }
     )
     service = await GameService.open(settings.database, clock=table_clock, tick_every=None)
-    limiter = None if table_clock is None else ReplyLimiter(settings.limits, table_clock)
+    limiter = (  # counted in the database, as open_surface does by default
+        None if table_clock is None else ReplyLimiter(settings.limits, table_clock, service)
+    )
     surface = await runner.open_surface(settings, service=service, limiter=limiter)
     yield surface, service, mailbox
     await surface.close()

@@ -313,8 +313,9 @@ async def test_a_player_with_finished_games_is_no_stranger_after_a_restart(table
     await ann.send("challenge bob@example.org wari", reply_to_last=False)
     await bob.send("accept")
     await bob.send("resign")
-    restarted = ReplyLimiter(surface.bot.limiter.limits, surface.bot.limiter.clock)
-    surface.bot.limiter = surface.bot.correspondence.limiter = restarted  # counts in memory: gone
+    limiter = surface.bot.limiter
+    restarted = ReplyLimiter(limiter.limits, limiter.clock, limiter.counter)
+    surface.bot.limiter = surface.bot.correspondence.limiter = restarted  # who wrote: forgotten
     for i in range(5):  # bob played here: challenging him is not limited
         await surface.bot.process(
             mail("challenge bob@example.org wari", message_id=f"<r{i}@x>"), ann.address, ["x"]
