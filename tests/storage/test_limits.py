@@ -4,6 +4,8 @@ one database never count past the limit; the counts outlive a restart; a window'
 starts again at its end; a give-back undoes a hit; ended windows are deleted."""
 
 import asyncio
+import sys
+from pathlib import Path
 
 from storage import open_storage
 from storage.stores.limits import Hit
@@ -99,3 +101,51 @@ async def test_many_hits_at_once_from_two_connections_never_pass_the_limit(datab
     finally:
         await first.close()
         await second.close()
+
+
+HITTER = """
+import asyncio, sys
+from storage import open_storage
+from storage.stores.limits import Hit
+
+async def main(database, tries, limit):
+    store = await open_storage(database)
+    try:
+        hit = Hit("shared", 3600, limit)
+        answers = await asyncio.gather(*(store.limits.count([hit], 10.0) for _ in range(tries)))
+        print(sum(counted[0] for counted in answers))
+    finally:
+        await store.close()
+
+asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
+"""
+
+
+async def test_two_processes_hitting_at_once_never_pass_the_limit(database):
+    """Two real processes, each with its own connections, hit one counter at the same time:
+    together they are granted exactly the limit."""
+    store = await open_storage(database)  # migrated before the processes race to do it
+    await store.close()
+    limit, tries = 30, 50
+    processes = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            HITTER,
+            database,
+            str(tries),
+            str(limit),
+            stdout=asyncio.subprocess.PIPE,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+        for _ in range(2)
+    ]
+    outputs = [await process.communicate() for process in processes]
+    assert [process.returncode for process in processes] == [0, 0]
+    granted = [int(out.decode()) for out, _err in outputs]
+    assert sum(granted) == limit
+    store = await open_storage(database)
+    try:
+        assert await store.limits.hits("shared", HOUR, 10.0) == limit
+    finally:
+        await store.close()
