@@ -140,13 +140,11 @@ class MemoryCounter:
         if int(now // DAY) != self._day:  # forget the windows that ended (none is over a day)
             self._day = int(now // DAY)
             self._hits = {k: n for k, n in self._hits.items() if k[1] + DAY > now}
-        if any(hit.limit <= 0 for hit in hits):
-            return [False] * len(hits)
         counted = []
         for hit in hits:
             key = (hit.name, int(now // hit.window) * hit.window)
             used = self._hits.get(key, 0)
-            counted.append(used < hit.limit)
+            counted.append(used < hit.limit)  # a limit of 0 allows none
             if used < hit.limit:
                 self._hits[key] = used + 1
         return counted

@@ -59,22 +59,21 @@ class LimitStore:
     async def count(self, hits: Sequence[Hit], now: float) -> list[bool]:
         """Count each of ``hits`` (distinct names) that is under its limit in the window of
         ``now``, in one statement; for each, whether it was counted. A limit of 0 or less
-        counts nothing (and costs no statement)."""
-        if any(hit.limit <= 0 for hit in hits):
+        allows none (its hit is not written at all)."""
+        allowed = [hit for hit in hits if hit.limit > 0]
+        if not allowed:
             return [False] * len(hits)
-        if not hits:
-            return []
         await self._prune(now)
         rows, args = [], []
         # PostgreSQL locks the rows in this order: always the same order, so two statements on
         # the same counters wait for each other instead of deadlocking.
-        for hit in sorted(hits):
+        for hit in sorted(allowed):
             start = window_start(hit.window, now)
             rows.append("(?, ?, ?, 1, ?)")
             args += [hit.name, start, start + hit.window, hit.limit]
         counted = await self.db.change_returning(COUNT_HITS.format(rows=", ".join(rows)), *args)
         names = {row["name"] for row in counted}
-        return [hit.name in names for hit in hits]
+        return [hit.limit > 0 and hit.name in names for hit in hits]
 
     async def give_back(self, hits: Sequence[Hit], now: float) -> None:
         """Undo ``count`` of ``hits`` (the thing counted was not done after all), in the

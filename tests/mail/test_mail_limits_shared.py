@@ -10,7 +10,7 @@ import pytest
 
 from bot.mail import runner
 from bot.mail.mail_settings import MailSettings
-from bot.mail.reply_limits import ReplyLimiter, ReplyLimits
+from bot.mail.reply_limits import Refusal, ReplyKind, ReplyLimiter, ReplyLimits
 from bot.service import Channel, GameService, ManualClock, NotAllowed, Player
 from tests.mail.mail_support import Mailbox, mail
 
@@ -152,3 +152,32 @@ async def test_a_surface_counts_in_the_database_when_it_has_one(tmp_path, with_g
             assert surface.bot.correspondence.limiter is surface.bot.limiter
     finally:
         await surface.close()
+
+
+async def test_a_limit_of_zero_refuses_with_its_own_reason_in_memory_and_in_the_database(
+    database,
+):
+    service = await GameService.open(database, clock=ManualClock(START), tick_every=None)
+    try:
+        for counter in (None, service):
+
+            def limiter(counter=counter, **limits: int) -> ReplyLimiter:
+                return ReplyLimiter(ReplyLimits(**limits), ManualClock(START), counter)
+
+            no_hour = await limiter(replies_per_hour=0).admit("ann@x.org", ReplyKind.AUTOMATIC)
+            assert (no_hour.allowed, no_hour.refusal, no_hour.notice) == (
+                False,
+                Refusal.HOURLY_LIMIT,
+                None,
+            )
+            none = await limiter(replies_per_address=0).admit("ann@x.org", ReplyKind.AUTOMATIC)
+            assert (none.refusal, none.notice) == (Refusal.ADDRESS_LIMIT, None)
+            strangers = limiter(stranger_challenges=0)
+            assert await strangers.take_stranger_challenge("ann@x.org", "eve@y.org") is (
+                Refusal.STRANGER_CHALLENGES
+            )
+            # nothing a refusal counted stays counted: the day's limit in all is untouched
+            one = limiter(replies_per_day=1)
+            assert (await one.admit("bob@x.org", ReplyKind.AUTOMATIC)).allowed
+    finally:
+        await service.close()

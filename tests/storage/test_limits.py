@@ -36,12 +36,13 @@ async def test_several_counters_in_one_statement_each_under_its_own_limit(databa
         assert await store.limits.count([address, hour], 1.0) == [True, True]
         assert await store.limits.count([address, hour], 2.0) == [False, True]  # address full
         assert await store.limits.count([Hit("other", DAY, 2), hour], 3.0) == [True, False]
-        # a limit of 0 allows none, and counts nothing else either
+        # a limit of 0 allows none; the others beside it count as usual
         assert await store.limits.count([Hit("none", DAY, 0), Hit("x", DAY, 5)], 4.0) == [
             False,
-            False,
+            True,
         ]
-        assert await store.limits.hits("x", DAY, 4.0) == 0
+        assert await store.limits.count([Hit("none", DAY, 0)], 4.0) == [False]
+        assert await store.limits.hits("none", DAY, 4.0) == 0
     finally:
         await store.close()
 
