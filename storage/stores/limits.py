@@ -28,7 +28,9 @@ COUNT_HITS = (
     "hit_limit = excluded.hit_limit WHERE limit_counters.hits < excluded.hit_limit "
     "RETURNING name"
 )
-GIVE_BACK = "UPDATE limit_counters SET hits = hits - 1 WHERE hits > 0 AND ({keys})"
+GIVE_BACK = (
+    "UPDATE limit_counters SET hits = hits - 1 WHERE name = ? AND window_start = ? AND hits > 0"
+)
 HITS = "SELECT hits FROM limit_counters WHERE name = ? AND window_start = ?"
 PRUNE = "DELETE FROM limit_counters WHERE window_end <= ?"
 
@@ -78,11 +80,11 @@ class LimitStore:
     async def give_back(self, hits: Sequence[Hit], now: float) -> None:
         """Undo ``count`` of ``hits`` (the thing counted was not done after all), in the
         window of ``now``."""
-        if not hits:
-            return
-        keys = " OR ".join("(name = ? AND window_start = ?)" for _ in hits)
-        args = [value for hit in hits for value in (hit.name, window_start(hit.window, now))]
-        await self.db.execute(GIVE_BACK.format(keys=keys), *args)
+        # One statement per counter, each on its own: one holds a single row's lock, so it
+        # can never close a circle of waits with ``count``'s several (a deadlock, on
+        # PostgreSQL). Only a refused hit gives back, so this is the rare path.
+        for hit in sorted(hits):
+            await self.db.execute(GIVE_BACK, hit.name, window_start(hit.window, now))
 
     async def hits(self, name: str, window: int, now: float) -> int:
         """How many were counted in ``name``'s window of ``now``."""

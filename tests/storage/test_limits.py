@@ -150,3 +150,32 @@ async def test_two_processes_hitting_at_once_never_pass_the_limit(database):
         assert await store.limits.hits("shared", HOUR, 10.0) == limit
     finally:
         await store.close()
+
+
+async def test_counts_and_give_backs_at_once_stay_consistent(database):
+    """Replies as the mail limiter makes them, many at once from two connections: each counts
+    its address, the hour and the day in one statement, and gives back what it took when one
+    of them refused. None fails (no deadlock), the hour never passes its limit, and the day
+    holds exactly the replies granted."""
+    first, second = await open_storage(database), await open_storage(database)
+    try:
+        hour, day = Hit("all:hour", HOUR, 20), Hit("all:day", DAY, 1000)
+
+        async def reply(store, i):
+            hits = [Hit(f"address:{i % 7}", DAY, 4), hour, day]
+            counted = await store.limits.count(hits, 30.0)
+            if not all(counted):
+                await store.limits.give_back(
+                    [h for h, c in zip(hits, counted, strict=True) if c], 30.0
+                )
+            return all(counted)
+
+        granted = await asyncio.gather(*(reply(first if i % 2 else second, i) for i in range(80)))
+        assert 0 < sum(granted) <= 20
+        assert await first.limits.hits(day.name, DAY, 30.0) == sum(granted)
+        assert await second.limits.hits(hour.name, HOUR, 30.0) == sum(granted)
+        addresses = [await first.limits.hits(f"address:{a}", DAY, 30.0) for a in range(7)]
+        assert sum(addresses) == sum(granted) and max(addresses) <= 4
+    finally:
+        await first.close()
+        await second.close()
