@@ -69,13 +69,13 @@ def review_svg(review: Review, at: int) -> str:
     )
     for value, label in ((top, f"+{top}"), (0, "0"), (-top, f"-{top}")):
         parts.append(
-            f'<text x="{MARGIN_X - 6}" y="{y(value):.1f}" font-size="12" fill="{axis}" '
+            f'<text x="{MARGIN_X - 6}" y="{y(value):.1f}" font-size="15" fill="{axis}" '
             f'text-anchor="end" dominant-baseline="central">{label}</text>'
         )
     # TRANSLATORS: the review graph's labels: above the middle line South is winning
-    for text, where in ((_("South ahead"), 12), (_("North ahead"), HEIGHT - 6)):
+    for text, where in ((_("South ahead"), 15), (_("North ahead"), HEIGHT - 4)):
         parts.append(
-            f'<text x="{MARGIN_X + 4}" y="{where}" font-size="12" fill="{axis}">'
+            f'<text x="{MARGIN_X + 4}" y="{where}" font-size="15" fill="{axis}">'
             f"{escape(text)}</text>"
         )
     at = max(0, min(at, len(plies)))
