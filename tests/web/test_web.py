@@ -1,7 +1,8 @@
 """The web companion's routes through aiohttp's test client: the game page and its parts,
 404s, the security headers, plays from a token link with the service's exactly-once rules,
 refusals, escaping, the limit on plays, the event stream (a move made in this process or by
-another process on the same database), and the access log without tokens.
+another process on the same database), the access log without tokens, a finished game's
+kept review (or how to ask for one), and the puzzle answered as practice.
 
 The browser's side (clicks, keys, live pages, axe-core) is tests/test_web_browser.py.
 """
