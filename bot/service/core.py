@@ -65,7 +65,7 @@ from bot.service.types import (
 )
 from bot.service.vacations import Vacations, VacationStatus
 from engine import Side
-from engine.puzzles import Grade, Puzzle
+from engine.puzzles import Answer, Grade, Puzzle
 from storage import Storage, StorageUnavailable, open_storage
 from storage.records import PingMode
 
@@ -803,3 +803,14 @@ class GameService:
         """Wait until no AI turn and no notification is in flight (for tests and the
         terminal, which waits for the AI's reply)."""
         await self.tasks.idle()
+
+    def kept_review(self, game_id: int) -> GameReview | None:
+        """The review of a finished game if one was asked for and is kept, else None; never
+        starts one (a game's page shows it). See ``Reviews.kept``."""
+        return self.reviews.kept(game_id)
+
+    def practise_puzzle(self, puzzle_id: str, move: str) -> Answer:
+        """An answer to a puzzle checked for nobody, recorded nowhere (the web page's
+        visitor). Raises UnknownPuzzle, IllegalMove, NoReview. See ``Puzzles.practise``."""
+        with _refusal_leaving():
+            return self.puzzles.practise(puzzle_id, move)

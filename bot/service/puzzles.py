@@ -96,6 +96,29 @@ class PuzzleStanding:
     best_streak: int = 0
 
 
+def verdict(answer: Answer, perspective: Side | str = Side.SOUTH) -> str:
+    """An answer in a sentence or two: right or wrong, what the move leads to, and the line
+    that shows it; moves written as the player at ``perspective`` writes them (by default
+    South's pits uppercase, North's lowercase: the engine's notation, as boards drawn from
+    South's side read)."""
+    puzzle, side = answer.puzzle, perspective
+    move = to_perspective(answer.move, side)
+    if answer.correct:
+        # TRANSLATORS: {result} is "a win by 6", "a draw"...; {line} a line of moves.
+        return _("Right: {move} keeps {result} with best play. The proof line: {line}.").format(
+            move=move, result=describe_value(puzzle.value), line=line_text(answer.line, side)
+        )
+    return _(
+        "Not this one: after {move} the best is {after}, where the right move keeps "
+        "{result}. The refutation: {line}."
+    ).format(
+        move=move,
+        after=describe_value(answer.value_after),
+        result=describe_value(puzzle.value),
+        line=line_text(answer.line, side),
+    )
+
+
 @dataclass(frozen=True)
 class PuzzleResult:
     """The answer to a puzzle as checked by the solver (``answer``: right or wrong, the line,
@@ -120,26 +143,8 @@ class PuzzleResult:
         return self.standing.streak
 
     def verdict(self, perspective: Side | str = Side.SOUTH) -> str:
-        """The answer in a sentence or two: right or wrong, what the move leads to, and the
-        line that shows it; moves written as the player at ``perspective`` writes them (by
-        default South's pits uppercase, North's lowercase: the engine's notation, as boards
-        drawn from South's side read)."""
-        answer, puzzle, side = self.answer, self.puzzle, perspective
-        move = to_perspective(answer.move, side)
-        if answer.correct:
-            # TRANSLATORS: {result} is "a win by 6", "a draw"...; {line} a line of moves.
-            return _("Right: {move} keeps {result} with best play. The proof line: {line}.").format(
-                move=move, result=describe_value(puzzle.value), line=line_text(answer.line, side)
-            )
-        return _(
-            "Not this one: after {move} the best is {after}, where the right move keeps "
-            "{result}. The refutation: {line}."
-        ).format(
-            move=move,
-            after=describe_value(answer.value_after),
-            result=describe_value(puzzle.value),
-            line=line_text(answer.line, side),
-        )
+        """The answer in a sentence or two (``verdict``)."""
+        return verdict(self.answer, perspective)
 
     def streak_words(self) -> str:
         """Where the answer leaves the player: their streak, or that it was practice."""
@@ -301,6 +306,23 @@ class Puzzles:
             }
         )
         return PuzzleResult(checked, counted, await self.streak(player))
+
+    def practise(self, puzzle_id: str, move: str) -> Answer:
+        """``move`` checked as an answer to puzzle ``puzzle_id`` for nobody: recorded nowhere
+        (for a visitor without a player's identity). Only a lookup: a puzzle without the
+        move's line (no shipped one) is not proven for an anonymous visitor.
+
+        Raises UnknownPuzzle, IllegalMove, NoReview (the line is not in the puzzle)."""
+        puzzle = self.puzzle(puzzle_id)
+        try:
+            move = puzzle.position.play(move).last_move or move  # as the engine writes it
+        except EngineIllegalMove as err:
+            raise errors.IllegalMove(str(err)) from None
+        if move != puzzle.solution and puzzle.refutation(move) is None:
+            raise errors.NoReview(
+                _("this answer needs the solver: answer it on Discord or by mail")
+            )
+        return engine_puzzles.check(puzzle, move)
 
     async def _prove(
         self,

@@ -119,6 +119,11 @@ class Reviews:
             self._kept.popitem(last=False)
         return done
 
+    def kept(self, game_id: int) -> GameReview | None:
+        """The review of game ``game_id`` if one was asked for and is still kept, else None:
+        a look, never a review started (a page shows a review without asking for one)."""
+        return self._kept.get(game_id)
+
     async def _review(
         self, view: GameView, by: Player, progress: ReviewProgress | None
     ) -> GameReview:

@@ -1,5 +1,5 @@
 """The web companion: each game's page on the bot's database, live, and playable from a
-mail player's token link. ``mancala web`` serves it (``bot/commands/web.py``); docs/web.md
+mail player's token link; a finished game's review; the puzzles, to practise. ``mancala web`` serves it (``bot/commands/web.py``); docs/web.md
 says how to deploy it behind a reverse proxy.
 
 - ``links.py``: ``game_url(base, game_id, token=None)``, the address a message links to,
@@ -7,14 +7,19 @@ says how to deploy it behind a reverse proxy.
 - ``settings.py``: ``WebSettings``, from the environment (``MANCALA_WEB_*``);
 - ``app.py``: the routes, the security headers, the access log without tokens, the limit
   on plays per address (aiohttp);
-- ``pages.py``: a game's page as HTML, in the request's language, every name escaped;
+- ``pages.py``: a game's page as HTML, in the request's language, every name escaped, with
+  a finished game's review where the service keeps one; every page's layout and footer;
 - ``lists.py``: a tournament's page, the leaderboards and a player's page, the same way;
+- ``puzzle_page.py``: a puzzle's page (today's, or one by id), answered as practice;
 - ``board_svg.py``: the board as an inline SVG in the pictures' look, with their alt text;
+- ``review_svg.py``: a review's evaluation graph as an inline SVG in the review picture's
+  look, with its alt text, the ply shown marked;
 - ``feeds.py``: news of each game with a page open, for the pages' event streams;
 - ``server.py``: the process: the service, the application and its socket; or the pages
   beside another surface in its process (``start_web_surface``, for ``mancala bot``);
 - ``static/``: ``game.js`` (live news, plays by click and by key, stepping through a
-  finished game) and ``style.css``; the pages work without the script too.
+  finished game), ``puzzle.js`` (a puzzle's answer by click and by key) and ``style.css``;
+  the pages work without the scripts too.
 
 It uses the service's public verbs only, like every surface.
 """

@@ -16,6 +16,9 @@ Routes (``N`` a game's id, ``T`` a player's token, ``bot.tokens``):
 - ``GET /leaderboard/FAMILY``: the best ratings of a family (``/leaderboard``: Kalah's);
 - ``GET /player/P``: a player's ratings and recent games, ``P`` the number the database
   knows them by (``GameService.player_number``), never their address;
+- ``GET /puzzle``: today's puzzle; ``GET /puzzle/ID`` one by its id; ``POST`` there
+  answers it as practice (``move``), checked and recorded nowhere, as many a minute per
+  address as plays;
 - ``GET /health``: 200 while the database answers (for a container's health check);
 - ``/static/``: the script and the style sheet.
 
@@ -42,6 +45,7 @@ from aiohttp.abc import AbstractAccessLogger
 
 from bot.i18n import Language, _, choose, speaking
 from bot.service import GameService, GameView, NotFound, Player, ServiceError, Unavailable
+from bot.service.errors import UnknownPuzzle
 from bot.service.ratings import Family
 from bot.service.tournaments import Format
 from bot.tokens import TOKEN_LENGTH, Tokens
@@ -49,12 +53,14 @@ from bot.web.feeds import GameFeeds
 from bot.web.links import game_url, player_path
 from bot.web.lists import PlayedGame, leaderboard_page, player_page, tournament_page
 from bot.web.pages import GamePage, first_mover, game_page, live_part, message_page, not_found_page
+from bot.web.puzzle_page import puzzle_page
 from engine import SIDES, Side, from_perspective
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 GAME = r"{game:[0-9]{1,20}}"
+PUZZLE = "/puzzle/{puzzle:[a-z0-9-]{1,60}}"
 TOKEN = rf"{{token:[a-z2-7]{{{TOKEN_LENGTH}}}}}"
 _TOKEN_IN_PATH = re.compile(r"/play/[^/?#]*")
 CSP = (
@@ -258,7 +264,9 @@ async def _page(
             at = int(text)
             first = first_mover(await service.export(view.id))
     links: dict[str, str] = {s: await player_link(service, view.player(s)) for s in SIDES}
-    return GamePage(view, names, seat, at, first, said, refused, links)
+    review = service.kept_review(view.id) if view.is_over else None
+    reviewed = review.review if review is not None else None
+    return GamePage(view, names, seat, at, first, said, refused, links, reviewed)
 
 
 def _urls(view: GameView, token: str | None) -> tuple[str, str, str, str]:
@@ -474,6 +482,33 @@ async def show_player(request: web.Request) -> web.StreamResponse:
     return html(player_page(await public_name(service, player), ratings, played))
 
 
+async def show_puzzle(request: web.Request) -> web.StreamResponse:
+    """Today's puzzle (``/puzzle``) or one by its id, to answer as practice: by POST, checked
+    by the service and recorded nowhere (a page's visitor is nobody the service knows)."""
+    service = request.app[SERVICE]
+    daily = "puzzle" not in request.match_info
+    try:
+        if daily:
+            puzzle = await service.daily_puzzle()
+        else:
+            puzzle = service.puzzle(request.match_info["puzzle"])
+    except UnknownPuzzle:
+        raise web.HTTPNotFound() from None
+    action = f"/puzzle/{puzzle.id}"
+    if request.method != "POST":
+        return html(puzzle_page(puzzle, action, daily))
+    if not request.app[LIMITS].allow(client_address(request)):
+        said = _("Too many answers from your address; wait a minute.")
+        return html(message_page(_("Too many answers"), said), status=429)
+    form = await request.post()
+    move = from_perspective(str(form.get("move") or "")[:8], puzzle.side)
+    try:
+        answer = service.practise_puzzle(puzzle.id, move)
+    except ServiceError as err:
+        return html(puzzle_page(puzzle, action, daily, refused=str(err)), status=409)
+    return html(puzzle_page(puzzle, action, daily, answer))
+
+
 async def health(request: web.Request) -> web.StreamResponse:
     """For a container's HEALTHCHECK or a proxy: 200 while the database answers."""
     try:
@@ -524,6 +559,9 @@ def make_app(
             web.get("/leaderboard", show_leaderboard),
             web.get("/leaderboard/{family:[a-z-]{1,20}}", show_leaderboard),
             web.get("/player/{player:[0-9]{1,12}}", show_player),
+            web.get("/puzzle", show_puzzle),
+            web.get(PUZZLE, show_puzzle),
+            web.post(PUZZLE, show_puzzle),
             web.get("/health", health),
             web.get("/favicon.ico", no_icon),
             web.static("/static", STATIC, append_version=False),

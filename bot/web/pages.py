@@ -21,22 +21,32 @@ from babel.dates import format_datetime
 
 from bot.i18n import _, current_language
 from bot.render.board_picture import describe_board
-from bot.render.words import side_name
+from bot.render.words import move_class, side_name
 from bot.service import GameView
 from bot.web.board_svg import board_svg
+from bot.web.review_svg import review_svg
 from engine import SIDES, Game, Position, Side, render, result_lines, to_perspective
+from engine.review import ERRORS, Review
 
 
-def layout(title: str, body: str, script: bool = False) -> str:
-    """A whole page: ``title`` is escaped here, ``body`` is HTML already."""
+def footer() -> str:
+    """Every page's links to the pages that stand alone: the puzzle, the leaderboards."""
+    links = (("/puzzle", _("Today's puzzle")), ("/leaderboard", _("Leaderboards")))
+    items = " ".join(f'<a href="{href}">{escape(text)}</a>' for href, text in links)
+    return f'<footer><nav aria-label="{escape(_("More pages"))}">{items}</nav></footer>'
+
+
+def layout(title: str, body: str, script: str = "") -> str:
+    """A whole page: ``title`` is escaped here, ``body`` is HTML already; ``script`` a file
+    of ``/static/`` the page runs, if any."""
     lang = current_language().value
-    scripts = '<script src="/static/game.js" defer></script>' if script else ""
+    scripts = f'<script src="/static/{script}" defer></script>' if script else ""
     return (
         f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}</title>"
         '<link rel="stylesheet" href="/static/style.css">'
-        f"{scripts}</head><body>{body}</body></html>\n"
+        f"{scripts}</head><body>{body}{footer()}</body></html>\n"
     )
 
 
@@ -81,10 +91,16 @@ class GamePage:
     said: str = ""  # the answer to the player's last play, if any
     refused: bool = False
     links: dict[str, str] = field(default_factory=dict)  # side -> its player's page
+    review: Review | None = None  # a finished game's review, where one is kept
 
     @property
     def seen_from(self) -> Side:
         return self.seat or Side.SOUTH
+
+    @property
+    def shown_ply(self) -> int:
+        """The ply the page shows: the one stepped to, else the last."""
+        return self.at if self.stepping and self.at is not None else len(self.view.moves)
 
     @property
     def stepping(self) -> bool:
@@ -166,15 +182,16 @@ def _moves(page: GamePage) -> str:
     if not view.moves:
         return ""
     items = []
+    judged = {p.ply: p.move_class for p in page.review.plies} if page.review else {}
     for ply, move in enumerate(view.moves, 1):
         word = escape(move)
         if view.is_over:
-            current = (
-                ' aria-current="step"'
-                if ply == (page.at if page.stepping else len(view.moves))
-                else ""
-            )
+            current = ' aria-current="step"' if ply == page.shown_ply else ""
             word = f'<a href="?ply={ply}" data-ply="{ply}"{current}>{word}</a>'
+        kind = judged.get(ply)
+        if kind is not None:
+            error = " error" if kind in ERRORS else ""
+            word += f' <span class="class {kind.value}{error}">{escape(move_class(kind))}</span>'
         items.append(f"<li>{word}</li>")
     title = escape(_("Moves"))
     return (
@@ -188,7 +205,7 @@ def _steps(page: GamePage) -> str:
     if not view.is_over:
         return ""
     total = len(view.moves)
-    at = page.at if page.stepping and page.at is not None else total
+    at = page.shown_ply
 
     def step(to: int, label: str, arrow: str, key: str) -> str:
         if 0 <= to <= total and to != at:
@@ -207,6 +224,26 @@ def _steps(page: GamePage) -> str:
         + f'<span class="where" role="status">{where}</span>'
         + step(at + 1, _("Next move"), "→", "ArrowRight")
         + "</nav>"
+    )
+
+
+def _review(page: GamePage) -> str:
+    """A finished game's evaluation graph, the ply shown marked; or how to ask for one (the
+    service reviews a game for a player who asks: a page's visitor is nobody it knows)."""
+    view = page.view
+    if not view.is_over or not view.moves:
+        return ""
+    title = escape(_("Review"))
+    if page.review is None:
+        how = _(
+            "This game has not been reviewed yet. Ask for the solver's review with "
+            "/mancala review {id} on Discord, or reply 'review' to the game's last mail; "
+            "it then shows here."
+        ).format(id=view.id)
+        return f'<h2 id="review-title">{title}</h2><p class="no-review">{escape(how)}</p>'
+    return (
+        f'<h2 id="review-title">{title}</h2>'
+        f'<figure class="review">{review_svg(page.review, page.shown_ply)}</figure>'
     )
 
 
@@ -273,6 +310,7 @@ def live_part(page: GamePage, action: str, record: str) -> str:
         + f'<div id="said" role="status" aria-live="polite">{said}</div>'
         + _play(page, action)
         + _moves(page)
+        + _review(page)
         + f'<p class="record"><a href="{escape(record)}" download>{download}</a></p>'
     )
 
@@ -292,4 +330,4 @@ def game_page(page: GamePage, action: str, record: str, events: str, part: str) 
         # replaced whole, and a region replaced whole is not read out)
         + '<p id="news" class="sr-only" role="status" aria-live="polite"></p></main>'
     )
-    return layout(title, body, script=True)
+    return layout(title, body, script="game.js")

@@ -1,7 +1,8 @@
 """The web companion's routes through aiohttp's test client: the game page and its parts,
 404s, the security headers, plays from a token link with the service's exactly-once rules,
 refusals, escaping, the limit on plays, the event stream (a move made in this process or by
-another process on the same database), and the access log without tokens.
+another process on the same database), the access log without tokens, a finished game's
+kept review (or how to ask for one), and the puzzle answered as practice.
 
 The browser's side (clicks, keys, live pages, axe-core) is tests/test_web_browser.py.
 """
@@ -546,3 +547,69 @@ async def test_a_player_page_shows_only_what_playing_made_public(service, client
     for path in ("/player/999999", "/player/99999999999", "/player/abc", "/player/-1"):
         assert (await client.get(path)).status == 404
     assert (await client.get("/player/ann@example.org")).status == 404  # never by address
+
+
+async def test_a_finished_game_shows_its_kept_review_and_marks_the_ply_shown(service, client):
+    game_id = await new_game(service, "kalah:pits=3,seeds=2")
+    await service.move(game_id, ANN, "B", expected_ply=0)
+    await service.move(game_id, ANN, "A", expected_ply=1)
+    await service.resign(game_id, BOB)
+    page = await (await client.get(f"/game/{game_id}")).text()
+    assert "has not been reviewed yet" in page and f"/mancala review {game_id}" in page
+    assert 'class="graph"' not in page and 'class="class ' not in page
+
+    reviewed = await service.review(game_id, ANN)  # a player asks, on any surface
+    classes = [p.move_class.value for p in reviewed.review.plies]
+    page = await (await client.get(f"/game/{game_id}")).text()
+    assert "not been reviewed" not in page
+    svg = re.search(r'<svg[^>]*class="graph".*?</svg>', page, re.S).group(0)
+    label = re.search(r'aria-label="([^"]*)"', svg).group(1)
+    assert label.startswith("Evaluation graph of 2 moves")
+    shown = re.findall(r'<span class="class (\w+)[^"]*">([^<]*)</span>', page)
+    assert [kind for kind, _word in shown] == classes
+    end = re.search(r'class="at" x1="([0-9.]+)"', svg).group(1)
+    start_page = await (await client.get(f"/game/{game_id}?ply=0")).text()
+    start = re.search(r'class="graph".*?class="at" x1="([0-9.]+)"', start_page, re.S).group(1)
+    assert float(start) < float(end)  # the mark moves with the ply shown
+
+    german = await client.get(f"/game/{game_id}", headers={"Accept-Language": "de"})
+    words = re.findall(r'<span class="class \w+[^"]*">([^<]*)</span>', await german.text())
+    english = [word for _kind, word in shown]
+    assert len(words) == len(english) and words != english  # the classes in German
+
+
+async def test_the_puzzle_page_shows_today_s_puzzle_and_checks_answers_as_practice(service, client):
+    from engine import to_perspective
+
+    daily = await service.daily_puzzle()
+    page = await (await client.get("/puzzle")).text()
+    assert f'action="/puzzle/{daily.id}"' in page and daily.id in page
+    assert "to move: one move keeps" in page and 'class="board"' in page
+    legal = daily.position.legal_moves()
+    shown = re.findall(r'<button class="move" name="move" value="([A-Z])">', page)
+    assert shown == [to_perspective(m, daily.side) for m in legal]  # the mover's letters
+
+    right = to_perspective(daily.solution, daily.side)
+    answered = await (await client.post(f"/puzzle/{daily.id}", data={"move": right})).text()
+    assert 'class="said right"' in answered and "Right:" in answered
+    wrong = next(m for m in legal if m != daily.solution)
+    response = await client.post(
+        f"/puzzle/{daily.id}", data={"move": to_perspective(wrong, daily.side)}
+    )
+    answered = await response.text()
+    assert 'class="said wrong"' in answered and f"The solution: {right}." in answered
+    assert (await service.puzzle_streak(ANN)).answered == 0  # recorded nowhere
+
+    refused = await client.post(f"/puzzle/{daily.id}", data={"move": "Z"})
+    assert refused.status == 409 and 'class="said refused"' in await refused.text()
+    assert (await client.get("/puzzle/no-such-puzzle")).status == 404
+    for _more in range(5):  # the limit of plays per address: 5 a minute here
+        await client.post(f"/puzzle/{daily.id}", data={"move": right})
+    assert (await client.post(f"/puzzle/{daily.id}", data={"move": right})).status == 429
+
+
+async def test_every_page_links_to_the_puzzle(service, client):
+    game_id = await new_game(service)
+    for path in (f"/game/{game_id}", "/leaderboard", "/game/abc", "/puzzle"):
+        page = await (await client.get(path)).text()
+        assert "<footer><nav" in page and 'href="/puzzle"' in page

@@ -1,6 +1,8 @@
 """The web pages in a real browser (Chromium, driven by Playwright): a move played by a
 click and by a key from a token link, seen arriving on a second page; a finished game
-stepped through with the arrows; and axe-core's accessibility checks on the pages.
+stepped through with the arrows, its review's graph marking the ply shown; the puzzle
+answered by a click and by a key; and axe-core's accessibility checks on every kind of page
+in every language the bot speaks.
 
 Playwright's own browser download cannot be reached from here, so the tests drive Debian's
 Chromium (``apt-get install chromium``; .ci/run installs it). Without it they skip, except
@@ -9,6 +11,7 @@ under ``CI``, where a skip would hide a gap: there they fail.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 from pathlib import Path
@@ -22,6 +25,7 @@ except ImportError:
 
 from aiohttp import web
 
+from bot.i18n import Language
 from bot.service import Channel, GameService, ManualClock, Player
 from bot.service.tournaments import TimeControl
 from bot.tokens import Tokens
@@ -78,9 +82,9 @@ async def site(tmp_path):
     await service.close()
 
 
-async def new_game(service: GameService, moves: str = "") -> int:
+async def new_game(service: GameService, moves: str = "", rules: str = "kalah") -> int:
     place = Channel("email", f"browser-{await service.open_game_count()}")
-    challenge = await service.challenge(ANN, BOB, "kalah", place)
+    challenge = await service.challenge(ANN, BOB, rules, place)
     game = await service.accept(challenge.id, BOB)
     for move in moves.split():
         game = await service.move(game.id, game.to_move, move, expected_ply=game.ply)
@@ -168,6 +172,50 @@ async def test_a_finished_game_steps_with_the_arrows_and_offers_its_record(brows
     assert Path(await download.path()).read_text() == await service.export(game_id)
 
 
+async def reviewed_game(service: GameService) -> int:
+    """A short finished game on a small board, reviewed (as a player asks on any surface)."""
+    game_id = await new_game(service, "B A", rules="kalah:pits=3,seeds=2")
+    await service.resign(game_id, BOB)
+    await service.review(game_id, ANN)
+    return game_id
+
+
+async def test_a_reviewed_game_marks_the_ply_shown_on_its_graph(browser, site):
+    service, base = site
+    game_id = await reviewed_game(service)
+    page = await browser.new_page()
+    await page.goto(f"{base}/game/{game_id}")
+    graph = page.locator("svg.graph")
+    assert (await graph.get_attribute("aria-label") or "").startswith("Evaluation graph")
+    assert await page.locator(".moves .class").count() == 2
+    end = await graph.locator(".at").get_attribute("x1")
+    await page.keyboard.press("ArrowLeft")
+    await expect(page.locator(".steps .where")).to_have_text("Move 1 of 2", timeout=WAIT)
+    before = await page.locator("svg.graph .at").get_attribute("x1")
+    assert float(before or 0) < float(end or 0)
+
+
+async def test_the_puzzle_is_answered_by_a_click_and_by_a_key(browser, site):
+    from engine import to_perspective
+
+    service, _base = site
+    _service, base = site
+    puzzle = await service.daily_puzzle()
+    right = to_perspective(puzzle.solution, puzzle.side)
+    wrong = next(
+        to_perspective(m, puzzle.side)
+        for m in puzzle.position.legal_moves()
+        if m != puzzle.solution
+    )
+    page = await browser.new_page()
+    await page.goto(f"{base}/puzzle")
+    await page.click(f'svg.board g[data-pit="{right}"]')
+    await expect(page.locator("#said .right")).to_be_visible(timeout=WAIT)
+    await page.keyboard.press(wrong.lower())
+    await expect(page.locator("#said .wrong")).to_be_visible(timeout=WAIT)
+    await expect(page.locator("#said .solution")).to_contain_text(right, timeout=WAIT)
+
+
 async def test_axe_core_finds_no_accessibility_violation(browser, site):
     from axe_playwright_python.async_playwright import Axe
 
@@ -183,22 +231,62 @@ async def test_axe_core_finds_no_accessibility_violation(browser, site):
     for who in players:
         await service.join_tournament(cup.id, who)
     await service.start_tournament(cup.id, players[0])
+    reviewed = await reviewed_game(service)
     axe = Axe()
     page = await browser.new_page()
-    for address in (
+    every_kind = (
         seat(base, going, ANN),
-        seat(base, going, BOB),
         f"{base}/game/{going}",
-        f"{base}/game/{over}?ply=1",
+        f"{base}/game/{over}?ply=1",  # not reviewed: says how to ask
+        f"{base}/game/{reviewed}?ply=1",  # the graph and the moves' classes
         f"{base}/game/999999",
         f"{base}/tournament/{cup.id}",
         f"{base}/leaderboard/oware",
         f"{base}/player/{await service.player_number(ANN)}",  # ratings and games
+        f"{base}/puzzle",  # last: the tab then answers it
+    )
+    in_english_too = (
+        seat(base, going, BOB),
         f"{base}/player/{await service.player_number(players[1])}",  # no rated game yet
-    ):
-        await page.goto(address)
-        results = await axe.run(page)
-        assert results.violations_count == 0, f"{address}:\n{results.generate_report()}"
+    )
+
+    async def violations(tab, english: bool) -> list[dict]:
+        """axe-core's violations on the tab's page: every one in English; in the other
+        languages (the same pages, other words) the serious and critical ones of the WCAG
+        rules, which is what their words can change."""
+        options = {"resultTypes": ["violations"]}
+        if not english:
+            options["runOnly"] = {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]}
+        found = await tab.evaluate("options => axe.run(document, options)", options)
+        return [v for v in found["violations"] if english or v["impact"] in ("serious", "critical")]
+
+    async def check(language: Language) -> list[str]:
+        """Every kind of page in ``language``: its lang attribute and axe-core's checks."""
+        tab = await browser.new_page(extra_http_headers={"Accept-Language": language.value})
+        await tab.add_init_script(axe.axe_script)  # in every page the tab loads, once
+        english = language is Language.EN
+        failed = []
+        for address in (in_english_too if english else ()) + every_kind:
+            await tab.goto(address)
+            if await tab.get_attribute("html", "lang") != language.value:
+                failed.append(f"{language.value} {address}: lang")
+            if found := await violations(tab, english):
+                failed.append(f"{language.value} {address}: {found}")
+        # an answered puzzle: its verdict and the solution shown
+        await tab.click("button.move >> nth=0")
+        await expect(tab.locator("#said p").first).to_be_visible(timeout=WAIT)
+        if found := await violations(tab, english):
+            failed.append(f"{language.value} the answered puzzle: {found}")
+        await tab.close()
+        return failed
+
+    # one browser, a tab for each language, side by side: the checks stay quick
+    found = await asyncio.gather(*(check(language) for language in Language))
+    assert not [failure for failures in found for failure in failures], found
+    await page.goto(f"{base}/game/999999")
     assert re.search(r"kalah", await page.title()) is None  # the 404 page names no game
     await page.set_content('<html><body><img src="/nothing.png"></body></html>')
     assert (await axe.run(page)).violations_count > 0  # it can fail: no lang, no alt
+    await page.add_init_script(axe.axe_script)
+    await page.goto(f"{base}/static/style.css")  # a page without lang or title
+    assert {v["id"] for v in await violations(page, False)} >= {"html-has-lang"}
