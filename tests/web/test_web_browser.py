@@ -100,6 +100,17 @@ async def shows_ply(page, ply: int) -> None:
     await expect(page.locator("#live .state")).to_have_attribute("data-ply", str(ply), timeout=WAIT)
 
 
+async def test_a_click_on_the_opponents_pit_plays_nothing(browser, site):
+    service, base = site
+    game_id = await new_game(service)
+    ann = await browser.new_page()
+    await ann.goto(seat(base, game_id, ANN))
+    await ann.click('svg [data-pit="c"]')  # Bob's pit c, across from her C: no move of hers
+    await ann.click('svg [data-pit="D"]')
+    await shows_ply(ann, 1)
+    assert (await service.get_game(game_id)).moves == ("D",)
+
+
 async def test_moves_by_click_and_by_key_arrive_on_another_open_page(browser, site):
     service, base = site
     game_id = await new_game(service)

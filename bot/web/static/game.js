@@ -16,15 +16,22 @@
   }
 
   // Fetch the live part anew (query: "?ply=K" to step) and put it in place, keeping the
-  // keyboard focus on the same control where it still exists.
+  // keyboard focus on the same control where it still exists. Answers can arrive out of
+  // order (two steps pressed quickly): only the newest request's answer is shown.
+  let latest = 0;
   async function refresh(query) {
+    const ticket = ++latest;
     const focused = document.activeElement;
     const key = focused && focused.dataset ? focused.dataset.key : undefined;
     const response = await fetch(partUrl + (query || ""), { cache: "no-store" });
     if (!response.ok) {
       return false;
     }
-    live.innerHTML = await response.text();
+    const text = await response.text();
+    if (ticket !== latest) {
+      return false;
+    }
+    live.innerHTML = text;
     if (key) {
       const again = live.querySelector('[data-key="' + key + '"]');
       if (again) {
@@ -88,10 +95,19 @@
     say(answer.said, !answer.ok);
   });
 
-  function moveButton(letter) {
-    const wanted = letter.toUpperCase();
-    const found = Array.from(live.querySelectorAll("button.move")).filter(function (b) {
-      return b.value.toUpperCase() === wanted;
+  // The move button a letter names: the same letter first (case decides where any pit may
+  // be played); a key typed in the other case names the player's own pit, as in chat, but a
+  // click on the opponent's pit is no move of the player's.
+  function moveButton(letter, exact) {
+    const buttons = Array.from(live.querySelectorAll("button.move"));
+    const same = buttons.filter(function (b) {
+      return b.value === letter;
+    });
+    if (same.length === 1 || exact) {
+      return same.length === 1 ? same[0] : null;
+    }
+    const found = buttons.filter(function (b) {
+      return b.value.toUpperCase() === letter.toUpperCase();
     });
     return found.length === 1 ? found[0] : null;
   }
@@ -106,7 +122,7 @@
     }
     const pit = event.target.closest("[data-pit]");
     if (pit && shown().playable === "yes") {
-      const button = moveButton(pit.dataset.pit);
+      const button = moveButton(pit.dataset.pit, true);
       if (button) {
         button.click();
       }
