@@ -9,7 +9,6 @@ solve never builds a table for more seeds than its board holds.
 from __future__ import annotations
 
 import functools
-
 import random
 from pathlib import Path
 
