@@ -4,6 +4,7 @@ and who plays there."""
 from __future__ import annotations
 
 from storage.driver import Driver
+from storage.errors import StorageError
 from storage.records import PingMode, PlayerRecord
 
 PLAYER = "SELECT * FROM players WHERE id = ?"
@@ -44,7 +45,8 @@ class PlayerStore:
             async with self.db.transaction() as tx:
                 await tx.execute(ADD_PLAYER, surface, external_id, now)
                 row = await tx.one(PLAYER_ID, surface, external_id)
-        assert row is not None  # added, or there already (ON CONFLICT DO NOTHING)
+        if row is None:  # added, or there already (ON CONFLICT DO NOTHING): never missing
+            raise StorageError(f"player {surface}:{external_id[:40]} was not stored")
         return int(row["id"])
 
     async def get(self, player_id: int) -> PlayerRecord | None:
