@@ -62,6 +62,7 @@ from bot.service.types import (
     OfferKind,
     Player,
     Rating,
+    RatingStep,
 )
 from bot.service.vacations import Vacations, VacationStatus
 from engine import Side
@@ -615,6 +616,12 @@ class GameService:
     async def rating(self, player: Player, rules: str) -> Rating:
         """The player's rating in a ruleset. See ``Looking.rating``."""
         return await self.looking.rating(player, rules)
+
+    @refusals_counted
+    async def rating_history(self, player: Player, rules: str, limit: int = 50) -> list[RatingStep]:
+        """The player's rating after each of their last rated games in a family, oldest first.
+        See ``Looking.rating_history``."""
+        return await self.looking.rating_history(player, rules, limit)
 
     @refusals_counted
     async def leaderboard(
