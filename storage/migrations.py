@@ -426,6 +426,24 @@ CREATE TABLE rating_history (
 CREATE INDEX rating_history_player ON rating_history (player_id, family, rated_at);
 """,
     ),
+    # A finished game's review by the solver (bot.service.reviews), kept once made so that
+    # every process shows it (a review asked for on Discord shows on the web pages of another
+    # process) and nobody pays for it twice. ``budget`` is what it cost per ply
+    # (engine.review.Budget as JSON); ``version`` the layout of ``review``
+    # (engine.review.STORED_FORMAT).
+    (
+        13,
+        """
+CREATE TABLE game_reviews (
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    budget      TEXT NOT NULL,
+    version     INTEGER NOT NULL,
+    review      TEXT NOT NULL,               -- JSON: engine.review.stored_json
+    reviewed_at REAL NOT NULL,
+    PRIMARY KEY (game_id)
+) WITHOUT ROWID;
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

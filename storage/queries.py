@@ -48,6 +48,7 @@ TABLES = (
     "premoves",
     "limit_counters",
     "rating_history",
+    "game_reviews",
 )
 
 

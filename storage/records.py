@@ -294,6 +294,23 @@ class RatingPoint:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewRecord:
+    """A row of ``game_reviews``: game ``game_id``'s review by the solver (``review``, JSON
+    in layout ``version``), made with ``budget`` (what a ply could cost, as JSON) at
+    ``reviewed_at``."""
+
+    game_id: int
+    budget: str
+    version: int
+    review: str
+    reviewed_at: float
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> ReviewRecord:
+        return cls(**{field.name: row[field.name] for field in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
 class Established:
     """Which ratings a leaderboard shows: those whose deviation, grown to ``now`` by
     ``volatility² × growth × seconds since rated_at`` (added to its square), is still under

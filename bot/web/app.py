@@ -265,7 +265,7 @@ async def _page(
             at = int(text)
             first = first_mover(await service.export(view.id))
     links: dict[str, str] = {s: await player_link(service, view.player(s)) for s in SIDES}
-    review = service.kept_review(view.id) if view.is_over else None
+    review = await service.kept_review(view.id) if view.is_over else None
     reviewed = review.review if review is not None else None
     return GamePage(view, names, seat, at, first, said, refused, links, reviewed)
 

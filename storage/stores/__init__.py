@@ -7,6 +7,7 @@ method and a migration. Work that spans domains passes its one transaction along
 - ``challenges``: challenges, and accepting one with its game (``ChallengeStore``);
 - ``players``: players, their settings, and Discord servers (``PlayerStore``);
 - ``ratings``: ratings and their history, leaderboards, head to head (``RatingStore``);
+- ``reviews``: finished games' reviews by the solver, kept once made (``ReviewStore``);
 - ``puzzles``: puzzle answers and standings (``PuzzleStore``);
 - ``tournaments``: tournaments, their rounds, pairings and games (``TournamentStore``);
 - ``schedule``: vacations, digests and conditional moves (``ScheduleStore``);

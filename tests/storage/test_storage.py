@@ -9,7 +9,7 @@ import pytest
 from engine import Side
 from storage import ChannelTaken, StorageError, is_postgres_url, open_storage
 from storage.migrations import LATEST
-from storage.records import GameStatus, NewGame, NewMove, RatingRecord
+from storage.records import GameStatus, NewGame, NewMove, RatingRecord, ReviewRecord
 
 
 def game_row(south, north, channel="c1", now=0.0) -> NewGame:
@@ -165,6 +165,24 @@ async def test_every_rated_end_leaves_one_history_row_per_player_in_its_transact
     ]
     assert (await store.ratings.get(a, "kalah")).rating == 1700.0  # the current one, as before
     assert len(await store.table_rows("rating_history")) == 7
+    await store.close()
+
+
+async def test_a_review_is_kept_per_game_and_a_new_one_replaces_it(database):
+    store = await open_storage(database)
+    a = await store.players.id("discord", "1", 0.0)
+    b = await store.players.id("discord", "2", 0.0)
+    game = await store.games.create(game_row(a, b))
+    assert await store.reviews.get(game) is None
+    first = ReviewRecord(game, '{"nodes": 5}', 1, '{"plies": []}', 10.0)
+    await store.reviews.put(first)
+    assert await store.reviews.get(game) == first
+    again = ReviewRecord(game, '{"nodes": 9}', 2, '{"plies": [1]}', 20.0)
+    await store.reviews.put(again)  # made again under another budget
+    assert await store.reviews.get(game) == again
+    assert len(await store.table_rows("game_reviews")) == 1
+    with pytest.raises(Exception, match="(?i)foreign key"):  # of a game that exists
+        await store.reviews.put(ReviewRecord(game + 100, "{}", 1, "{}", 0.0))
     await store.close()
 
 

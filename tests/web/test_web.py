@@ -618,6 +618,33 @@ async def test_a_finished_game_shows_its_kept_review_and_marks_the_ply_shown(ser
     assert len(words) == len(english) and words != english  # the classes in German
 
 
+async def test_a_review_asked_for_in_another_process_shows_on_the_page(database):
+    """``mancala bot`` makes the review a player asked for on Discord or by mail; a separate
+    ``mancala web`` on the same database shows it, made nowhere but there."""
+    from tests.service.test_ai_fairness import NeverCompiled
+
+    bot = await GameService.open(database, clock=ManualClock(), tick_every=None, ai_workers=1)
+    web_side = await GameService.open(database, clock=ManualClock(), tick_every=None, ai_workers=1)
+    try:
+        bot.ai.kernel = NeverCompiled()  # the plain-Python solver: the board is small
+        game_id = await new_game(bot, "kalah:pits=3,seeds=2")
+        await bot.move(game_id, ANN, "B", expected_ply=0)
+        await bot.move(game_id, ANN, "A", expected_ply=1)
+        await bot.resign(game_id, BOB)
+        app = make_app(web_side, Tokens(SECRET), feed_interval=0.05)
+        async with TestClient(TestServer(app)) as client:
+            page = await (await client.get(f"/game/{game_id}")).text()
+            assert "has not been reviewed yet" in page
+            reviewed = await bot.review(game_id, BOB)
+            page = await (await client.get(f"/game/{game_id}")).text()
+        assert "not been reviewed" not in page and 'class="graph"' in page
+        shown = re.findall(r'<span class="class (\w+)[^"]*">', page)
+        assert shown == [p.move_class.value for p in reviewed.review.plies]
+    finally:
+        await web_side.close()
+        await bot.close()
+
+
 async def test_the_puzzle_page_shows_today_s_puzzle_and_checks_answers_as_practice(service, client):
     from engine import to_perspective
 
