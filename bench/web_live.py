@@ -10,12 +10,21 @@ run and the same process. On SQLite the web process learns of a move from anothe
 checking its copy of the game every half second (``bot.web.server.CACHE_TTL``) and its
 watchers look every 0.2 s: the baseline shows that floor; the difference is the viewers'.
 
+With ``--backend postgres`` the same, on PostgreSQL: ``mancala web`` in one process and the
+moves made in this one, each with its own connections to one database, as ``mancala mail`` and
+``mancala web`` run apart in production. The web process hears of a move from the database's
+NOTIFY (no check every half second): its delay is what LISTEN/NOTIFY costs. The database is
+``--database`` (a ``postgresql://`` URL, or ``MANCALA_BENCH_PG``; it must be empty: a new
+database), else a throwaway server started from the system's PostgreSQL binaries as the
+tests do (``tests/postgres_server.py``) and removed at the end.
+
 (b) Weight: the game page's first load, the HTML and each file it refers to (style sheet,
 script, pictures: the board is an inline SVG), in bytes; and the time to serve the page,
 the median of ``--requests`` sequential requests on loopback (measured by the client, so it
 includes loopback HTTP, which is small beside it).
 
     .venv/bin/python bench/web_live.py [--viewers 500] [--moves 10] [--requests 30]
+    .venv/bin/python bench/web_live.py --backend postgres [--database postgresql://...]
 
 Each viewer sends its own ``X-Forwarded-For`` (loopback is a trusted proxy), as distinct
 visitors behind a reverse proxy would: one address may keep only 32 pages open. Every loop
@@ -34,6 +43,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -183,9 +193,37 @@ async def page_weight(base: str, game_id: int, requests: int) -> None:
             )
 
 
+@contextlib.contextmanager
+def postgres_database(given: str | None) -> Iterator[str]:
+    """``given`` (a new, empty database's URL), else a fresh database on a throwaway server
+    started from the system's binaries, as the tests start theirs, stopped at the end."""
+    if given:
+        yield given
+        return
+    from tests.postgres_server import HOW_TO_GET, PostgresServer, binaries
+
+    bindir = binaries()
+    if bindir is None:
+        raise SystemExit(HOW_TO_GET)
+    server = PostgresServer(bindir).start()
+    try:
+        yield server.new_database()
+    finally:
+        server.stop()
+
+
 async def main(args: argparse.Namespace) -> None:
+    if args.backend == "postgres":
+        with postgres_database(args.database or os.environ.get("MANCALA_BENCH_PG")) as url:
+            await run(args, url, "PostgreSQL, LISTEN/NOTIFY")
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            await run(args, os.path.join(tmp, "games.sqlite3"), "SQLite")
+
+
+async def run(args: argparse.Namespace, database: str, backend: str) -> None:
+    """The bench on ``database`` (a SQLite file's path or a PostgreSQL URL)."""
     with tempfile.TemporaryDirectory() as tmp:
-        database = os.path.join(tmp, "games.sqlite3")
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         service = await GameService.open(database, tick_every=None, ai_workers=1)
@@ -214,8 +252,8 @@ async def main(args: argparse.Namespace) -> None:
         try:
             await wait_for_port(port)
             print(
-                f"(a) delay from a move's commit (in another process, SQLite) to each live "
-                f"viewer's event, {args.moves} moves"
+                f"(a) delay from a move's commit (in another process, {backend}) to each "
+                f"live viewer's event, {args.moves} moves"
             )
             for label, game_id, count in (
                 ("baseline", baseline_game, args.baseline),
@@ -242,4 +280,13 @@ if __name__ == "__main__":
     parser.add_argument("--moves", type=int, default=10, help="moves played in each game")
     parser.add_argument("--requests", type=int, default=30, help="page requests to time")
     parser.add_argument("--patience", type=float, default=10.0, help="seconds to wait a move")
+    parser.add_argument(
+        "--backend",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="the database the two processes share (postgres: a throwaway server by default)",
+    )
+    parser.add_argument(
+        "--database", help="with --backend postgres: a new, empty database's postgresql:// URL"
+    )
     asyncio.run(main(parser.parse_args()))

@@ -5,7 +5,7 @@ mover's value before the move (the final seed margin with best play from there),
 mover's value after it (with best play from the position the move left, whoever moves next:
 an extra turn or a relay keeps the sign, a handover flips it), the best move or moves, whether
 the values are proven and a class. A ``Review`` is data: its plies, a summary per player and
-``to_json()``.
+``to_json()``; ``stored_json`` and ``from_stored_json`` keep it whole in a database.
 
 >>> from engine import Game
 >>> game = Game.from_moves("kalah:pits=3,seeds=2", "B A b")  # B ends in South's store
@@ -66,7 +66,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from engine.ai import loading, pysolve
@@ -358,6 +358,54 @@ def summarise(rules: Ruleset, plies: Sequence[PlyReview]) -> Review:
             _turning_point(mine),
         )
     return Review(rules, tuple(plies), summaries, _turning_point(plies))
+
+
+# The layout of ``stored_json``: a reader gives up on any other (a review is then made again).
+STORED_FORMAT = 1
+
+
+def stored_json(review: Review) -> str:
+    """The review as a database keeps it (``from_stored_json`` reads it back to an equal
+    ``Review``): the rules and every field of every ply, those ``to_json`` leaves out
+    (nodes, seconds, reduced, timed_out) included. The summaries and the turning point are
+    left out: they are ``summarise``'s of the plies, computed again on reading.
+
+    >>> done = review(Game.from_moves("kalah:pits=3,seeds=2", "B A b"), compiled=False)
+    >>> from_stored_json(stored_json(done)) == done
+    True
+    """
+    plies = []
+    for ply in review.plies:
+        data = {f.name: getattr(ply, f.name) for f in fields(PlyReview)}
+        data.update(side=ply.side.value, best=list(ply.best), move_class=ply.move_class.value)
+        plies.append(data)
+    return json.dumps(
+        {"format": STORED_FORMAT, "rules": str(review.rules), "plies": plies},
+        separators=(",", ":"),
+    )
+
+
+def from_stored_json(text: str) -> Review:
+    """The review ``stored_json`` wrote. ValueError for anything else (another layout, a
+    damaged row)."""
+    try:
+        data = json.loads(text)
+        if data["format"] != STORED_FORMAT:
+            raise ValueError(f"a stored review of layout {data['format']!r}")
+        plies = [
+            PlyReview(
+                **{
+                    **ply,
+                    "side": Side(ply["side"]),
+                    "best": tuple(ply["best"]),
+                    "move_class": MoveClass(ply["move_class"]),
+                }
+            )
+            for ply in data["plies"]
+        ]
+        return summarise(Ruleset.parse(data["rules"]), plies)
+    except (KeyError, TypeError, AttributeError, MancalaError) as err:
+        raise ValueError(f"not a stored review: {excerpt(str(err), 80)}") from None
 
 
 def _turning_point(plies: Sequence[PlyReview]) -> int | None:

@@ -15,6 +15,7 @@ from storage.stores.limits import LimitStore
 from storage.stores.players import PlayerStore
 from storage.stores.puzzles import PuzzleStore
 from storage.stores.ratings import RatingStore
+from storage.stores.reviews import ReviewStore
 from storage.stores.schedule import ScheduleStore
 from storage.stores.tournaments import TournamentStore
 
@@ -30,6 +31,7 @@ class Storage:
         self.challenges = ChallengeStore(db)
         self.players = PlayerStore(db)
         self.ratings = RatingStore(db)
+        self.reviews = ReviewStore(db)
         self.puzzles = PuzzleStore(db)
         self.tournaments = TournamentStore(db)
         self.schedule = ScheduleStore(db)

@@ -408,6 +408,42 @@ CREATE TABLE limit_counters (
 ) WITHOUT ROWID;
 """,
     ),
+    # Each player's rating after each rated game (storage.stores.ratings): one row per player
+    # and rated game, written in the transaction that ends the game, with the ratings it
+    # changes. Games that ended before this version left none: a history starts here.
+    (
+        12,
+        """
+CREATE TABLE rating_history (
+    game_id    INTEGER NOT NULL REFERENCES games(id),
+    player_id  INTEGER NOT NULL REFERENCES players(id),
+    family     TEXT NOT NULL,                -- as in glicko_ratings
+    rating     REAL NOT NULL,                -- as the game's end set it
+    deviation  REAL NOT NULL,                -- RD as of rated_at
+    rated_at   REAL NOT NULL,
+    PRIMARY KEY (game_id, player_id)
+) WITHOUT ROWID;
+CREATE INDEX rating_history_player ON rating_history (player_id, family, rated_at);
+""",
+    ),
+    # A finished game's review by the solver (bot.service.reviews), kept once made so that
+    # every process shows it (a review asked for on Discord shows on the web pages of another
+    # process) and nobody pays for it twice. ``budget`` is what it cost per ply
+    # (engine.review.Budget as JSON); ``version`` the layout of ``review``
+    # (engine.review.STORED_FORMAT).
+    (
+        13,
+        """
+CREATE TABLE game_reviews (
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    budget      TEXT NOT NULL,
+    version     INTEGER NOT NULL,
+    review      TEXT NOT NULL,               -- JSON: engine.review.stored_json
+    reviewed_at REAL NOT NULL,
+    PRIMARY KEY (game_id)
+) WITHOUT ROWID;
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

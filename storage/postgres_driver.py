@@ -263,6 +263,9 @@ class PostgresDriver(_Statements, Driver):
                     raise Rollback
                 await tx.execute(queries.INSERT_MOVE, *queries.move_values(game_id, ply + 1, move))
                 await tx.executemany(queries.UPSERT_RATING, queries.rating_values(ratings))
+                await tx.executemany(
+                    queries.INSERT_RATING_HISTORY, queries.history_values(game_id, ratings)
+                )
                 await tx.announce(game_id)
                 return True
         except asyncpg.SerializationError:

@@ -1,7 +1,8 @@
 """What the stores and the drivers share: the tables, a value as both drivers bind it
 (``plain``), ``numbered`` (PostgreSQL's ``$1, $2, ...`` for the ``?`` every query is written
 with), and the statements of a move that each driver writes its own way (group-committed,
-batched): the compare-and-set on a game's ply, the move log's row, the ratings' upsert. Every
+batched): the compare-and-set on a game's ply, the move log's row, the ratings' upsert and
+their history. Every
 other query sits in its domain's store (``storage.stores``).
 
 >>> numbered("SELECT * FROM games WHERE id = ? AND ply = ?")
@@ -46,6 +47,8 @@ TABLES = (
     "digests",
     "premoves",
     "limit_counters",
+    "rating_history",
+    "game_reviews",
 )
 
 
@@ -136,5 +139,20 @@ def rating_values(ratings: Iterable[RatingRecord]) -> list[tuple[Any, ...]]:
             r.losses,
             r.draws,
         )
+        for r in ratings
+    ]
+
+
+# Each rating a game's end sets, kept as the player's history: written beside UPSERT_RATING.
+INSERT_RATING_HISTORY = (
+    "INSERT INTO rating_history (game_id, player_id, family, rating, deviation, rated_at) "
+    "VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+
+def history_values(game_id: int, ratings: Iterable[RatingRecord]) -> list[tuple[Any, ...]]:
+    """The parameters of ``INSERT_RATING_HISTORY`` for the ratings game ``game_id`` set."""
+    return [
+        (game_id, r.player_id, str(r.family), float(r.rating), float(r.deviation), r.rated_at)
         for r in ratings
     ]

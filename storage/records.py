@@ -278,6 +278,39 @@ class RatingRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A row of ``rating_history``: a player's rating in a family as the end of game
+    ``game_id`` set it, at ``rated_at``."""
+
+    game_id: int
+    family: str
+    rating: float
+    deviation: float
+    rated_at: float
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> RatingPoint:
+        return cls(**{field.name: row[field.name] for field in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRecord:
+    """A row of ``game_reviews``: game ``game_id``'s review by the solver (``review``, JSON
+    in layout ``version``), made with ``budget`` (what a ply could cost, as JSON) at
+    ``reviewed_at``."""
+
+    game_id: int
+    budget: str
+    version: int
+    review: str
+    reviewed_at: float
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> ReviewRecord:
+        return cls(**{field.name: row[field.name] for field in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
 class Established:
     """Which ratings a leaderboard shows: those whose deviation, grown to ``now`` by
     ``volatility² × growth × seconds since rated_at`` (added to its square), is still under

@@ -308,6 +308,10 @@ class SQLiteDriver(Driver):
             queries.UPSERT_RATING,
             queries.rating_values([r for pending in batch for r in pending.ratings]),
         )
+        await w.executemany(
+            queries.INSERT_RATING_HISTORY,
+            [v for p in batch for v in queries.history_values(p.game_id, p.ratings)],
+        )
         await w.commit()
         return True
 
@@ -326,6 +330,10 @@ class SQLiteDriver(Driver):
                 queries.move_values(pending.game_id, pending.ply + 1, pending.move),
             )
             await w.executemany(queries.UPSERT_RATING, queries.rating_values(pending.ratings))
+            await w.executemany(
+                queries.INSERT_RATING_HISTORY,
+                queries.history_values(pending.game_id, pending.ratings),
+            )
             await w.commit()
             return True
         except BaseException:

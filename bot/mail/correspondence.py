@@ -519,10 +519,9 @@ class Correspondence:
                 text = f"{line_in_question(first_line(mail.text))}\n\n" + _(_UNTAGGED_MOVE).format(
                     move=command.move
                 )
+                listed, links = await self._games_list(player)
                 return [
-                    self.mailer.plain_reply(
-                        mail, mail.from_address, f"{text}\n\n{await self._games_list(player)}"
-                    )
+                    self.mailer.plain_reply(mail, mail.from_address, f"{text}\n\n{listed}", links)
                 ]
         except ServiceError as err:
             return [self.mailer.plain_reply(mail, mail.from_address, str(err))]
@@ -710,9 +709,8 @@ class Correspondence:
         if command.verb == "help":
             return [self.mailer.plain_reply(mail, mail.from_address, help_text())]
         if command.verb == "games":
-            return [
-                self.mailer.plain_reply(mail, mail.from_address, await self._games_list(player))
-            ]
+            listed, links = await self._games_list(player)
+            return [self.mailer.plain_reply(mail, mail.from_address, listed, links)]
         await self._remember_name(player, mail)
         assert command.opponent is not None and command.rules is not None  # as parsed
         opponent = self._opponent(command.opponent)
@@ -752,14 +750,18 @@ class Correspondence:
             return Player.parse(text)
         return self.service.email_player(text)
 
-    async def _games_list(self, player: Player) -> str:
+    async def _games_list(self, player: Player) -> tuple[str, list[str]]:
+        """The player's games and open challenges, each with its tag; with a web companion,
+        each game's page too, with the player's own token (as their game mails link it).
+        The text, and the pages' addresses in it."""
         games = await self.service.list_games(player)
         challenges = await self.service.open_challenges(player)
         if not games and not challenges:
             none = _("You have no games and no open challenges.")
-            return none + " " + help_text().split("\n")[0]
+            return none + " " + help_text().split("\n")[0], []
         # TRANSLATORS: 'board' is a command: keep it in English
         lines = [_("Your games (write 'board' in a mail with the tag in its subject):")]
+        links: list[str] = []
         for game in games:
             side = seat_of(game, player)
             token = self.mailer.game_token(game.id, side)
@@ -771,6 +773,10 @@ class Correspondence:
                 rules=game.rules, opponent=opponent, number=game.ply + 1, turn=turn
             )
             lines.append(f"  [mancala game {game.id} {token}] {about}")
+            link = self.mailer.page_link(game.id, side)
+            if link is not None:  # under its game, indented: a mail client links it
+                lines.append(f"    {link}")
+                links.append(link)
         for challenge in challenges:
             role = "challenger" if challenge.challenger == player else "opponent"
             token = self.mailer.challenge_token(challenge.id, role)
@@ -780,7 +786,7 @@ class Correspondence:
                 _("{rules}, to {name}") if role == "challenger" else _("{rules}, from {name}")
             ).format(rules=challenge.rules, name=name)
             lines.append(f"  [mancala challenge {challenge.id} {token}] {about}")
-        return "\n".join(lines)
+        return "\n".join(lines), links
 
 
 def _command_or_error(mail: IncomingMail) -> Command | CommandError | None:

@@ -291,11 +291,14 @@ class GameMailer:
             player, subject, body, "challenge", challenge.id, token, root, None, answering
         )
 
-    def plain_reply(self, mail: IncomingMail, to: str, body: str) -> EmailMessage:
-        """A reply to ``mail`` without a game: errors, help, the games list."""
+    def plain_reply(
+        self, mail: IncomingMail, to: str, body: str, links: Sequence[str] = ()
+    ) -> EmailMessage:
+        """A reply to ``mail`` without a game: errors, help, the games list (``links``: the
+        pages' addresses in ``body``, which its HTML makes links of)."""
         from bot.mail.replies import build_reply
 
-        return build_reply(mail, body, self.bot_address, to=to)
+        return build_reply(mail, body, self.bot_address, to=to, links=links)
 
     def _message(
         self,

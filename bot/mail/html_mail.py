@@ -331,8 +331,8 @@ def _linked(text: str, links: Sequence[str]) -> str:
 
 def _paragraphs(lines: list[str], links: Sequence[str] = ()) -> list[str]:
     """Prose lines as HTML paragraphs: a blank line ends one, a line break stays a ``<br>``;
-    indented lines (the help's columns) keep their layout in a wrapping monospace block;
-    ``links`` become links (``_linked``)."""
+    indented lines (the help's columns, the games list) keep their layout in a wrapping
+    monospace block; ``links`` become links in either (``_linked``)."""
     out = []
     chunk: list[str] = []
     for line in [*lines, ""]:
@@ -342,9 +342,7 @@ def _paragraphs(lines: list[str], links: Sequence[str] = ()) -> list[str]:
         if not chunk:
             continue
         if any(x.startswith("  ") for x in chunk[1:]) or chunk[0].startswith("    "):
-            out.append(
-                f'<pre style="{_TABLE_STYLE}">{html.escape(chr(10).join(chunk), quote=False)}</pre>'
-            )
+            out.append(f'<pre style="{_TABLE_STYLE}">{_linked(chr(10).join(chunk), links)}</pre>')
         else:
             inner = "<br>\n".join(_linked(x, links) for x in chunk)
             out.append(f"<p>{inner}</p>")

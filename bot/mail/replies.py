@@ -146,9 +146,10 @@ def build_reply(
     subject: str | None = None,
     reply_to: str | None = None,
     positions: Sequence[Position] = (),
+    links: Sequence[str] = (),
 ) -> EmailMessage:
     """Answer ``mail`` in its thread (by default to its sender, with 'Re: ' its subject).
-    ``positions``: see ``new_message``."""
+    ``positions`` and ``links``: see ``new_message``."""
     references = list(mail.references)
     if mail.message_id and mail.message_id not in references:
         references.append(mail.message_id)
@@ -161,6 +162,7 @@ def build_reply(
         in_reply_to=mail.message_id,
         references=references,
         positions=positions,
+        links=links,
     )
 
 

@@ -136,6 +136,7 @@ from bot.service.types import (
     OfferKind,
     Player,
     Rating,
+    RatingStep,
     Side,
 )
 
@@ -180,6 +181,7 @@ __all__ = [
     "OfferMade",
     "Player",
     "Rating",
+    "RatingStep",
     "Recorder",
     "Reminder",
     "SURFACE_DEFAULTS",

@@ -62,6 +62,7 @@ from bot.service.types import (
     OfferKind,
     Player,
     Rating,
+    RatingStep,
 )
 from bot.service.vacations import Vacations, VacationStatus
 from engine import Side
@@ -213,7 +214,14 @@ class GameService:
             games=self.games,
             clock=clock,
         )
-        self.reviews = Reviews(tasks=tasks, games=games, looking=self.looking, pool=ai)
+        self.reviews = Reviews(
+            tasks=tasks,
+            games=games,
+            looking=self.looking,
+            pool=ai,
+            review_store=store.reviews,
+            clock=clock,
+        )
         self.tournaments = Tournaments(
             tournament_store=store.tournaments,
             clock=clock,
@@ -617,6 +625,12 @@ class GameService:
         return await self.looking.rating(player, rules)
 
     @refusals_counted
+    async def rating_history(self, player: Player, rules: str, limit: int = 50) -> list[RatingStep]:
+        """The player's rating after each of their last rated games in a family, oldest first.
+        See ``Looking.rating_history``."""
+        return await self.looking.rating_history(player, rules, limit)
+
+    @refusals_counted
     async def leaderboard(
         self, rules: str, limit: int = 10, server: tuple[str, str] | None = None
     ) -> list[Rating]:
@@ -804,10 +818,10 @@ class GameService:
         terminal, which waits for the AI's reply)."""
         await self.tasks.idle()
 
-    def kept_review(self, game_id: int) -> GameReview | None:
-        """The review of a finished game if one was asked for and is kept, else None; never
-        starts one (a game's page shows it). See ``Reviews.kept``."""
-        return self.reviews.kept(game_id)
+    async def kept_review(self, game_id: int) -> GameReview | None:
+        """The review of a finished game if one was made, by any process on the database,
+        else None; never starts one (a game's page shows it). See ``Reviews.kept``."""
+        return await self.reviews.kept(game_id)
 
     def practise_puzzle(self, puzzle_id: str, move: str) -> Answer:
         """An answer to a puzzle checked for nobody, recorded nowhere (the web page's

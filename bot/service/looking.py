@@ -1,5 +1,5 @@
 """Looking at games and ratings: the active game of a channel, boards, a player's games, a
-game's record, ratings and leaderboards. Nothing here changes anything."""
+game's record, ratings, their history and leaderboards. Nothing here changes anything."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from bot.service import errors, ratings
 from bot.service.games import Games
 from bot.service.players import Players
 from bot.service.ratings import Family, HeadToHead, family_of
-from bot.service.types import SIDES, Channel, GameView, Player, Rating
+from bot.service.types import SIDES, Channel, GameView, Player, Rating, RatingStep
 from engine import RulesetError, Side
 from storage.records import GameStatus, RatingRecord
 from storage.stores.games import GameStore
@@ -102,6 +102,14 @@ class Looking:
         family = _family(rules)
         record = await self.rating_store.get(await self.players.pid(player), family)
         return self._rating(player, family, record)
+
+    async def rating_history(self, player: Player, rules: str, limit: int = 50) -> list[RatingStep]:
+        """The player's rating in the family of ``rules`` after each of their last ``limit``
+        rated games there, oldest first (none for games ended before the history was kept).
+        Raises BadRules."""
+        family = _family(rules)
+        points = await self.rating_store.history(await self.players.pid(player), family, limit)
+        return [RatingStep(p.game_id, p.rating, p.deviation, p.rated_at) for p in points]
 
     def _rating(self, player: Player, family: Family, record: RatingRecord | None) -> Rating:
         now = ratings.current(record, self.clock())

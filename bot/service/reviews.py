@@ -4,7 +4,10 @@ Each ply is one request to the pool, as background work in the asking player's t
 AI's turns and hints of everyone go first and a review never blocks the event loop. The plies
 are reviewed last first, as ``engine.review.review`` does: a worker's solver table then holds
 the endings the earlier positions lead to. A review of a game is the same whoever asks (its
-budgets are node counts), so the last few are kept in memory and asked again at no cost.
+budgets are node counts), so once made it is kept in the database (``storage.reviews``, the
+review with its budget), where every process finds it: a review asked for on Discord shows on
+the pages of a separate ``mancala web``, and is never made twice for the same budget. The last
+few are kept in memory too, as they were read or made.
 
 Only finished games are reviewed: during a game a review would tell the players what to play.
 A player has one review running at a time.
@@ -13,6 +16,8 @@ A player has one review running at a time.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -29,15 +34,21 @@ from bot.service.types import GameView, Player
 from engine import Position, excerpt
 from engine.review import (
     DEFAULT_BUDGET,
+    STORED_FORMAT,
     Budget,
     PlyReview,
     Review,
     budget_before,
+    from_stored_json,
+    stored_json,
     summarise,
 )
+from storage.errors import StorageError
+from storage.records import ReviewRecord
+from storage.stores.reviews import ReviewStore
 
 log = logging.getLogger(__name__)
-KEPT_REVIEWS = 32  # finished games whose review is kept in memory
+KEPT_REVIEWS = 32  # finished games whose review is kept in memory (all are in the database)
 
 ReviewProgress = Callable[[int, int], Awaitable[Any] | None]
 
@@ -45,21 +56,34 @@ ReviewProgress = Callable[[int, int], Awaitable[Any] | None]
 @dataclass(frozen=True)
 class GameReview:
     """A finished game and its review: ``positions[n]`` is the board before move ``n + 1``
-    (for a key moment's board)."""
+    (for a key moment's board); ``budget``, the budget it was made with, as kept."""
 
     game: GameView
     review: Review
     positions: tuple[Position, ...]
+    budget: str = field(default="", compare=False)  # what it cost per ply (``budget_key``)
+
+
+def budget_key(budget: Budget) -> str:
+    """A budget as the database keeps it beside a review: its fields as JSON, in order.
+
+    >>> budget_key(Budget(nodes=5)).startswith('{"nodes": 5, "seconds": 10.0')
+    True
+    """
+    return json.dumps(dataclasses.asdict(budget))
 
 
 @dataclass(eq=False, kw_only=True)
 class Reviews:
-    """``review(game_id, by)``: the solver's review of a finished game."""
+    """``review(game_id, by)``: the solver's review of a finished game; ``kept(game_id)``:
+    the one made already, by any process, if any."""
 
     tasks: Tasks
     games: Games
     looking: Looking
     pool: AIPool
+    review_store: ReviewStore
+    clock: Callable[[], float]
     budget: Budget = DEFAULT_BUDGET
     _kept: OrderedDict[int, GameReview] = field(default_factory=OrderedDict, init=False)
     _running: set[Player] = field(default_factory=set, init=False)
@@ -99,9 +123,8 @@ class Reviews:
             raise errors.NotAllowed(
                 _("game #{id} ended before its first move: nothing to review").format(id=game_id)
             )
-        kept = self._kept.get(game_id)
+        kept = await self._find(view, same_budget=True)
         if kept is not None:
-            self._kept.move_to_end(game_id)
             return kept
         if by in self._running:
             raise errors.TooMuchAIWork(
@@ -114,15 +137,59 @@ class Reviews:
             done = await self._review(view, by, progress)
         finally:
             self._running.discard(by)
-        self._kept[game_id] = done
-        while len(self._kept) > KEPT_REVIEWS:
-            self._kept.popitem(last=False)
+        await self._store(done)
+        self._remember(done)
         return done
 
-    def kept(self, game_id: int) -> GameReview | None:
-        """The review of game ``game_id`` if one was asked for and is still kept, else None:
-        a look, never a review started (a page shows a review without asking for one)."""
-        return self._kept.get(game_id)
+    async def kept(self, game_id: int) -> GameReview | None:
+        """The review of finished game ``game_id`` if one was made (by this process or any
+        other on the database, under any budget), else None: a look, never a review started
+        (a page shows a review without asking for one). Raises NotFound."""
+        view = await self.games.get(game_id)
+        return await self._find(view, same_budget=False) if view.is_over else None
+
+    async def _find(self, view: GameView, same_budget: bool) -> GameReview | None:
+        """The review of ``view`` kept in memory, else in the database; ``same_budget``: only
+        one made with this service's budget (a review asked for again under another budget
+        is made again)."""
+        key = budget_key(self.budget)
+        kept = self._kept.get(view.id)
+        if kept is not None and (kept.budget == key or not same_budget):
+            self._kept.move_to_end(view.id)
+            return kept
+        record = await self.review_store.get(view.id)
+        if record is None or record.version != STORED_FORMAT:
+            return None
+        if same_budget and record.budget != key:
+            return None
+        try:
+            review = from_stored_json(record.review)
+        except ValueError:  # a damaged row: made again when asked for, and replaced
+            log.warning("the stored review of game %s cannot be read", view.id, exc_info=True)
+            return None
+        live = await self.games.load(view.id)
+        found = GameReview(
+            view, review, tuple(live.game.positions[: len(review.plies)]), record.budget
+        )
+        self._remember(found)
+        return found
+
+    async def _store(self, done: GameReview) -> None:
+        """Keep a review just made in the database, for every process. A failure to keep
+        it costs the player nothing: they get their review, and it is kept in memory."""
+        record = ReviewRecord(
+            done.game.id, done.budget, STORED_FORMAT, stored_json(done.review), self.clock()
+        )
+        try:
+            await self.review_store.put(record)
+        except StorageError:
+            log.exception("the review of game %s could not be kept", done.game.id)
+
+    def _remember(self, done: GameReview) -> None:
+        self._kept[done.game.id] = done
+        self._kept.move_to_end(done.game.id)
+        while len(self._kept) > KEPT_REVIEWS:
+            self._kept.popitem(last=False)
 
     async def _review(
         self, view: GameView, by: Player, progress: ReviewProgress | None
@@ -156,4 +223,4 @@ class Reviews:
                 if told is not None:
                     await told
         review = summarise(game.rules, found[::-1])
-        return GameReview(view, review, tuple(game.positions[:total]))
+        return GameReview(view, review, tuple(game.positions[:total]), budget_key(self.budget))

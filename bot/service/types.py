@@ -377,3 +377,14 @@ class Rating:
     def shown(self) -> str:
         """The rating rounded, with ``?`` while provisional: ``1516?``, ``1651``."""
         return f"{self.rating:.0f}{'?' if self.provisional else ''}"
+
+
+@dataclass(frozen=True)
+class RatingStep:
+    """A player's rating in a family as the end of rated game ``game_id`` set it, at ``at``
+    (seconds since 1970): one point of their history."""
+
+    game_id: int
+    rating: float
+    deviation: float
+    at: float

@@ -9,11 +9,14 @@ says how to deploy it behind a reverse proxy.
   on plays per address (aiohttp);
 - ``pages.py``: a game's page as HTML, in the request's language, every name escaped, with
   a finished game's review where the service keeps one; every page's layout and footer;
-- ``lists.py``: a tournament's page, the leaderboards and a player's page, the same way;
+- ``lists.py``: a tournament's page, the leaderboards and a player's page (ratings with
+  their history), the same way;
 - ``puzzle_page.py``: a puzzle's page (today's, or one by id), answered as practice;
 - ``board_svg.py``: the board as an inline SVG in the pictures' look, with their alt text;
 - ``review_svg.py``: a review's evaluation graph as an inline SVG in the review picture's
   look, with its alt text, the ply shown marked;
+- ``history_svg.py``: a player's rating history in a family as a small inline SVG line,
+  labelled with the history in words;
 - ``feeds.py``: news of each game with a page open, for the pages' event streams;
 - ``server.py``: the process: the service, the application and its socket; or the pages
   beside another surface in its process (``start_web_surface``, for ``mancala bot``);

@@ -69,6 +69,7 @@ CSP = (
 )
 MAX_STREAMS_PER_ADDRESS = 32  # pages one address may keep open on live games
 RECENT_GAMES = 30  # the games a player's page lists, the latest first
+HISTORY_POINTS = 50  # the rated games a player's page draws per family, the latest
 KEEP_ALIVE = 15.0  # seconds between comments on a quiet event stream (proxies drop idle ones)
 
 
@@ -264,7 +265,7 @@ async def _page(
             at = int(text)
             first = first_mover(await service.export(view.id))
     links: dict[str, str] = {s: await player_link(service, view.player(s)) for s in SIDES}
-    review = service.kept_review(view.id) if view.is_over else None
+    review = await service.kept_review(view.id) if view.is_over else None
     reviewed = review.review if review is not None else None
     return GamePage(view, names, seat, at, first, said, refused, links, reviewed)
 
@@ -479,7 +480,12 @@ async def show_player(request: web.Request) -> web.StreamResponse:
             )
         )
     ratings = [await service.rating(player, family.value) for family in Family]
-    return html(player_page(await public_name(service, player), ratings, played))
+    histories = {
+        r.rules: await service.rating_history(player, r.rules, HISTORY_POINTS)
+        for r in ratings
+        if r.games
+    }
+    return html(player_page(await public_name(service, player), ratings, played, histories))
 
 
 async def show_puzzle(request: web.Request) -> web.StreamResponse:

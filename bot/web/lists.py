@@ -1,5 +1,5 @@
 """A tournament's page (standings, crosstable, each round's pairings linking to their games),
-the leaderboards and a player's page, as HTML in the current language; every name escaped,
+the leaderboards and a player's page (with each family's rating history), as HTML in the current language; every name escaped,
 every player's name linking to their page where the caller gives it one.
 
 >>> points(3.5), points(0.5), points(2.0)
@@ -8,14 +8,16 @@ every player's name linking to their page where the caller gives it one.
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
 from bot.i18n import _
-from bot.service import GameView, Player, Rating
+from bot.service import GameView, Player, Rating, RatingStep
 from bot.service.tournaments import Format, Pairing, Standing, TournamentView
+from bot.web.history_svg import history_svg
 from bot.web.pages import layout
 from engine import Side
 from storage.records import PairingKind, PairingResult
@@ -192,14 +194,40 @@ def _result(game: PlayedGame) -> str:
     return _("Drawn") if outcome.winner == "draw" else _("Lost")
 
 
-def player_page(name: str, ratings: Sequence[Rating], games: Sequence[PlayedGame]) -> str:
-    """A player's page: their rating in each family they played rated games in, as it stands
-    now (the bot keeps no history of ratings), and their recent games, each linking to its
-    page and to the opponent's."""
+def _history_table(family: str, steps: Sequence[RatingStep]) -> str:
+    """The history game by game, newest first, each game linking to its page: the words
+    behind the line, folded away."""
+    rows = [
+        [
+            f'<a href="/game/{step.game_id}">#{step.game_id}</a>',
+            escape(time.strftime("%Y-%m-%d", time.gmtime(step.at))),
+            f"{step.rating:.0f}",
+            f"±{step.deviation:.0f}",
+        ]
+        for step in reversed(steps)
+    ]
+    # TRANSLATORS: a table of a player's ratings game by game; {rules}: kalah, wari...
+    caption = _("Rating history: {rules}").format(rules=family)
+    head = [_("Game"), _("Date"), _("Rating"), _("Deviation")]
+    summary = escape(_("Game by game"))
+    return f"<details><summary>{summary}</summary>{_table(caption, head, rows)}</details>"
+
+
+def player_page(
+    name: str,
+    ratings: Sequence[Rating],
+    games: Sequence[PlayedGame],
+    histories: Mapping[str, Sequence[RatingStep]] | None = None,
+) -> str:
+    """A player's page: their rating in each family they played rated games in, with its
+    history (``histories``: each family's ratings after its last rated games, oldest first)
+    as a line and game by game, and their recent games, each linking to its page and to the
+    opponent's."""
+    histories = histories or {}
     parts = [f"<h1>{escape(name)}</h1>"]
     rated = [r for r in ratings if r.games]
     if rated:
-        head = [_("Rules"), _("Rating"), _("Games"), _("Won"), _("Drawn"), _("Lost")]
+        head = [_("Rules"), _("Rating"), _("Games"), _("Won"), _("Drawn"), _("Lost"), _("History")]
         rows = [
             [
                 f'<a href="/leaderboard/{escape(r.rules)}">{escape(r.rules)}</a>',
@@ -208,15 +236,14 @@ def player_page(name: str, ratings: Sequence[Rating], games: Sequence[PlayedGame
                 str(r.wins),
                 str(r.draws),
                 str(r.losses),
+                history_svg(r.rules, histories[r.rules]) if histories.get(r.rules) else "",
             ]
             for r in rated
         ]
         parts.append(_table(_("Ratings"), head, rows))
-        parts.append(
-            "<p>{}</p>".format(
-                escape(_("Ratings as they stand now: the bot keeps no history of them."))
-            )
-        )
+        for r in rated:
+            if histories.get(r.rules):
+                parts.append(_history_table(r.rules, histories[r.rules]))
     else:
         parts.append("<p>{}</p>".format(escape(_("No rated games yet."))))
     rows = []

@@ -6,7 +6,8 @@ method and a migration. Work that spans domains passes its one transaction along
 - ``games``: games and their move log, the clocks and leases (``GameStore``);
 - ``challenges``: challenges, and accepting one with its game (``ChallengeStore``);
 - ``players``: players, their settings, and Discord servers (``PlayerStore``);
-- ``ratings``: ratings, leaderboards, head to head (``RatingStore``);
+- ``ratings``: ratings and their history, leaderboards, head to head (``RatingStore``);
+- ``reviews``: finished games' reviews by the solver, kept once made (``ReviewStore``);
 - ``puzzles``: puzzle answers and standings (``PuzzleStore``);
 - ``tournaments``: tournaments, their rounds, pairings and games (``TournamentStore``);
 - ``schedule``: vacations, digests and conditional moves (``ScheduleStore``);

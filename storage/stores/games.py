@@ -149,7 +149,7 @@ class GameStore:
         async with self.db.transaction() as tx:
             if not await change_game(tx, game_id, ply, changes):
                 raise Rollback
-            await upsert_ratings(tx, ratings)
+            await upsert_ratings(tx, game_id, ratings)
             await tx.announce(game_id)
             return True
         return False

@@ -1,5 +1,7 @@
-"""Glicko-2 ratings as stored: one row per player and family, leaderboards, head to head.
-The ratings a game's end changes are written in that game's transaction (``upsert_ratings``)."""
+"""Glicko-2 ratings as stored: one row per player and family, leaderboards, head to head, and
+each player's history (a row per rated game). The ratings a game's end changes, and their
+history, are written in that game's transaction (``upsert_ratings``; the drivers' moves write
+the same statements, ``storage.queries``)."""
 
 from __future__ import annotations
 
@@ -8,9 +10,13 @@ from typing import Any
 
 from storage import queries
 from storage.driver import Connection, Driver
-from storage.records import Established, HeadToHeadRecord, RatingRecord
+from storage.records import Established, HeadToHeadRecord, RatingPoint, RatingRecord
 
 RATING = "SELECT * FROM glicko_ratings WHERE player_id = ? AND family = ?"
+HISTORY = (  # parameters: player id, family, how many; the newest first
+    "SELECT * FROM rating_history WHERE player_id = ? AND family = ? "
+    "ORDER BY rated_at DESC, game_id DESC LIMIT ?"
+)
 
 # A leaderboard: the ratings of a family, best first; with ``established``, only those whose
 # deviation grown to now stays under the bound (storage.records.Established).
@@ -59,8 +65,11 @@ def head_to_head_values(first: int, second: int) -> tuple[int, ...]:
     return (first, first, first, second, second, first)
 
 
-async def upsert_ratings(tx: Connection, ratings: Iterable[RatingRecord]) -> None:
+async def upsert_ratings(tx: Connection, game_id: int, ratings: Iterable[RatingRecord]) -> None:
+    """The ratings the end of game ``game_id`` set, and a row of history for each."""
+    ratings = list(ratings)
     await tx.executemany(queries.UPSERT_RATING, queries.rating_values(ratings))
+    await tx.executemany(queries.INSERT_RATING_HISTORY, queries.history_values(game_id, ratings))
 
 
 class RatingStore:
@@ -70,6 +79,12 @@ class RatingStore:
     async def get(self, player_id: int, family: str) -> RatingRecord | None:
         row = await self.db.one(RATING, player_id, family)
         return RatingRecord.from_row(row) if row else None
+
+    async def history(self, player_id: int, family: str, limit: int) -> list[RatingPoint]:
+        """The player's ratings in ``family`` after each of their last ``limit`` rated games
+        there, oldest first."""
+        rows = await self.db.all(HISTORY, player_id, family, limit)
+        return [RatingPoint.from_row(row) for row in reversed(rows)]
 
     async def leaderboard(
         self,

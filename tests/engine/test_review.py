@@ -17,10 +17,12 @@ from engine.review import (
     MoveClass,
     RecordError,
     classify,
+    from_stored_json,
     game_from_record,
     result_of,
     review,
     review_move,
+    stored_json,
 )
 from tests.engine.minimax import path_minimax
 
@@ -260,6 +262,30 @@ def test_every_rules_family_plays_through(name):
     for ply in reviewed.plies:
         assert ply.proven == (ply.depth == 0)
     json.loads(reviewed.to_json())
+    # as a database keeps it: every field back, proofs and estimates alike
+    assert from_stored_json(stored_json(reviewed)) == reviewed
+
+
+def test_a_stored_review_reads_back_whole_or_not_at_all():
+    reviewed = review(random_game(Ruleset.parse("kalah:pits=4,seeds=3"), seed=3), compiled=False)
+    back = from_stored_json(stored_json(reviewed))
+    assert back == reviewed and back.summaries == reviewed.summaries
+    assert [(p.nodes, p.seconds, p.reduced, p.timed_out) for p in back.plies] == [
+        (p.nodes, p.seconds, p.reduced, p.timed_out) for p in reviewed.plies
+    ]  # what to_json leaves out is kept too
+    assert back.rules == reviewed.rules and back.turning_point == reviewed.turning_point
+    data = json.loads(stored_json(reviewed))
+    for damaged in (
+        {**data, "format": 99},  # another layout
+        {**data, "rules": "chess"},
+        {**data, "plies": [{**data["plies"][0], "move_class": "brilliant"}]},
+        {**data, "plies": [{"ply": 1}]},
+        [],
+    ):
+        with pytest.raises(ValueError):
+            from_stored_json(json.dumps(damaged))
+    with pytest.raises(ValueError):
+        from_stored_json("{not json")
 
 
 def test_estimates_say_how_deep():

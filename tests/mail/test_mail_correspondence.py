@@ -404,6 +404,65 @@ async def test_a_move_without_its_games_tag_lists_the_senders_games(table):
     assert "Rules:" in carol.text() and "I did not play" not in carol.text()
 
 
+WEB = "https://mancala.example"
+PAGE = re.compile(r"https://mancala\.example/game/(\d+)/play/([a-z2-7]{10})")
+
+
+@pytest.mark.parametrize("table_options", [{"web_url": WEB}])
+async def test_with_a_web_companion_the_games_list_links_each_game_with_its_readers_token(
+    table,
+):
+    """As the game mails do: each game under its tag, its page with the reader's own token
+    (the one in the game's subject tag), a link in the HTML too; the link alone plays."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from bot.tokens import Tokens
+    from bot.web.app import make_app
+
+    surface, service, mailbox = table
+    ann, bob = await start_game(table)
+    await ann.send("challenge bob@example.org kalah", reply_to_last=False)
+    await bob.send("accept")
+    tags = {}  # (reader, game) -> the token of the game's tag in the reader's mails
+    for person in (ann, bob):
+        for message in person.inbox():
+            if found := re.search(r"\[mancala game (\d+) ([a-z2-7]{10})\]", message["Subject"]):
+                tags[person.address, int(found.group(1))] = found.group(2)
+    assert {game for _reader, game in tags} == {1, 2}
+
+    for person in (ann, bob):
+        await person.send("games", reply_to_last=False)
+        text = person.text()
+        links = PAGE.findall(text)
+        assert sorted((int(game), token) for game, token in links) == [
+            (game, tags[person.address, game]) for game in (1, 2)
+        ]
+        lines = text.splitlines()
+        for game, token in links:  # each link on the line under its game's tag
+            at = lines.index(f"    {WEB}/game/{game}/play/{token}")
+            assert lines[at - 1].startswith(f"  [mancala game {game} {token}]")
+        markup = person.last().get_body(("html",)).get_content()
+        for game, token in links:
+            url = f"{WEB}/game/{game}/play/{token}"
+            assert f'<a href="{url}">{url}</a>' in markup
+    assert set(PAGE.findall(ann.text())).isdisjoint(PAGE.findall(bob.text()))
+
+    await ann.send("Move 1: C", reply_to_last=False, subject="my move")  # no tag: the list
+    assert "I did not play C" in ann.text() and len(PAGE.findall(ann.text())) == 2
+
+    game, token = next((g, t) for g, t in PAGE.findall(bob.text()) if g == "1")
+    async with TestClient(TestServer(make_app(service, Tokens(b"test-secret")))) as client:
+        page = await (await client.get(f"/game/{game}/play/{token}")).text()
+    assert 'id="play"' in page  # Bob's link: his seat, to play on
+
+
+async def test_without_a_web_companion_the_games_list_has_no_links(table):
+    ann, bob = await start_game(table)
+    await ann.send("games", reply_to_last=False)
+    assert "[mancala game 1 " in ann.text() and "/game/" not in ann.text()
+    assert "<a " not in ann.last().get_body(("html",)).get_content()
+
+
 async def test_words_after_a_move_are_read_and_the_reply_says_so(table):
     surface, service, mailbox = table
     ann, bob = await start_game(table)

@@ -1,5 +1,6 @@
 """The solver's review through the service: finished games only, every ply in the AI pool as
-background work, progress as it goes, one review at a time per player, kept once done."""
+background work, progress as it goes, one review at a time per player, kept once done in
+the database, where another process on it (on SQLite and on PostgreSQL) finds it."""
 
 import asyncio
 
@@ -15,6 +16,7 @@ from bot.service import (
     TooMuchAIWork,
 )
 from engine import Game
+from engine.review import Budget
 from engine.review import review as engine_review
 from tests.service.test_ai_fairness import NeverCompiled
 
@@ -96,3 +98,43 @@ async def test_without_a_number_the_latest_finished_game_is_reviewed(service):
         await service.review(None, ALICE)
     game = await finished_game(service, "t5")
     assert (await service.review(None, ALICE)).game.id == game.id
+
+
+async def test_a_review_made_in_one_process_is_shown_and_reused_by_another(database):
+    """Two services on one database, as the bot and a separate ``mancala web`` are: the
+    review one makes is kept in the database, the other shows it and never makes it again."""
+    clock = ManualClock(1_000_000.0)
+    bot = await GameService.open(database, clock=clock, tick_every=None)
+    web = await GameService.open(database, clock=clock, tick_every=None)
+    try:
+        for service in (bot, web):
+            service.ai.kernel = NeverCompiled()
+        game = await finished_game(bot, "t6")
+        assert await web.kept_review(game.id) is None  # nobody asked yet
+        made = await bot.review(game.id, ALICE)
+
+        shown = await web.kept_review(game.id)
+        assert shown is not None and shown.game.id == game.id
+        assert shown.review == made.review  # every ply, its values, classes and summaries
+        assert shown.positions == made.positions
+
+        def no_work(*args, **kwargs):
+            raise AssertionError("a kept review is made again")
+
+        web.ai.review_move = no_work
+        again = await web.review(game.id, BOB)
+        assert again.review == made.review
+
+        web.reviews.budget = Budget(nodes=1_000)  # another budget: made again, and replaces it
+        del web.ai.review_move
+        redone = await web.review(game.id, BOB)
+        assert redone.budget != made.budget
+        later = await GameService.open(database, clock=clock, tick_every=None)
+        try:
+            latest = await later.kept_review(game.id)
+            assert latest is not None and latest.budget == redone.budget
+        finally:
+            await later.close()
+    finally:
+        await bot.close()
+        await web.close()

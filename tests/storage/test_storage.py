@@ -9,7 +9,7 @@ import pytest
 from engine import Side
 from storage import ChannelTaken, StorageError, is_postgres_url, open_storage
 from storage.migrations import LATEST
-from storage.records import GameStatus, NewGame, NewMove
+from storage.records import GameStatus, NewGame, NewMove, RatingRecord, ReviewRecord
 
 
 def game_row(south, north, channel="c1", now=0.0) -> NewGame:
@@ -116,6 +116,73 @@ async def test_a_move_is_recorded_only_at_the_ply_it_was_made_for(database):
     assert stored is not None and stored.ply == 1 and stored.status is GameStatus.ACTIVE
     assert await store.games.take_back(game, 1, 0, {"mover": 0})
     assert await store.games.moves(game) == []
+    await store.close()
+
+
+def rating_row(player, rating, at, family="kalah") -> RatingRecord:
+    return RatingRecord(player, family, rating, 300.0 - at, 0.06, at, 1, 1, 0, 0)
+
+
+async def test_every_rated_end_leaves_one_history_row_per_player_in_its_transaction(database):
+    """A game's end by a move (alone, or with other games' moves in one commit) or without
+    one (a resignation) writes each player's new rating and a row of their history; a stale
+    end writes neither."""
+    import asyncio
+
+    store = await open_storage(database)
+    a = await store.players.id("discord", "1", 0.0)
+    b = await store.players.id("discord", "2", 0.0)
+    games = [await store.games.create(game_row(a, b, channel=f"h{n}")) for n in range(4)]
+    over = {"status": GameStatus.OVER}
+    assert await store.games.record_move(
+        games[0], 0, move_row(a), over, [rating_row(a, 1600.0, 1.0), rating_row(b, 1400.0, 1.0)]
+    )
+    assert not await store.games.record_move(  # stale: nothing of it is written
+        games[0], 0, move_row(a), over, [rating_row(a, 9999.0, 2.0)]
+    )
+    ends = [  # two games ending at once: on SQLite, one group commit
+        store.games.record_move(
+            game, 0, move_row(a), over, [rating_row(a, rating, at), rating_row(b, 1300.0, at)]
+        )
+        for game, rating, at in ((games[1], 1650.0, 3.0), (games[2], 1700.0, 4.0))
+    ]
+    assert await asyncio.gather(*ends) == [True, True]
+    assert await store.games.update(games[3], 0, over, [rating_row(a, 1690.0, 5.0, "wari")])
+
+    kalah = await store.ratings.history(a, "kalah", 10)
+    assert [(p.game_id, p.rating, p.rated_at) for p in kalah] == [
+        (games[0], 1600.0, 1.0),
+        (games[1], 1650.0, 3.0),
+        (games[2], 1700.0, 4.0),
+    ]
+    assert kalah[0].deviation == 299.0 and kalah[0].family == "kalah"
+    assert [p.rating for p in await store.ratings.history(a, "kalah", 2)] == [1650.0, 1700.0]
+    assert [p.game_id for p in await store.ratings.history(a, "wari", 10)] == [games[3]]
+    assert [p.rating for p in await store.ratings.history(b, "kalah", 10)] == [
+        1400.0,
+        1300.0,
+        1300.0,
+    ]
+    assert (await store.ratings.get(a, "kalah")).rating == 1700.0  # the current one, as before
+    assert len(await store.table_rows("rating_history")) == 7
+    await store.close()
+
+
+async def test_a_review_is_kept_per_game_and_a_new_one_replaces_it(database):
+    store = await open_storage(database)
+    a = await store.players.id("discord", "1", 0.0)
+    b = await store.players.id("discord", "2", 0.0)
+    game = await store.games.create(game_row(a, b))
+    assert await store.reviews.get(game) is None
+    first = ReviewRecord(game, '{"nodes": 5}', 1, '{"plies": []}', 10.0)
+    await store.reviews.put(first)
+    assert await store.reviews.get(game) == first
+    again = ReviewRecord(game, '{"nodes": 9}', 2, '{"plies": [1]}', 20.0)
+    await store.reviews.put(again)  # made again under another budget
+    assert await store.reviews.get(game) == again
+    assert len(await store.table_rows("game_reviews")) == 1
+    with pytest.raises(Exception, match="(?i)foreign key"):  # of a game that exists
+        await store.reviews.put(ReviewRecord(game + 100, "{}", 1, "{}", 0.0))
     await store.close()
 
 

@@ -524,7 +524,14 @@ async def test_a_players_page_shows_their_ratings_and_recent_games(service, clie
     ratings = mine.split("<caption>Ratings</caption>")[1].split("</table>")[0]
     assert '<a href="/leaderboard/kalah">kalah</a>' in ratings
     assert f"<td>{rating.shown}</td><td>1</td><td>0</td><td>0</td><td>1</td>" in ratings
-    assert "keeps no history" in mine  # the page says only the current ratings are kept
+    # the history: one rated game so far, its line labelled in words, its table folded
+    line = re.search(r'<svg[^>]*class="history"[^>]*aria-label="([^"]*)"', ratings).group(1)
+    assert line == f"Rating in kalah after one rated game: {rating.rating:.0f}."
+    history = mine.split("<caption>Rating history: kalah</caption>")[1].split("</table>")[0]
+    assert (
+        f'<a href="/game/{rated}">#{rated}</a>' in history
+        and f"<td>{rating.rating:.0f}</td>" in history
+    )
     games = mine.split("<caption>Recent games</caption>")[1].split("</tbody>")[0]
     rows = re.findall(r"<tr>(.*?)</tr>", games.split("<tbody>")[1])
     assert [re.search(r'href="/game/(\d+)"', row).group(1) for row in rows] == [
@@ -538,6 +545,39 @@ async def test_a_players_page_shows_their_ratings_and_recent_games(service, clie
     assert "Won" in annes.split("<caption>Recent games</caption>")[1]
     german = await (await client.get(f"/player/{bob}", headers={"Accept-Language": "de"})).text()
     assert "Letzte Partien" in german and "Verloren" in german
+
+
+async def test_each_rated_game_adds_a_point_to_the_players_rating_history(service, client):
+    games = [await new_game(service) for _ in range(3)]
+    for loser, game_id in zip((BOB, ANN, BOB), games, strict=True):
+        await service.resign(game_id, loser)
+    steps = await service.rating_history(ANN, "kalah")
+    assert [step.game_id for step in steps] == games  # one point per rated game, in order
+    assert steps[0].rating > 1500 > steps[1].rating < steps[2].rating  # won, lost, won
+    assert round(steps[-1].rating) == round((await service.rating(ANN, "kalah")).rating)
+    assert [s.game_id for s in await service.rating_history(ANN, "kalah", limit=2)] == games[1:]
+    assert await service.rating_history(ANN, "wari") == []  # no rated game there
+
+    page = await (await client.get(f"/player/{await service.player_number(ANN)}")).text()
+    svg = re.search(r'<svg[^>]*class="history".*?</svg>', page, re.S).group(0)
+    label = re.search(r'aria-label="([^"]*)"', svg).group(1)
+    shown = [round(s.rating) for s in steps]
+    first, low, high, last = shown[0], min(shown), max(shown), shown[-1]
+    assert label == (
+        f"Rating in kalah, game by game: from {first} to {last} (lowest {low}, highest "
+        f"{high}); rated games shown: 3."
+    )
+    points = re.search(r'points="([^"]*)"', svg).group(1).split()
+    heights = [float(point.split(",")[1]) for point in points]
+    assert len(points) == 3
+    assert sorted(range(3), key=heights.__getitem__) == sorted(range(3), key=lambda i: -shown[i])
+    history = page.split("<caption>Rating history: kalah</caption>")[1].split("</tbody>")[0]
+    linked = re.findall(r'href="/game/(\d+)"', history)
+    assert linked == [str(g) for g in reversed(games)]  # the newest first, each its game
+    german = await client.get(
+        f"/player/{await service.player_number(ANN)}", headers={"Accept-Language": "de"}
+    )
+    assert "Rating in kalah" not in await german.text()  # the words in the reader's language
 
 
 async def test_a_player_page_shows_only_what_playing_made_public(service, client):
@@ -576,6 +616,33 @@ async def test_a_finished_game_shows_its_kept_review_and_marks_the_ply_shown(ser
     words = re.findall(r'<span class="class \w+[^"]*">([^<]*)</span>', await german.text())
     english = [word for _kind, word in shown]
     assert len(words) == len(english) and words != english  # the classes in German
+
+
+async def test_a_review_asked_for_in_another_process_shows_on_the_page(database):
+    """``mancala bot`` makes the review a player asked for on Discord or by mail; a separate
+    ``mancala web`` on the same database shows it, made nowhere but there."""
+    from tests.service.test_ai_fairness import NeverCompiled
+
+    bot = await GameService.open(database, clock=ManualClock(), tick_every=None, ai_workers=1)
+    web_side = await GameService.open(database, clock=ManualClock(), tick_every=None, ai_workers=1)
+    try:
+        bot.ai.kernel = NeverCompiled()  # the plain-Python solver: the board is small
+        game_id = await new_game(bot, "kalah:pits=3,seeds=2")
+        await bot.move(game_id, ANN, "B", expected_ply=0)
+        await bot.move(game_id, ANN, "A", expected_ply=1)
+        await bot.resign(game_id, BOB)
+        app = make_app(web_side, Tokens(SECRET), feed_interval=0.05)
+        async with TestClient(TestServer(app)) as client:
+            page = await (await client.get(f"/game/{game_id}")).text()
+            assert "has not been reviewed yet" in page
+            reviewed = await bot.review(game_id, BOB)
+            page = await (await client.get(f"/game/{game_id}")).text()
+        assert "not been reviewed" not in page and 'class="graph"' in page
+        shown = re.findall(r'<span class="class (\w+)[^"]*">', page)
+        assert shown == [p.move_class.value for p in reviewed.review.plies]
+    finally:
+        await web_side.close()
+        await bot.close()
 
 
 async def test_the_puzzle_page_shows_today_s_puzzle_and_checks_answers_as_practice(service, client):

@@ -294,6 +294,12 @@ async def test_axe_core_finds_no_accessibility_violation(browser, site):
     # one browser, a tab for each language, side by side: the checks stay quick
     found = await asyncio.gather(*(check(language) for language in Language))
     assert not [failure for failures in found for failure in failures], found
+    # the rating history's table, unfolded, checked too (axe leaves folded content alone)
+    await page.goto(f"{base}/player/{await service.player_number(ANN)}")
+    await expect(page.locator("svg.history").first).to_be_visible(timeout=WAIT)
+    await page.click("details summary >> nth=0")
+    await expect(page.locator("details table").first).to_be_visible(timeout=WAIT)
+    assert (await axe.run(page)).violations_count == 0
     await page.goto(f"{base}/game/999999")
     assert re.search(r"kalah", await page.title()) is None  # the 404 page names no game
     await page.set_content('<html><body><img src="/nothing.png"></body></html>')
