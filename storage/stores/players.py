@@ -8,7 +8,10 @@ from storage.errors import StorageError
 from storage.records import PingMode, PlayerRecord
 
 PLAYER = "SELECT * FROM players WHERE id = ?"
-PLAYER_ID = "SELECT id FROM players WHERE surface = ? AND external_id = ?"
+# A linked account's row names the player it is (storage.stores.identities): that one's id.
+PLAYER_ID = (
+    "SELECT coalesce(merged_into, id) AS id FROM players WHERE surface = ? AND external_id = ?"
+)
 
 ADD_PLAYER = (  # parameters: surface, external id, now
     "INSERT INTO players (surface, external_id, created_at) VALUES (?, ?, ?) "
