@@ -128,7 +128,9 @@ class AccountCommands:
                     "player."
                 ).format(address=f"`{asked.account.id if asked.account else value}`")
             elif action == "code":
-                text = _("Linked.") + " " + linked_words(await service.confirm_link(me, value or ""))
+                text = (
+                    _("Linked.") + " " + linked_words(await service.confirm_link(me, value or ""))
+                )
             elif action == "news":
                 text = linked_words(await service.send_news_to(me, value or ""))
             elif action == "remove":
@@ -143,7 +145,9 @@ class AccountCommands:
             text = str(err)
         await answer_privately(interaction, text)
 
-    async def privacy(self, interaction: discord.Interaction, action: str, code: str | None) -> None:
+    async def privacy(
+        self, interaction: discord.Interaction, action: str, code: str | None
+    ) -> None:
         me = player_of(interaction.user)
         try:
             if action == "export":
@@ -151,8 +155,10 @@ class AccountCommands:
                 exported = await self.service.export_player(me)
                 file = discord.File(io.BytesIO(exported.encode()), filename=EXPORT_NAME)
                 await interaction.followup.send(
-                    _("Everything stored about you: your accounts, games and moves, ratings, "
-                      "tournaments and settings."),
+                    _(
+                        "Everything stored about you: your accounts, games and moves, ratings, "
+                        "tournaments and settings."
+                    ),
                     file=file,
                     ephemeral=True,
                 )

@@ -132,6 +132,8 @@ class Identities:
                 )
             )
         target = self.players.email_player(address or "") if surface == "email" else None
+        if target is not None and "email" not in self.announcer.notifiers:
+            raise errors.NotAllowed(_("this bot does not send mail, so it cannot link an address"))
         pid = await self.players.pid(owner)
         accounts = await self._store.identities(pid)
         if any(a.surface == surface for a in accounts):

@@ -328,7 +328,8 @@ class IdentityStore:
 
     async def erase(self, player_id: int, now: float) -> int:
         """Erase the player and their linked accounts: a new nameless player ("a deleted
-        player") takes their place in games, moves, challenges and tournaments; their other
+        player") takes their place in games, moves, challenges and tournaments (their open
+        challenges cancelled, their tournament entries withdrawn); their other
         rows are deleted, with the limit counters named after their accounts. Mail games'
         places, which hold the address, are renamed. The new player's id."""
         async with self.db.transaction() as tx:
@@ -349,6 +350,19 @@ class IdentityStore:
                 f"OR opponent_id IN ({marks}))",
                 now,
                 *ids,
+                *ids,
+            )
+            # Their entries: gone from tournaments not begun, withdrawn from those under way.
+            await tx.execute(
+                f"DELETE FROM tournament_players WHERE player_id IN ({marks}) AND tournament_id "
+                "IN (SELECT id FROM tournaments WHERE status = 'open')",
+                *ids,
+            )
+            await tx.execute(
+                f"UPDATE tournament_players SET withdrawn_at = ? WHERE player_id IN ({marks}) "
+                "AND withdrawn_at IS NULL AND tournament_id IN "
+                "(SELECT id FROM tournaments WHERE status = 'running')",
+                now,
                 *ids,
             )
             for c in PLAYER_COLUMNS:

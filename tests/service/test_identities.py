@@ -23,6 +23,7 @@ from bot.service import (
 from bot.service.events import LinkRequested
 from bot.service.identities import LINK_SECONDS, TRIES_PER_DAY
 from bot.service.players import REFRESH_AFTER
+from bot.service.tournaments import TimeControl
 from engine import Game
 from storage import open_storage
 from storage.queries import TABLES
@@ -168,6 +169,7 @@ async def test_a_link_made_by_another_process_holds_here_after_the_refresh(datab
     clock = ManualClock(1_800_000_000.0)
     here = await GameService.open(database, clock=clock, tick_every=None)
     there = await GameService.open(database, clock=clock, tick_every=None)
+    there.add_notifier("email", Recorder())  # the link mail's way out
     try:
         await here.display_name(DISCORD)  # the older: the player that stays
         await here.display_name(MAIL)  # this process knows the mail account as a player
@@ -208,6 +210,10 @@ async def test_a_deletion_needs_its_code_and_leaves_no_trace_while_every_game_re
     with pytest.raises(BadRequest):
         await service.ask_link(MAIL, "email")
     ids = {await service.player_number(DISCORD), await service.player_number(MAIL)}
+    cup = await service.create_tournament(
+        CAT, "Cup", "swiss", "kalah", TimeControl.correspondence(3), rounds=3
+    )
+    await service.join_tournament(cup.id, MAIL)
     await link_from_discord(service, heard)
     code = await service.ask_delete(DISCORD)
     with pytest.raises(NotAllowed):
@@ -239,4 +245,5 @@ async def test_a_deletion_needs_its_code_and_leaves_no_trace_while_every_game_re
             assert len(moves) == record.ply
     finally:
         await store.close()
+    assert (await service.tournament(cup.id)).players == ()  # left the tournament
     assert await service.list_games(DISCORD, include_finished=True) == []  # a new player
