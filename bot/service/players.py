@@ -100,13 +100,25 @@ class Players:
     async def pid(self, player: Player) -> int:
         """The player's database id (a linked account's: the player's), checking and recording
         the player on first sight."""
+        pid = await self._read_id(player, record=True)
+        assert pid is not None  # recorded if new
+        return pid
+
+    async def _read_id(self, player: Player, record: bool) -> int | None:
+        """The player's id, from the map while it is fresh; on first sight recorded (with
+        ``record``) or None."""
         now = self._clock()
         entry = self._ids.get(player)
         if entry is not None and now - entry[1] < REFRESH_AFTER:
             return entry[0]
         if entry is None:
             self.check(player)
-        pid = await self._player_store.id(player.surface, player.id, now)
+        if record:
+            pid: int | None = await self._player_store.id(player.surface, player.id, now)
+        else:
+            pid = await self._player_store.find_id(player.surface, player.id)
+        if pid is None:
+            return None
         if entry is not None and entry[0] != pid and self._identity_store is not None:
             await self._identity_store.gather(entry[0], pid)  # linked meanwhile, elsewhere
             self._by_id.pop(entry[0], None)
@@ -130,10 +142,12 @@ class Players:
 
     async def owner(self, account: Player) -> Player:
         """The player ``account`` plays as: itself, or the player it is linked to, named by
-        their own account. The AI is itself."""
+        their own account. The AI is itself, and so is an account never seen (nothing is
+        recorded about it: a stranger's mail answered leaves no player behind)."""
         if account.is_ai:
             return account
-        return await self.player(await self.pid(account))
+        pid = await self._read_id(account, record=False)
+        return account if pid is None else await self.player(pid)
 
     def forget(self, *accounts: Player) -> None:
         """Read these accounts, and the players they were, again when next asked (they were

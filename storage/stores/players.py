@@ -52,6 +52,11 @@ class PlayerStore:
             raise StorageError(f"player {surface}:{external_id[:40]} was not stored")
         return int(row["id"])
 
+    async def find_id(self, surface: str, external_id: str) -> int | None:
+        """The id of a player seen before (a linked account's: its player's), or None."""
+        row = await self.db.one(PLAYER_ID, surface, external_id)
+        return int(row["id"]) if row else None
+
     async def get(self, player_id: int) -> PlayerRecord | None:
         row = await self.db.one(PLAYER, player_id)
         return PlayerRecord.from_row(row) if row else None
