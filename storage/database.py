@@ -11,6 +11,7 @@ from storage.postgres_driver import is_postgres_url, open_postgres
 from storage.sqlite_driver import open_sqlite
 from storage.stores.challenges import ChallengeStore
 from storage.stores.games import GameStore
+from storage.stores.identities import IdentityStore
 from storage.stores.limits import LimitStore
 from storage.stores.players import PlayerStore
 from storage.stores.puzzles import PuzzleStore
@@ -36,6 +37,7 @@ class Storage:
         self.tournaments = TournamentStore(db)
         self.schedule = ScheduleStore(db)
         self.limits = LimitStore(db)
+        self.identities = IdentityStore(db)
 
     async def schema_version(self) -> int:
         return await self.db.schema_version()

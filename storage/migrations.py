@@ -444,6 +444,29 @@ CREATE TABLE game_reviews (
 ) WITHOUT ROWID;
 """,
     ),
+    # One player on several surfaces (storage.stores.identities, docs/privacy.md). A players
+    # row linked to another keeps its surface's id, so the surface still finds it, and names
+    # the player it now is in ``merged_into``: everything it had moved there. ``player_codes``
+    # are the codes a player is sent to prove they hold an account or an address (link), or
+    # to confirm what cannot be undone (delete); only a code's hash is stored.
+    (
+        14,
+        """
+ALTER TABLE players ADD COLUMN merged_into INTEGER REFERENCES players(id);
+CREATE INDEX players_merged ON players (merged_into) WHERE merged_into IS NOT NULL;
+
+CREATE TABLE player_codes (
+    code_hash   TEXT PRIMARY KEY,            -- SHA-256 of the code, hex
+    player_id   INTEGER NOT NULL REFERENCES players(id),   -- who asked for it
+    purpose     TEXT NOT NULL CHECK (purpose IN ('link', 'delete')),
+    surface     TEXT,                        -- link: the surface whose account proves it
+    external_id TEXT,                        -- link: the one account that may (NULL: any)
+    created_at  REAL NOT NULL,
+    expires_at  REAL NOT NULL
+);
+CREATE INDEX player_codes_player ON player_codes (player_id);
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -49,6 +49,7 @@ TABLES = (
     "limit_counters",
     "rating_history",
     "game_reviews",
+    "player_codes",
 )
 
 

@@ -19,6 +19,8 @@ It only translates: the game service decides who may do what.
   tournament's games in threads of its channel, and its news posted there;
 - ``correspondence_commands.py``: ``/mancala vacation start|stop|status`` (a group) and
   ``/mancala premove``, conditional moves;
+- ``account_commands.py``: ``/mancala link ...`` (one player on Discord and by mail) and
+  ``/mancala privacy export|delete`` (a player's data), two groups;
 - ``boards.py``: posting a board and taking the buttons off the one it replaces;
 - ``pictures.py``: the board's picture and other embeds, a game's record as a file;
 - ``followups.py``: the AI's replies as follow-ups of the player's interaction;

@@ -28,6 +28,7 @@ from discord import app_commands
 
 from bot import metrics
 from bot.config import ai_options
+from bot.discord.account_commands import AccountCommands
 from bot.discord.boards import Boards
 from bot.discord.challenge_commands import ChallengeCommands
 from bot.discord.command_group import MancalaGroup
@@ -95,6 +96,7 @@ class MancalaBot(discord.Client):
         )
         self.puzzle_commands = PuzzleCommands(service, self.servers)
         self.correspondence_commands = CorrespondenceCommands(service)
+        self.account_commands = AccountCommands(service)  # link, privacy
         self.tournament_commands = TournamentCommands(
             self, service, self.boards, self.servers, self.threads
         )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.discord.account_commands import LinkGroup, PrivacyGroup
 from bot.discord.choices import level_choices, move_choices, ruleset_choices
 from bot.discord.cooldowns import cooldown
 from bot.discord.correspondence_commands import VacationGroup
@@ -53,6 +54,8 @@ class MancalaGroup(app_commands.Group):
         )
         self.add_command(TournamentGroup())  # /mancala tournament ...
         self.add_command(VacationGroup())  # /mancala vacation start|stop|status
+        self.add_command(LinkGroup())  # /mancala link email|code|status|news|remove
+        self.add_command(PrivacyGroup())  # /mancala privacy export|delete
 
     @app_commands.command(
         description=N_("Challenge someone to a game (challenge me to play the AI)")

@@ -86,7 +86,7 @@ class GameCommands:
         """A player typed a pit letter in their game's channel (needs Message Content)."""
         game = await self.service.active_game(channel_of(message.channel.id))
         me = player_of(message.author)
-        if game is None or game.side_of(me) is None:
+        if game is None or game.side_of(await self.service.account_owner(me)) is None:
             return  # chat that merely looks like a move
         # no interaction, no locale: the player's setting, the language their Discord last
         # showed us, the server's

@@ -55,7 +55,7 @@ class GeneralCommands:
         await interaction.response.send_message(embed=rules_embed(card), ephemeral=True)
 
     async def games(self, interaction: discord.Interaction) -> None:
-        me = player_of(interaction.user)
+        me = await self.service.account_owner(player_of(interaction.user))  # as seats name them
         games = await self.service.list_games(me, include_finished=False, limit=20)
         await interaction.response.send_message(
             fmt.games_list(games, me),

@@ -167,6 +167,18 @@ class CorrespondenceHandlers(Protocol):
     ) -> None: ...
 
 
+class AccountHandlers(Protocol):
+    """A player's accounts and data (``account_commands.py``): linking, export, deletion."""
+
+    async def link(
+        self, interaction: discord.Interaction, action: str, value: str | None
+    ) -> None: ...
+
+    async def privacy(
+        self, interaction: discord.Interaction, action: str, code: str | None
+    ) -> None: ...
+
+
 @runtime_checkable
 class Handlers(Protocol):
     """The bot as commands and buttons see it: its handlers, and the service (which the
@@ -192,6 +204,9 @@ class Handlers(Protocol):
 
     @property
     def correspondence_commands(self) -> CorrespondenceHandlers: ...
+
+    @property
+    def account_commands(self) -> AccountHandlers: ...
 
 
 def bot_of(interaction: discord.Interaction) -> Handlers:

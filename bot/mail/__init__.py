@@ -19,6 +19,8 @@ The modules, in the order a message meets them:
   ``EmailNotifier`` there sends the service's events (the opponent's moves, offers,
   reminders, forfeits) to email players; ``puzzle_mail``: puzzles asked for with 'puzzle'
   and answered by replying with the move.
+- ``account_mail``: ``link discord``, ``link CODE`` and ``privacy export|delete``: one player
+  on Discord and by mail, and a player's data; the mail confirming a link asked on Discord.
 - ``tournament_mail``: ``tournament create|join|start|...`` and a tournament's news (each
   round's game mails, byes, the final standings) for players by mail.
 - ``schedule_mail``: vacations, the digest's setting and conditional moves, in a reply that

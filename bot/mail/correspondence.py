@@ -24,6 +24,7 @@ from typing import TypeVar
 
 from bot import metrics
 from bot.i18n import N_, Language, _, choose, current_language, ngettext, speaking
+from bot.mail.account_mail import AccountMail, link_mail
 from bot.mail.digest import DigestMail, digest_mail
 from bot.mail.game_mail import CHALLENGE_ROLES, GameMailer, move_number_from, seat_of
 from bot.mail.mail_commands import (
@@ -63,7 +64,7 @@ from bot.service import (
     Reminder,
     ServiceError,
 )
-from bot.service.events import DigestDue, TournamentNews
+from bot.service.events import DigestDue, LinkRequested, TournamentNews
 from bot.service.offer_words import (
     GRANTED,
     OFFER_ANSWERED_HEADLINE,
@@ -279,6 +280,10 @@ class EmailNotifier(Notifier):
             headline = _("Game over: {name} did not move in time.").format(name=loser)
             await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
 
+    async def on_link_requested(self, event: LinkRequested) -> None:
+        with speaking(await self._language(event.recipient)):
+            await self._send(await link_mail(self.mailer, event))
+
     async def on_tournament(self, event: TournamentNews) -> None:
         if event.in_place or event.recipient.surface != "email":
             return  # not a mail's news (and no language to look up)
@@ -346,13 +351,14 @@ class Correspondence:
         self.tournaments = TournamentMail(service, notifier.mailer)
         self.schedule = ScheduleMail(service)  # vacations, the digest, conditional moves
         self.digests = DigestMail(service, notifier.mailer, self.schedule)
+        self.accounts = AccountMail(service, notifier.mailer)  # link, privacy
 
     async def wants(self, mail: IncomingMail) -> bool:
         """Is this mail about a stored game (rather than a position-and-move mail)? A bare
         move ("Move 5: D") from someone with games in progress is: it lost its game's tag."""
         if find_tags(mail.subject, mail.recipients) or find_unverified_ids(mail.subject):
             return True
-        if self.puzzles.wants(mail) or self.tournaments.wants(mail):
+        if self.puzzles.wants(mail) or self.tournaments.wants(mail) or self.accounts.wants(mail):
             return True
         if self.digests.wants(mail) or read_setting(mail.text) is not None:
             return True
@@ -384,6 +390,14 @@ class Correspondence:
                 mail.from_address,
                 ReplyKind.PLAY,
                 lambda: self.puzzles.handle(mail),
+                lambda text: self.mailer.plain_reply(mail, mail.from_address, text),
+            )
+        if not tags and self.accounts.wants(mail):  # answered as the games list is
+            return await limited(
+                self.limiter,
+                mail.from_address,
+                ReplyKind.AUTOMATIC,
+                lambda: self.accounts.handle(mail),
                 lambda text: self.mailer.plain_reply(mail, mail.from_address, text),
             )
         if not tags and self.tournaments.wants(mail):  # answered as the games list is
@@ -754,6 +768,7 @@ class Correspondence:
         """The player's games and open challenges, each with its tag; with a web companion,
         each game's page too, with the player's own token (as their game mails link it).
         The text, and the pages' addresses in it."""
+        player = await self.service.account_owner(player)  # as seats name them
         games = await self.service.list_games(player)
         challenges = await self.service.open_challenges(player)
         if not games and not challenges:

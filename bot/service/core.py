@@ -15,7 +15,7 @@ import contextlib
 import functools
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 from bot import metrics
 from bot.ai_runtime.pool import DEFAULT_WORKERS, AIPool
@@ -31,6 +31,7 @@ from bot.service.errors import ServiceError, Unavailable
 from bot.service.events import Notifier
 from bot.service.games import Games
 from bot.service.hooks import Hooks
+from bot.service.identities import Deleted, Identities, LinkAsked, Linked
 from bot.service.languages import Languages
 from bot.service.limits import Hit, Limits
 from bot.service.looking import Looking
@@ -104,6 +105,26 @@ def refusals_counted(verb: Callable[P, Awaitable[T]]) -> Callable[P, Coroutine[A
     return counted
 
 
+def service_verb(verb: Callable[P, Awaitable[T]]) -> Callable[P, Coroutine[Any, Any, T]]:
+    """A verb of ``GameService``: each account it is given stands for the player it is (a
+    linked account for its player, ``Players.owner``), so a part compares seats with players
+    and never with accounts; and its refusals are counted (``refusals_counted``)."""
+
+    @functools.wraps(verb)
+    async def as_players(*args: P.args, **kwargs: P.kwargs) -> T:
+        with _refusal_leaving():
+            players = cast("GameService", args[0]).players
+            owned = [await _owner(players, a) for a in args]
+            named = {k: await _owner(players, v) for k, v in kwargs.items()}
+            return await verb(*owned, **named)
+
+    return as_players
+
+
+async def _owner(players: Players, value: Any) -> Any:
+    return await players.owner(value) if isinstance(value, Player) else value
+
+
 class GameService:
     """Games, challenges, clocks, AI turns and ratings, on SQLite or PostgreSQL: the facade
     every surface calls. Each responsibility is a part in its own module, built with the parts
@@ -126,6 +147,8 @@ class GameService:
     - ``vacations``, ``digests``, ``premoves``: correspondence on a human schedule (vacations
       that stop the clocks, the daily digest by mail, conditional moves)
     - ``limits``: the counters of a surface's limits, shared by every process (``count_hits``)
+    - ``identities``: one player on several surfaces (linking accounts), and a player's data
+      exported or deleted
 
     Where one part reacts to another (a game ended, a move was made, the clock ticked, is
     this player away...), it does so through ``hooks`` (``bot.service.hooks``): each part
@@ -153,7 +176,10 @@ class GameService:
         self.hooks = hooks = Hooks()
         self.announcer = Announcer(self.tasks, hooks)
         self.players = Players(
-            player_store=store.players, clock=clock, extra_surfaces=lambda: self.announcer.notifiers
+            player_store=store.players,
+            clock=clock,
+            extra_surfaces=lambda: self.announcer.notifiers,
+            identity_store=store.identities,
         )
         self.games = Games(
             game_store=store.games,
@@ -267,11 +293,21 @@ class GameService:
             hooks=hooks,
         )
         self.limits = Limits(limit_store=store.limits)
+        self.identities = Identities(
+            identity_store=store.identities,
+            clock=clock,
+            players=players,
+            games=games,
+            looking=self.looking,
+            play=self.play,
+            announcer=announcer,
+            limits=self.limits,
+        )
         self._ticker: asyncio.Task[None] | None = None
 
     # -- challenges and starting games (bot.service.challenges) ---------------------------------
 
-    @refusals_counted
+    @service_verb
     async def challenge(
         self,
         challenger: Player,
@@ -284,37 +320,37 @@ class GameService:
         ``Challenges.challenge``."""
         return await self.challenges.challenge(challenger, opponent, rules, channel, options)
 
-    @refusals_counted
+    @service_verb
     async def accept(self, challenge_id: int, by: Player) -> GameView:
         """The challenged player accepts; the game starts. See ``Challenges.accept``."""
         return await self.challenges.accept(challenge_id, by)
 
-    @refusals_counted
+    @service_verb
     async def decline(self, challenge_id: int, by: Player) -> Challenge:
         """The challenged player declines. See ``Challenges.decline``."""
         return await self.challenges.decline(challenge_id, by)
 
-    @refusals_counted
+    @service_verb
     async def cancel(self, challenge_id: int, by: Player) -> Challenge:
         """The challenger withdraws. See ``Challenges.cancel``."""
         return await self.challenges.cancel(challenge_id, by)
 
-    @refusals_counted
+    @service_verb
     async def get_challenge(self, challenge_id: int) -> Challenge:
         """A challenge by id. Raises NotFound."""
         return await self.challenges.get_challenge(challenge_id)
 
-    @refusals_counted
+    @service_verb
     async def open_challenges(self, player: Player) -> list[Challenge]:
         """Open challenges the player made or received, newest first."""
         return await self.challenges.open_challenges(player)
 
-    @refusals_counted
+    @service_verb
     async def rematch(self, game_id: int, by: Player) -> Challenge:
         """The same match again, sides swapped. See ``Challenges.rematch``."""
         return await self.challenges.rematch(game_id, by)
 
-    @refusals_counted
+    @service_verb
     async def start_game(
         self,
         south: Player,
@@ -328,7 +364,7 @@ class GameService:
 
     # -- playing (bot.service.play) -------------------------------------------------------------
 
-    @refusals_counted
+    @service_verb
     async def move(
         self, game_id: int, by: Player, move: str, expected_ply: int | str | None = None
     ) -> GameView:
@@ -337,42 +373,42 @@ class GameService:
         await self.vacations.moved(by)
         return await self.play.move(game_id, by, move, expected_ply)
 
-    @refusals_counted
+    @service_verb
     async def resign(self, game_id: int, by: Player) -> GameView:
         """``by`` resigns; the opponent wins. See ``Play.resign``."""
         return await self.play.resign(game_id, by)
 
-    @refusals_counted
+    @service_verb
     async def offer(self, game_id: int, by: Player, kind: OfferKind | str) -> GameView:
         """Offer a draw, an agreed end, or ask to take back a move. See ``Play.offer``."""
         return await self.play.offer(game_id, by, kind)
 
-    @refusals_counted
+    @service_verb
     async def offer_draw(self, game_id: int, by: Player) -> GameView:
         """Same as ``offer(game_id, by, OfferKind.DRAW)``."""
         return await self.play.offer(game_id, by, OfferKind.DRAW)
 
-    @refusals_counted
+    @service_verb
     async def offer_end(self, game_id: int, by: Player) -> GameView:
         """Same as ``offer(game_id, by, OfferKind.END)``."""
         return await self.play.offer(game_id, by, OfferKind.END)
 
-    @refusals_counted
+    @service_verb
     async def request_undo(self, game_id: int, by: Player) -> GameView:
         """Same as ``offer(game_id, by, OfferKind.UNDO)``."""
         return await self.play.offer(game_id, by, OfferKind.UNDO)
 
-    @refusals_counted
+    @service_verb
     async def accept_offer(self, game_id: int, by: Player) -> GameView:
         """Accept the opponent's pending offer. See ``Play.accept_offer``."""
         return await self.play.accept_offer(game_id, by)
 
-    @refusals_counted
+    @service_verb
     async def decline_offer(self, game_id: int, by: Player) -> GameView:
         """Decline (or withdraw) the pending offer. See ``Play.decline_offer``."""
         return await self.play.decline_offer(game_id, by)
 
-    @refusals_counted
+    @service_verb
     async def hint(
         self,
         game_id: int,
@@ -383,7 +419,7 @@ class GameService:
         """The AI's best move for the player to move. See ``AITurns.hint``."""
         return await self.ai_turns.hint(game_id, by, thinking=thinking)
 
-    @refusals_counted
+    @service_verb
     async def review(
         self,
         game_id: int | None,
@@ -398,14 +434,14 @@ class GameService:
 
     # -- puzzles (bot.service.puzzles) ----------------------------------------------------------
 
-    @refusals_counted
+    @service_verb
     async def daily_puzzle(
         self, server: tuple[str, str] | None = None, family: str | None = None
     ) -> Puzzle:
         """Today's puzzle (of a server's family). See ``Puzzles.daily``."""
         return await self.puzzles.daily(server, family)
 
-    @refusals_counted
+    @service_verb
     async def next_puzzle(
         self, player: Player, family: str | None = None, grade: Grade | str | None = None
     ) -> Puzzle:
@@ -417,7 +453,7 @@ class GameService:
         with _refusal_leaving():
             return self.puzzles.puzzle(puzzle_id)
 
-    @refusals_counted
+    @service_verb
     async def answer_puzzle(
         self,
         player: Player,
@@ -431,24 +467,24 @@ class GameService:
         ``Puzzles.answer``."""
         return await self.puzzles.answer(player, puzzle_id, move, server, thinking)
 
-    @refusals_counted
+    @service_verb
     async def puzzle_streak(self, player: Player) -> PuzzleStanding:
         """A player's puzzle record and streak. See ``Puzzles.streak``."""
         return await self.puzzles.streak(player)
 
-    @refusals_counted
+    @service_verb
     async def puzzle_board(self, server: str, limit: int = 10) -> list[PuzzleStanding]:
         """A server's puzzle board, best first. See ``Puzzles.board``."""
         return await self.puzzles.board(server, limit)
 
-    @refusals_counted
+    @service_verb
     async def tick(self) -> None:
         """Act on the clock now: expiries, reminders, forfeits. See ``Deadlines.tick``."""
         await self.deadlines.tick()
 
     # -- tournaments (bot.service.tournaments) --------------------------------------------------
 
-    @refusals_counted
+    @service_verb
     async def create_tournament(
         self,
         by: Player,
@@ -479,36 +515,36 @@ class GameService:
             as_organiser=as_organiser,
         )
 
-    @refusals_counted
+    @service_verb
     async def join_tournament(self, tournament_id: int, by: Player) -> TournamentView:
         """``by`` joins. See ``Tournaments.join``."""
         return await self.tournaments.join(tournament_id, by)
 
-    @refusals_counted
+    @service_verb
     async def withdraw_from_tournament(self, tournament_id: int, by: Player) -> TournamentView:
         """``by`` leaves or withdraws. See ``Tournaments.withdraw``."""
         return await self.tournaments.withdraw(tournament_id, by)
 
-    @refusals_counted
+    @service_verb
     async def start_tournament(
         self, tournament_id: int, by: Player, as_organiser: bool = False
     ) -> TournamentView:
         """An organiser starts it now. See ``Tournaments.start``."""
         return await self.tournaments.start(tournament_id, by, as_organiser)
 
-    @refusals_counted
+    @service_verb
     async def cancel_tournament(
         self, tournament_id: int, by: Player, as_organiser: bool = False
     ) -> TournamentView:
         """An organiser calls it off. See ``Tournaments.cancel``."""
         return await self.tournaments.cancel(tournament_id, by, as_organiser)
 
-    @refusals_counted
+    @service_verb
     async def tournament(self, tournament_id: int) -> TournamentView:
         """A tournament by id. Raises NotFound."""
         return await self.tournaments.view(tournament_id)
 
-    @refusals_counted
+    @service_verb
     async def list_tournaments(
         self,
         status: TournamentStatus | str | None = None,
@@ -518,52 +554,52 @@ class GameService:
         """Tournaments, newest first. See ``Tournaments.list_tournaments``."""
         return await self.tournaments.list_tournaments(status, player, limit)
 
-    @refusals_counted
+    @service_verb
     async def tournament_pairings(
         self, tournament_id: int, round_no: int | None = None
     ) -> list[Pairing]:
         """A round's pairings. See ``Tournaments.pairings``."""
         return await self.tournaments.pairings(tournament_id, round_no)
 
-    @refusals_counted
+    @service_verb
     async def tournament_standings(self, tournament_id: int) -> list[Standing]:
         """The standings with their tie-breaks. See ``Tournaments.standings``."""
         return await self.tournaments.standings(tournament_id)
 
     # -- correspondence: vacations, digests, conditional moves --------------------------------
 
-    @refusals_counted
+    @service_verb
     async def start_vacation(self, player: Player, days: int | None = None) -> VacationStatus:
         """``player`` goes on vacation: clocks stand still. See ``Vacations.start``."""
         return await self.vacations.start(player, days)
 
-    @refusals_counted
+    @service_verb
     async def stop_vacation(self, player: Player) -> VacationStatus:
         """``player`` is back. See ``Vacations.stop``."""
         return await self.vacations.stop(player)
 
-    @refusals_counted
+    @service_verb
     async def vacation(self, player: Player) -> VacationStatus:
         """Whether ``player`` is away, and their allowance. See ``Vacations.status``."""
         return await self.vacations.status(player)
 
-    @refusals_counted
+    @service_verb
     async def set_digest(self, player: Player, on: bool, hour: int | None = None) -> DigestSetting:
         """A daily digest instead of a mail per move, or not. See ``Digests.set``."""
         return await self.digests.set(player, on, hour)
 
-    @refusals_counted
+    @service_verb
     async def digest_setting(self, player: Player) -> DigestSetting:
         """Whether ``player`` gets a daily digest, and when."""
         return await self.digests.setting(player)
 
-    @refusals_counted
+    @service_verb
     async def digest_listing(self, player: Player, day: int) -> dict[int, int] | None:
         """The games (and plies) the player's digest of ``day`` listed. See
         ``Digests.listed``."""
         return await self.digests.listed(player, day)
 
-    @refusals_counted
+    @service_verb
     async def set_premoves(
         self,
         game_id: int,
@@ -575,69 +611,69 @@ class GameService:
         ``Premoves.set``."""
         return await self.premoves.set(game_id, by, pairs, replace)
 
-    @refusals_counted
+    @service_verb
     async def my_premoves(self, game_id: int, by: Player) -> list[Premove]:
         """``by``'s conditional moves in the game (theirs only)."""
         return await self.premoves.mine(game_id, by)
 
-    @refusals_counted
+    @service_verb
     async def clear_premoves(self, game_id: int, by: Player) -> int:
         """Drop ``by``'s conditional moves in the game; how many there were."""
         return await self.premoves.clear(game_id, by)
 
     # -- looking (bot.service.looking) ----------------------------------------------------------
 
-    @refusals_counted
+    @service_verb
     async def get_game(self, game_id: int) -> GameView:
         """A game by id. Raises NotFound."""
         return await self.games.get(game_id)
 
-    @refusals_counted
+    @service_verb
     async def active_game(self, channel: Channel) -> GameView | None:
         """The active game in a channel, or None."""
         return await self.looking.active_game(channel)
 
-    @refusals_counted
+    @service_verb
     async def board(self, game_id: int, perspective: Side | str | Player = Side.SOUTH) -> str:
         """The board as text, seen from a side or by a player. See ``Looking.board``."""
         return await self.looking.board(game_id, perspective)
 
-    @refusals_counted
+    @service_verb
     async def open_game_count(self) -> int:
         """How many games are in progress, on every surface."""
         return await self.looking.open_game_count()
 
-    @refusals_counted
+    @service_verb
     async def list_games(
         self, player: Player, include_finished: bool = False, limit: int = 50
     ) -> list[GameView]:
         """The player's games, theirs to move first. See ``Looking.list_games``."""
         return await self.looking.list_games(player, include_finished, limit)
 
-    @refusals_counted
+    @service_verb
     async def export(self, game_id: int) -> str:
         """A game's record as text. See ``Looking.export``."""
         return await self.looking.export(game_id)
 
-    @refusals_counted
+    @service_verb
     async def rating(self, player: Player, rules: str) -> Rating:
         """The player's rating in a ruleset. See ``Looking.rating``."""
         return await self.looking.rating(player, rules)
 
-    @refusals_counted
+    @service_verb
     async def rating_history(self, player: Player, rules: str, limit: int = 50) -> list[RatingStep]:
         """The player's rating after each of their last rated games in a family, oldest first.
         See ``Looking.rating_history``."""
         return await self.looking.rating_history(player, rules, limit)
 
-    @refusals_counted
+    @service_verb
     async def leaderboard(
         self, rules: str, limit: int = 10, server: tuple[str, str] | None = None
     ) -> list[Rating]:
         """The best-rated players of a ruleset. See ``Looking.leaderboard``."""
         return await self.looking.leaderboard(rules, limit, server)
 
-    @refusals_counted
+    @service_verb
     async def head_to_head(
         self, player: Player, opponent: Player, rules: str | None = None
     ) -> list[HeadToHead]:
@@ -646,24 +682,24 @@ class GameService:
 
     # -- players, pings and servers -------------------------------------------------------------
 
-    @refusals_counted
+    @service_verb
     async def display_name(self, player: Player) -> str:
         """The player's display name, or a readable default."""
         return await self.players.display_name(player)
 
-    @refusals_counted
+    @service_verb
     async def set_display_name(self, player: Player, name: str) -> None:
         """Remember how to call a player. See ``Players.set_display_name``."""
         await self.players.set_display_name(player, name)
 
-    @refusals_counted
+    @service_verb
     async def player_number(self, player: Player) -> int:
         """The number the database knows ``player`` by, which names them on the web pages
         (``/player/N``) without their address. Records a player on first sight, as every
         verb does: ask it of players the bot has met (a game's)."""
         return await self.players.pid(player)
 
-    @refusals_counted
+    @service_verb
     async def numbered_player(self, number: int) -> Player:
         """The player the database numbers ``number``. Raises NotFound."""
         return await self.players.player(number)
@@ -672,6 +708,56 @@ class GameService:
         """The email player at an address. See ``Players.email_player``."""
         with _refusal_leaving():
             return self.players.email_player(text)
+
+    # -- accounts and a player's data (bot.service.identities) -----------------------------------
+    # These take the account as given (the one that proves itself), not the player it is.
+
+    @refusals_counted
+    async def ask_link(self, by: Player, surface: str, address: str | None = None) -> LinkAsked:
+        """A code linking ``by`` with an account on ``surface``. See ``Identities.ask_link``."""
+        return await self.identities.ask_link(by, surface, address)
+
+    @refusals_counted
+    async def confirm_link(self, by: Player, code: str) -> Linked:
+        """Link ``by``'s account with the asker of ``code``. See ``Identities.confirm_link``."""
+        return await self.identities.confirm_link(by, code)
+
+    @refusals_counted
+    async def linked_accounts(self, by: Player) -> Linked:
+        """The accounts of ``by``'s player. See ``Identities.linked``."""
+        return await self.identities.linked(by)
+
+    @refusals_counted
+    async def unlink(self, by: Player, surface: str) -> Linked:
+        """Split the player's account on ``surface`` off. See ``Identities.unlink``."""
+        return await self.identities.unlink(by, surface)
+
+    @refusals_counted
+    async def send_news_to(self, by: Player, surface: str) -> Linked:
+        """Send the player's news to their account on ``surface``. See
+        ``Identities.send_news_to``."""
+        return await self.identities.send_news_to(by, surface)
+
+    @refusals_counted
+    async def export_player(self, by: Player) -> str:
+        """Everything stored about ``by``'s player, as JSON. See ``Identities.export``."""
+        return await self.identities.export(by)
+
+    @refusals_counted
+    async def ask_delete(self, by: Player) -> str:
+        """The code confirming ``by``'s deletion. See ``Identities.ask_delete``."""
+        return await self.identities.ask_delete(by)
+
+    @refusals_counted
+    async def delete_player(self, by: Player, code: str) -> Deleted:
+        """Delete ``by``'s player, confirmed by ``code``. See ``Identities.delete``."""
+        return await self.identities.delete(by, code)
+
+    @refusals_counted
+    async def account_owner(self, account: Player) -> Player:
+        """The player ``account`` plays as, as seats name them (a linked account: its
+        player). Surfaces compare a game's players with this, not with the account."""
+        return await self.players.owner(account)
 
     async def count_hits(self, hits: Sequence[Hit], now: float) -> list[bool]:
         """Count each of a surface's ``hits`` still under its limit, shared by every process on
@@ -686,46 +772,46 @@ class GameService:
         """The bot's own address, once a mail surface is attached: nobody may challenge it."""
         self.players.mail_address = address
 
-    @refusals_counted
+    @service_verb
     async def set_ping_mode(self, player: Player, mode: PingMode | str) -> None:
         """How ``player`` wants to hear it is their move. See ``Pings.set_mode``."""
         await self.pings.set_mode(player, mode)
 
-    @refusals_counted
+    @service_verb
     async def set_language(self, player: Player, text: str | None) -> Language | None:
         """The language ``player`` chose, on every surface. See ``Languages.set``."""
         return await self.languages.set(player, text)
 
-    @refusals_counted
+    @service_verb
     async def language_setting(self, player: Player) -> Language | None:
         """The language ``player`` chose, or None. See ``Languages.setting``."""
         return await self.languages.setting(player)
 
-    @refusals_counted
+    @service_verb
     async def language_for(self, player: Player | None, *hints: Language | str | None) -> Language:
         """The language to answer ``player`` in. See ``Languages.for_player``."""
         return await self.languages.for_player(player, *hints)
 
-    @refusals_counted
+    @service_verb
     async def ping_for_turn(
         self, game: GameView, actor: Player | None = None, place: ServerSettings | None = None
     ) -> Ping:
         """Whom to ping now that ``game.to_move`` has the turn. See ``Pings.for_turn``."""
         return await self.pings.for_turn(game, actor, place)
 
-    @refusals_counted
+    @service_verb
     async def server_settings(self, surface: str, server_id: str | int) -> ServerSettings:
         """A server's settings (the defaults until its admins change one)."""
         return await self.servers.get(surface, str(server_id))
 
-    @refusals_counted
+    @service_verb
     async def set_server_settings(
         self, surface: str, server_id: str | int, **changes: Any
     ) -> ServerSettings:
         """Change some of a server's settings. See ``Servers.update``."""
         return await self.servers.update(surface, str(server_id), **changes)
 
-    @refusals_counted
+    @service_verb
     async def note_server_player(self, surface: str, server_id: str | int, player: Player) -> None:
         """Note that ``player`` plays on a server (for its own leaderboard)."""
         await self.servers.note_player(surface, str(server_id), player)

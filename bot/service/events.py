@@ -115,6 +115,17 @@ class DigestDue(Event):
     day: int
 
 
+@dataclass(frozen=True)
+class LinkRequested(Event):
+    """``asked_by`` asks to link their player with the recipient's account (a mail address):
+    the recipient links them by sending ``code`` back from that account before ``expires_at``
+    (bot.service.identities)."""
+
+    code: str
+    asked_by: Player
+    expires_at: float
+
+
 class TournamentNewsKind(StrEnum):
     """What happened in a tournament (``TournamentNews.kind``)."""
 
@@ -164,6 +175,7 @@ class Notifier:
             Reminder: self.on_reminder,
             TournamentNews: self.on_tournament,
             DigestDue: self.on_digest,
+            LinkRequested: self.on_link_requested,
         }
         handler = handlers.get(type(event))
         if handler is not None:
@@ -196,6 +208,8 @@ class Notifier:
     async def on_tournament(self, event: TournamentNews) -> None: ...
 
     async def on_digest(self, event: DigestDue) -> None: ...
+
+    async def on_link_requested(self, event: LinkRequested) -> None: ...
 
 
 class Recorder(Notifier):

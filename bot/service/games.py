@@ -28,8 +28,11 @@ from storage.records import GameChanges, GameStatus, NewMove, RatingRecord
 from storage.stores.games import GameStore
 from storage.stores.ratings import RatingStore
 
-# What another process may have changed in a game since we cached it.
+# What another process may have changed in a game since we cached it (its players too: a
+# player linked to another is that one from then on, bot.service.identities).
 _CHANGING = attrgetter(
+    "south_id",
+    "north_id",
     "ply",
     "status",
     "board",

@@ -2,6 +2,12 @@
 
 Every part of the service asks this one directory, so a player is checked once, when first
 seen, and the id a surface sent never reaches the database unchecked.
+
+An account linked to another player is that player (``bot.service.identities``): its id is
+theirs, and ``owner`` gives the player it plays as. Each process keeps its map of accounts for
+``REFRESH_AFTER`` seconds, then reads it again, so a link made by another process holds here
+within that time; what this process wrote for the old player meanwhile is gathered to the new
+one as it notices (``IdentityStore.gather``).
 """
 
 from __future__ import annotations
@@ -14,9 +20,11 @@ from bot.service import errors
 from bot.service.addresses import is_own_address, mailbox
 from bot.service.types import SURFACES, Player
 from engine import excerpt
+from storage.stores.identities import IdentityStore
 from storage.stores.players import PlayerStore
 
 MAX_PLAYER_ID = 320  # an email address is at most 254 characters, a Discord id 20
+REFRESH_AFTER = 60.0  # seconds of the service's clock a process trusts its map of accounts
 
 
 class Players:
@@ -28,12 +36,14 @@ class Players:
         player_store: PlayerStore,
         clock: Callable[[], float],
         extra_surfaces: Callable[[], Iterable[str]] = tuple,
+        identity_store: IdentityStore | None = None,
     ):
         self._player_store = player_store
+        self._identity_store = identity_store
         self._clock = clock
         self._extra_surfaces = extra_surfaces  # surfaces with a notifier, beyond SURFACES
-        self._ids: dict[Player, int] = {}
-        self._by_id: dict[int, Player] = {}
+        self._ids: dict[Player, tuple[int, float]] = {}  # with when it was read
+        self._by_id: dict[int, tuple[Player, float]] = {}
         self.mail_address: str | None = None  # the bot's own, once a mail surface is attached
 
     def email_player(self, text: str) -> Player:
@@ -84,28 +94,68 @@ class Players:
 
     def known(self, player: Player) -> int | None:
         """The player's id if seen already (no check, no database)."""
-        return self._ids.get(player)
+        entry = self._ids.get(player)
+        return entry[0] if entry else None
 
     async def pid(self, player: Player) -> int:
-        """The player's database id, checking and recording the player on first sight."""
-        pid = self._ids.get(player)
-        if pid is None:
+        """The player's database id (a linked account's: the player's), checking and recording
+        the player on first sight."""
+        pid = await self._read_id(player, record=True)
+        assert pid is not None  # recorded if new
+        return pid
+
+    async def _read_id(self, player: Player, record: bool) -> int | None:
+        """The player's id, from the map while it is fresh; on first sight recorded (with
+        ``record``) or None."""
+        now = self._clock()
+        entry = self._ids.get(player)
+        if entry is not None and now - entry[1] < REFRESH_AFTER:
+            return entry[0]
+        if entry is None:
             self.check(player)
-            pid = await self._player_store.id(player.surface, player.id, self._clock())
-            self._ids[player] = pid
-            self._by_id[pid] = player
+        if record:
+            pid: int | None = await self._player_store.id(player.surface, player.id, now)
+        else:
+            pid = await self._player_store.find_id(player.surface, player.id)
+        if pid is None:
+            return None
+        if entry is not None and entry[0] != pid and self._identity_store is not None:
+            await self._identity_store.gather(entry[0], pid)  # linked meanwhile, elsewhere
+            self._by_id.pop(entry[0], None)
+        self._ids[player] = (pid, now)
         return pid
 
     async def player(self, pid: int) -> Player:
-        player = self._by_id.get(pid)
-        if player is None:
-            record = await self._player_store.get(pid)
-            if record is None:
-                raise errors.NotFound(_("there is no player #{id}").format(id=pid))
-            player = Player(record.surface, record.external_id)
-            self._by_id[pid] = player
-            self._ids[player] = pid
+        """The player with database id ``pid``, named by their own account (the one news goes
+        to)."""
+        now = self._clock()
+        entry = self._by_id.get(pid)
+        if entry is not None and now - entry[1] < REFRESH_AFTER:
+            return entry[0]
+        record = await self._player_store.get(pid)
+        if record is None:
+            raise errors.NotFound(_("there is no player #{id}").format(id=pid))
+        player = Player(record.surface, record.external_id)
+        self._by_id[pid] = (player, now)
+        self._ids[player] = (pid, now)
         return player
+
+    async def owner(self, account: Player) -> Player:
+        """The player ``account`` plays as: itself, or the player it is linked to, named by
+        their own account. The AI is itself, and so is an account never seen (nothing is
+        recorded about it: a stranger's mail answered leaves no player behind)."""
+        if account.is_ai:
+            return account
+        pid = await self._read_id(account, record=False)
+        return account if pid is None else await self.player(pid)
+
+    def forget(self, *accounts: Player) -> None:
+        """Read these accounts, and the players they were, again when next asked (they were
+        linked or split here)."""
+        for account in accounts:
+            entry = self._ids.pop(account, None)
+            if entry is not None:
+                self._by_id.pop(entry[0], None)
 
     async def set_display_name(self, player: Player, name: str) -> None:
         """Remember how to call a player (shown on leaderboards). Raises BadRequest for an

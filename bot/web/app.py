@@ -462,6 +462,7 @@ async def show_player(request: web.Request) -> web.StreamResponse:
     service = request.app[SERVICE]
     try:
         player = await service.numbered_player(int(request.match_info["player"]))
+        player = await service.account_owner(player)  # a linked account's number: its player
     except NotFound:  # or a number past the database's range
         raise web.HTTPNotFound() from None
     games = await service.list_games(player, include_finished=True, limit=RECENT_GAMES)

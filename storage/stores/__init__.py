@@ -12,5 +12,7 @@ method and a migration. Work that spans domains passes its one transaction along
 - ``tournaments``: tournaments, their rounds, pairings and games (``TournamentStore``);
 - ``schedule``: vacations, digests and conditional moves (``ScheduleStore``);
 - ``limits``: counters of the limits every process shares, counted and checked in one
-  statement (``LimitStore``).
+  statement (``LimitStore``);
+- ``identities``: one player on several surfaces (linking), the codes that prove an account,
+  and a player's own data, exported or erased (``IdentityStore``).
 """

@@ -8,7 +8,10 @@ from storage.errors import StorageError
 from storage.records import PingMode, PlayerRecord
 
 PLAYER = "SELECT * FROM players WHERE id = ?"
-PLAYER_ID = "SELECT id FROM players WHERE surface = ? AND external_id = ?"
+# A linked account's row names the player it is (storage.stores.identities): that one's id.
+PLAYER_ID = (
+    "SELECT coalesce(merged_into, id) AS id FROM players WHERE surface = ? AND external_id = ?"
+)
 
 ADD_PLAYER = (  # parameters: surface, external id, now
     "INSERT INTO players (surface, external_id, created_at) VALUES (?, ?, ?) "
@@ -48,6 +51,11 @@ class PlayerStore:
         if row is None:  # added, or there already (ON CONFLICT DO NOTHING): never missing
             raise StorageError(f"player {surface}:{external_id[:40]} was not stored")
         return int(row["id"])
+
+    async def find_id(self, surface: str, external_id: str) -> int | None:
+        """The id of a player seen before (a linked account's: its player's), or None."""
+        row = await self.db.one(PLAYER_ID, surface, external_id)
+        return int(row["id"]) if row else None
 
     async def get(self, player_id: int) -> PlayerRecord | None:
         row = await self.db.one(PLAYER, player_id)
