@@ -27,8 +27,8 @@ from bot.service.identities import DELETE_SECONDS, Linked
 EXPORT_NAME = "mancala-data.json"
 
 SURFACE_CHOICES = [
-    app_commands.Choice(name=N_("Discord"), value="discord"),
-    app_commands.Choice(name=N_("email"), value="email"),
+    app_commands.Choice(name=N_("Discord account"), value="discord"),
+    app_commands.Choice(name=N_("mail address"), value="email"),
 ]
 
 
