@@ -76,6 +76,7 @@ def test_there_is_one_group_named_mancala_with_every_command_of_the_issue():
         "tournament",
         "premove",
         "vacation",
+        "activity",
     }
 
 
