@@ -25,7 +25,9 @@ the game's own event stream (``/game/N/events``). The Activity's pages alone may
 and only by Discord (``frame-ancestors``); the others keep the companion's policy.
 
 ``MANCALA_ACTIVITY_MOCK`` (tests only) makes the page use the SDK's ``DiscordSDKMock``
-instead of Discord: a server setting, never something a visitor could ask for.
+instead of Discord: a server setting, never something a visitor could ask for. Even then
+the mock only hands the page a code; the server still has Discord exchange it, so no
+setting lets a page sign in as someone Discord did not vouch for.
 """
 
 from __future__ import annotations
