@@ -126,7 +126,12 @@ async function refresh() {
   if (gameShown) {
     address.set("game", gameShown);
   }
-  const response = await call("/activity/part?" + address.toString());
+  let response;
+  try {
+    response = await call("/activity/part?" + address.toString());
+  } catch (error) {
+    return false; // the server or Discord away a moment: the next news asks again
+  }
   if (!response.ok || ticket !== latest) {
     return false;
   }
@@ -167,6 +172,9 @@ async function send(fields) {
     if (answer.game) {
       gameShown = String(answer.game);
     }
+  } catch (error) {
+    // not sent, or its answer lost: the refresh below shows whether it was played
+    answer = { ok: false, said: main.dataset.offline };
   } finally {
     sending = false;
   }

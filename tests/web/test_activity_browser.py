@@ -169,6 +169,11 @@ async def test_the_page_speaks_the_users_discord_language(browser, activity):
     alice = await open_as(browser, fake, base, ALICE_ID)
     await expect(alice.locator("html")).to_have_attribute("lang", "fr", timeout=WAIT)
     await expect(alice.locator(".prompt")).to_contain_text("À vous de jouer", timeout=WAIT)
+    elsewhere = await open_as(browser, fake, base, ALICE_ID, channel=CHANNEL_ID + 1)
+    await expect(elsewhere.locator(".activity-empty")).to_contain_text(
+        "Aucune partie n’est en cours", timeout=WAIT
+    )
+    await expect(elsewhere.locator('button[value="ai"]')).to_have_text("Jouer contre l’IA")
 
 
 async def test_axe_core_finds_no_serious_violation_in_any_language(browser, activity):
