@@ -12,6 +12,17 @@ challenge's whose role, a digest's the player's address.
 (10, True)
 >>> keys.check("game", 12, "bob@example.org", token), keys.check("game", 12, "x", "short")
 (False, False)
+
+A session (the Discord Activity's sign-in) is signed, not stored either: what it names, until
+when, and an HMAC of both; it holds no secret of the user's, only who they are.
+
+>>> session = keys.session("activity", "1234 fr", expires=1000)
+>>> keys.session_subject("activity", session, now=999)
+'1234 fr'
+>>> keys.session_subject("activity", session, now=1000), keys.session_subject("game", session, 0)
+(None, None)
+>>> keys.session_subject("activity", session.replace("1234", "1235"), now=0) is None
+True
 """
 
 from __future__ import annotations
@@ -44,6 +55,28 @@ class Tokens:
 
     def check(self, kind: str, ident: int, address: str, token: str) -> bool:
         return hmac.compare_digest(self.token(kind, ident, address), token.lower())
+
+    def session(self, kind: str, subject: str, expires: float) -> str:
+        """A signed token naming ``subject`` (printable ASCII, no ``~``) until ``expires``
+        (seconds since the epoch); read back by ``session_subject``."""
+        body = f"{subject}~{int(expires)}"
+        return f"{body}~{self._seal(kind, body)}"
+
+    def session_subject(self, kind: str, session: str, now: float) -> str | None:
+        """What a session of ``kind`` names, or None if it is forged, of another kind, or
+        expired by ``now``."""
+        body, _sep, seal = session[:200].rpartition("~")
+        subject, _sep, expires = body.rpartition("~")
+        if not subject or not expires.isascii() or not expires.isdigit():
+            return None
+        if not hmac.compare_digest(self._seal(kind, body), seal) or now >= int(expires):
+            return None
+        return subject
+
+    def _seal(self, kind: str, body: str) -> str:
+        message = f"session:{kind}:{body}".encode()
+        digest = hmac.new(self._secret, message, hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:18]).decode()  # 144 bits
 
 
 def token_secret(secret: bytes | None, secret_file: str | os.PathLike[str]) -> bytes:

@@ -8,6 +8,7 @@ It only translates: the game service decides who may do what.
 - ``handlers.py``: what commands and buttons call, as protocols the bot fits, and
   ``bot_of(interaction)``, the typed way to it from a command or button;
 - ``command_group.py``: the ``/mancala`` group; ``choices.py``: its autocomplete answers;
+  ``activity_launch.py``: ``/mancala activity``, which opens the board as an Activity;
   ``cooldowns.py``: how often one user may run its costly commands (hint, challenge, board);
 - ``game_commands.py``: moves (by command, button or typed letter), the board, resigning,
   offers, hints and the record, turned into service calls and replies;

@@ -6,7 +6,7 @@ discord.py checks before the command runs.
 
 >>> group = MancalaGroup()
 >>> sorted(c.name for c in group.commands)[:4]
-['accept', 'board', 'cancel', 'challenge']
+['accept', 'activity', 'board', 'cancel']
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.account_commands import LinkGroup, PrivacyGroup
+from bot.discord.activity_launch import launch_activity
 from bot.discord.choices import level_choices, move_choices, ruleset_choices
 from bot.discord.cooldowns import cooldown
 from bot.discord.correspondence_commands import VacationGroup
@@ -128,6 +129,12 @@ class MancalaGroup(app_commands.Group):
     @move.autocomplete("pit")
     async def _pit_autocomplete(self, interaction: discord.Interaction, current: str) -> Choices:
         return await move_choices(bot_of(interaction).service, interaction, current)
+
+    @app_commands.command(
+        description=N_("Open the board as an Activity: everyone here sees it, and plays")
+    )
+    async def activity(self, interaction: discord.Interaction) -> None:
+        await launch_activity(interaction)
 
     @app_commands.command(description=N_("Show this channel's game"))
     @app_commands.describe(text=N_("the text board too (or not), whatever this server's setting"))

@@ -43,6 +43,7 @@ NAMES = (Where.command_name, Where.group_name, Where.parameter_name)
 # no two commands (or two options of one command) with the same name
 COMMAND_WORDS = (
     pgettext("command", "accept"),
+    pgettext("command", "activity"),
     pgettext("command", "address"),
     pgettext("command", "board"),
     pgettext("command", "cancel"),

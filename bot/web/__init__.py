@@ -20,6 +20,11 @@ says how to deploy it behind a reverse proxy.
 - ``feeds.py``: news of each game with a page open, for the pages' event streams;
 - ``server.py``: the process: the service, the application and its socket; or the pages
   beside another surface in its process (``start_web_surface``, for ``mancala bot``);
+- ``activity.py``: the Discord Activity (the channel's game in Discord's frame): its
+  routes, the sign-in by the OAuth2 code exchange, its plays as a Discord player, its
+  settings (``MANCALA_DISCORD_CLIENT_ID``, ``MANCALA_DISCORD_CLIENT_SECRET``);
+  ``activity_page.py`` its HTML; its script, ``static/activity.js``, is built from
+  ``activity/`` (the repository's top) with npm and shipped built;
 - ``static/``: ``game.js`` (live news, plays by click and by key, stepping through a
   finished game), ``puzzle.js`` (a puzzle's answer by click and by key) and ``style.css``;
   the pages work without the scripts too.

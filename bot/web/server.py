@@ -15,6 +15,7 @@ from aiohttp import web
 
 from bot.service import GameService
 from bot.tokens import Tokens, secret_from_environ
+from bot.web.activity import ActivitySettings, add_activity
 from bot.web.app import app_runner, make_app
 from bot.web.settings import WebSettings
 
@@ -40,6 +41,7 @@ async def start_web(service: GameService, settings: WebSettings) -> web.AppRunne
         settings.plays_per_minute,
         proxies=settings.proxies,
     )
+    add_activity(app, ActivitySettings.from_environ(os.environ))
     runner = app_runner(app)
     await runner.setup()
     await web.TCPSite(runner, settings.listen[0], settings.listen[1]).start()

@@ -6,6 +6,11 @@ interaction, a message) are fed to the client's real ``ConnectionState`` parsers
 websocket would, so commands, autocomplete, buttons and persistent views run through
 discord.py's own dispatch.
 
+It also stands in for Discord's OAuth2 code exchange, as the web companion's Activity meets it
+(``bot/web/activity.py``): ``POST /oauth2/token`` turns a code a test put in ``oauth_codes``
+into an access token, and ``GET /users/@me`` with that token (``Authorization: Bearer``)
+names its user, in the locale ``locales`` gives them.
+
 Every request the bot makes is recorded in ``FakeDiscord.requests``; ``wait_for`` awaits the
 next one that matches, so a test can follow a deferred reply to its follow-up.
 """
@@ -144,6 +149,7 @@ class Request:
     body: Any
     message: dict | None = None  # the message the fake made of it, as Discord returns it
     files: dict[str, bytes] = field(default_factory=dict)  # attachments, by file name
+    bearer: str = ""  # an OAuth2 access token the request carried
 
     @property
     def content(self) -> str:
@@ -200,6 +206,11 @@ class FakeDiscord:
     identify: dict | None = None  # the client's IDENTIFY payload
     identified: asyncio.Event = field(default_factory=asyncio.Event)
     refused_tokens: set = field(default_factory=set)  # tokens answered with 401
+    activities: bool = True  # whether the application has Activities turned on
+    # OAuth2: codes a test hands out (code -> user id), the access tokens made of them
+    oauth_codes: dict[str, int] = field(default_factory=dict)
+    access_tokens: dict[str, int] = field(default_factory=dict)
+    locales: dict[int, str] = field(default_factory=dict)  # user id -> their locale
     _sequence: int = 0
 
     def app(self) -> web.Application:
@@ -256,9 +267,12 @@ class FakeDiscord:
                     body = json.loads(await part.text())
                 else:
                     files[part.filename or part.name] = await part.read()
+        elif request.content_type == "application/x-www-form-urlencoded":
+            body = dict(await request.post())  # OAuth2's token endpoint takes a form
         else:
             body = await request.json() if request.can_read_body else None
-        record = Request(request.method, path, body, files=files)
+        bearer = request.headers.get("Authorization", "").partition("Bearer ")[2]
+        record = Request(request.method, path, body, files=files, bearer=bearer)
         response = self._answer(record)
         self.requests.append(record)
         async with self._arrived:
@@ -267,6 +281,13 @@ class FakeDiscord:
 
     def _answer(self, req: Request) -> web.StreamResponse:
         parts = req.path.strip("/").split("/")
+        if req.path == "/oauth2/token" and req.method == "POST":
+            return self._token(req.body or {})
+        if req.path == "/users/@me" and req.bearer:
+            user_id = self.access_tokens.get(req.bearer)
+            if user_id is None:
+                return _json({"message": "401: Unauthorized", "code": 0}, status=401)
+            return _json(dict(user_payload(user_id), locale=self.locales.get(user_id, "en-US")))
         if req.path == "/users/@me":
             return _json(user_payload(BOT_ID))
         if req.path == "/users/@me/channels" and req.method == "POST":  # open a DM
@@ -338,6 +359,28 @@ class FakeDiscord:
             {"message": f"fake Discord has no {req.method} {req.path}", "code": 0}, status=404
         )
 
+    def _token(self, form: dict) -> web.Response:
+        """The authorization-code exchange: a code a test gave out, for this application."""
+        user_id = self.oauth_codes.get(form.get("code", ""))
+        if (
+            form.get("grant_type") != "authorization_code"
+            or form.get("client_id") != str(APP_ID)
+            or not form.get("client_secret")
+            or user_id is None
+        ):
+            return _json({"error": "invalid_grant"}, status=400)
+        token = f"access-{snowflake()}"
+        self.access_tokens[token] = user_id
+        return _json(
+            {
+                "access_token": token,
+                "token_type": "Bearer",
+                "expires_in": 604800,
+                "refresh_token": f"refresh-{snowflake()}",
+                "scope": "identify",
+            }
+        )
+
     def _callback(self, interaction_id: str, req: Request) -> web.Response:
         kind = req.body["type"]
         data = req.body.get("data") or {}
@@ -349,6 +392,12 @@ class FakeDiscord:
                 "response_message_ephemeral": bool(data.get("flags", 0) & 64),
             }
         }
+        if kind == 12 and not self.activities:  # LAUNCH_ACTIVITY without Activities
+            return _json({"message": "Cannot launch an activity", "code": 50035}, status=400)
+        if kind == 12:  # the Activity launched: Discord names the instance
+            answer["interaction"]["activity_instance_id"] = f"i-{snowflake()}"
+            answer["resource"] = {"type": 12, "activity_instance": {"id": f"i-{snowflake()}"}}
+            return _json(answer)
         if kind in (4, 7):  # a message reply, or an update of the clicked message
             message = message_payload(self.channel_of.get(interaction_id, CHANNEL_ID), data)
             self.messages[message["id"]] = req.message = message

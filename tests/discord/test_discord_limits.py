@@ -78,6 +78,7 @@ def test_there_is_one_group_named_mancala_with_every_command_of_the_issue():
         "vacation",
         "link",
         "privacy",
+        "activity",
     }
 
 
