@@ -7,6 +7,12 @@ Stores ``--games`` games first, then, for each run:
     through aiosqlite on the same file), as many as possible: transactions/s;
   * throughput: 64 concurrent players making random legal moves in 256 games as fast as the
     service takes them: moves/s and p50/p99 latency of ``move``;
+  * checked: the same, each move preceded by one limit check (``limit_check`` of
+    bench/storage_backends.py), its cost in the latency: what a limit check adds to a
+    request, beside the throughput of the run; once as a Discord cooldown checks (the
+    player's own counter), once as a mail reply does (three counters in one statement, two
+    of them shared by every player); and the paced phase below once more with the mail
+    reply's check;
   * paced: 500 moves/s offered in 256 games (open loop): p50/p99 latency;
   * AI: the same 500 moves/s while two AI-against-AI games keep two searches running in the
     worker processes: event-loop lag p50/p99 (a 5 ms sleeper's overshoot) and latency.
@@ -29,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.storage_backends import CHECKS, limit_check  # noqa: E402
 from bot.ai_runtime.pool import known_levels  # noqa: E402
 from bot.service import Channel, GameService, Player, ServiceError  # noqa: E402
 
@@ -57,10 +64,11 @@ class Tables:
     """The games being driven; a finished game is replaced by a new one at once, so every
     phase plays ongoing games."""
 
-    def __init__(self, service: GameService, game_ids: list[int]):
+    def __init__(self, service: GameService, game_ids: list[int], check: str = ""):
         self.service = service
         self.ids = list(game_ids)
         self.refused = 0
+        self.check = check  # the shape of a limit check before each move ("": none)
 
     async def one_move(self, rng: random.Random) -> float | None:
         """Play a random legal move in a random game; the seconds ``move`` took, or None."""
@@ -74,6 +82,8 @@ class Tables:
             return None
         move = rng.choice(game.position.legal_moves())
         start = time.perf_counter()
+        if self.check:
+            await limit_check(self.service, game.to_move, self.check)
         try:
             await self.service.move(game.id, game.to_move, move, expected_ply=game.ply)
         except ServiceError:  # two drivers chose the same game at once: one is refused
@@ -191,7 +201,16 @@ async def run(args):
                 sample = random.Random(r).sample(all_games, 3 * DRIVEN)
                 base = await baseline(path, min(args.seconds, 3))
                 rate, lat = await throughput(Tables(service, sample[:DRIVEN]), args.seconds)
+                checked = {
+                    check: await throughput(
+                        Tables(service, sample[:DRIVEN], check=check), args.seconds
+                    )
+                    for check in CHECKS
+                }
                 paced_lat = await paced(Tables(service, sample[DRIVEN : 2 * DRIVEN]), args.seconds)
+                paced_checked = await paced(
+                    Tables(service, sample[DRIVEN : 2 * DRIVEN], check="mail"), args.seconds
+                )
                 lags, ai_lat = await with_ai(
                     service, Tables(service, sample[2 * DRIVEN :]), args.seconds, r
                 )
@@ -200,9 +219,14 @@ async def run(args):
                     rate=rate,
                     p50=pct(lat, 50) * 1e3,
                     p99=pct(lat, 99) * 1e3,
+                    **{f"{check}_rate": checked[check][0] for check in CHECKS},
+                    **{f"{check}_p50": pct(checked[check][1], 50) * 1e3 for check in CHECKS},
+                    **{f"{check}_p99": pct(checked[check][1], 99) * 1e3 for check in CHECKS},
                     paced_n=len(paced_lat) / args.seconds,
                     paced_p50=pct(paced_lat, 50) * 1e3,
                     paced_p99=pct(paced_lat, 99) * 1e3,
+                    paced_checked_p50=pct(paced_checked, 50) * 1e3,
+                    paced_checked_p99=pct(paced_checked, 99) * 1e3,
                     lag_p50=pct(lags, 50) * 1e3,
                     lag_p99=pct(lags, 99) * 1e3,
                     ai_p99=pct(ai_lat, 99) * 1e3,
@@ -212,8 +236,15 @@ async def run(args):
                 print(
                     f"run {r + 1}: baseline {base:,.0f} txn/s | throughput {rate:,.0f} moves/s "
                     f"(p50 {row['p50']:.1f} ms, p99 {row['p99']:.1f} ms) | "
-                    f"at {row['paced_n']:.0f}/s p50 "
-                    f"{row['paced_p50']:.2f} ms p99 {row['paced_p99']:.2f} ms | "
+                    + "".join(
+                        f"with a {check} limit check {row[f'{check}_rate']:,.0f} moves/s "
+                        f"(p99 {row[f'{check}_p99']:.1f} ms) | "
+                        for check in CHECKS
+                    )
+                    + f"at {row['paced_n']:.0f}/s p50 "
+                    f"{row['paced_p50']:.2f} ms p99 {row['paced_p99']:.2f} ms, with a mail "
+                    f"check p50 {row['paced_checked_p50']:.2f} ms p99 "
+                    f"{row['paced_checked_p99']:.2f} ms | "
                     f"with 2 AI searches: loop lag p50 {row['lag_p50']:.2f} ms "
                     f"p99 {row['lag_p99']:.2f} ms, move p99 {row['ai_p99']:.2f} ms",
                     flush=True,
@@ -225,6 +256,18 @@ async def run(args):
         f"median of {len(results)}: {med['rate']:,.0f} moves/s, {med['ratio']:.2f} x the bare "
         f"transaction baseline of the same run (median {med['base']:,.0f}/s); p99 at 500/s "
         f"{med['paced_p99']:.2f} ms; loop lag p99 with two AI searches {med['lag_p99']:.2f} ms"
+    )
+    for check in CHECKS:
+        print(
+            f"with a {check} limit check before each move: {med[f'{check}_rate']:,.0f} moves/s "
+            f"({med[f'{check}_rate'] / med['rate']:.2f} x), p50 {med[f'{check}_p50']:.2f} ms "
+            f"(without: {med['p50']:.2f} ms), p99 {med[f'{check}_p99']:.2f} ms "
+            f"(without: {med['p99']:.2f} ms)"
+        )
+    print(
+        f"at 500 moves/s with a mail limit check before each: p50 "
+        f"{med['paced_checked_p50']:.2f} ms (without: {med['paced_p50']:.2f} ms), p99 "
+        f"{med['paced_checked_p99']:.2f} ms (without: {med['paced_p99']:.2f} ms)"
     )
     bar = med["rate"] >= 2000 and med["paced_p99"] <= 20 and med["lag_p99"] <= 50
     print(

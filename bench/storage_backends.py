@@ -1,7 +1,7 @@
 """The service's moves on each storage backend, in one run.
 
     .venv/bin/python bench/storage_backends.py [--seconds 5] [--runs 3] [--games 64]
-        [--phases shared,disjoint] [--own-games 48] [--own-players 16]
+        [--phases shared,disjoint,limits] [--own-games 48] [--own-players 16]
 
 The shared phases (contention by design): SQLite in one process, PostgreSQL in one process,
 and PostgreSQL with two processes taking moves for the same ``--games`` oware games, 32
@@ -15,6 +15,13 @@ phases the ratio to SQLite's, for the disjoint phase the ratio to one process, t
 milliseconds each bot process spent per move it made and the server's CPU seconds, and for
 every phase with several processes the moves lost (acknowledged but not in the log) and
 doubled (a ply acknowledged twice): both must be 0.
+
+The limits phase (``--phases limits``, not run by default) measures what a limit check costs
+a request: each of the shared phases' setups (SQLite, PostgreSQL, PostgreSQL with two
+processes) twice in every run, the players' moves as they are (the baseline) and each move
+preceded by one limit check of each shape (``limit_check``: a Discord cooldown's, the
+player's own counter; a mail reply's, three counters in one statement, two of them the same
+for every player, the busiest rows there are).
 
 PostgreSQL: a server is started from the OS's binaries (as the tests do), or give --url.
 """
@@ -36,9 +43,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.service import Channel, GameService, Player, ServiceError  # noqa: E402
+from bot.service import Channel, GameService, Hit, Player, ServiceError  # noqa: E402
 
 PLAYERS = 32
+NO_LIMIT = 1 << 30  # the checks' limits: never reached, so every check counts as it would
+
+
+CHECKS = ("user", "mail")  # the shapes of a limit check, as ``limit_check`` makes them
+
+
+async def limit_check(service: GameService, player: Player, shape: str) -> None:
+    """One limit check, one statement, in one of two shapes: ``user``, the player's own
+    counter (a Discord cooldown: a row per user); ``mail``, as a mail reply's
+    (``bot.mail.reply_limits``): the player's counter for the day and the bot's for the hour
+    and the day, two rows every check shares."""
+    hits = [Hit(f"bench:{player.surface}:{player.id}", 86_400, NO_LIMIT)]
+    if shape == "mail":
+        hits += [Hit("bench:all:hour", 3_600, NO_LIMIT), Hit("bench:all:day", 86_400, NO_LIMIT)]
+    await service.count_hits(hits, time.time())
 
 
 def pct(values, q):
@@ -71,9 +93,11 @@ async def drive(
     seed: int,
     start_at: float = 0.0,
     players: int = PLAYERS,
+    check: str = "",
 ) -> dict:
     """Moves for ``seconds`` from ``players`` concurrent players: acks, latencies, and the CPU
-    seconds this process spent meanwhile."""
+    seconds this process spent meanwhile. ``check``: the shape of a limit check made before
+    each move, in its latency (``limit_check``; "": none)."""
     service = await GameService.open(location, tick_every=None, cache_ttl=0.0)
     await asyncio.sleep(max(0.0, start_at - time.time()))
     cpu_began = time.process_time()
@@ -88,6 +112,8 @@ async def drive(
             if view.is_over:
                 continue
             began = time.perf_counter()
+            if check:
+                await limit_check(service, view.to_move, check)
             try:
                 after = await service.move(
                     game_id,
@@ -134,13 +160,18 @@ import asyncio, json, sys
 sys.path.insert(0, sys.argv[1])
 from bench.storage_backends import drive
 result = asyncio.run(drive(sys.argv[2], json.loads(sys.argv[3]), float(sys.argv[4]),
-                           int(sys.argv[5]), float(sys.argv[6]), int(sys.argv[7])))
+                           int(sys.argv[5]), float(sys.argv[6]), int(sys.argv[7]),
+                           sys.argv[8]))
 print(json.dumps(result))
 """
 
 
 def processes(
-    url: str, games_each: list[list[int]], seconds: float, players: int = PLAYERS
+    url: str,
+    games_each: list[list[int]],
+    seconds: float,
+    players: int = PLAYERS,
+    check: str = "",
 ) -> list[dict]:
     """One bot process per list of games, started together; their results."""
     start_at = time.time() + 6  # all import and connect first, then start together
@@ -157,6 +188,7 @@ def processes(
                 str(seed),
                 str(start_at),
                 str(players),
+                check,
             ],
             stdout=subprocess.PIPE,
         )
@@ -281,6 +313,48 @@ def disjoint_phases(args: argparse.Namespace, server) -> None:
     )
 
 
+def limits_phases(args: argparse.Namespace, server) -> None:
+    """Each backend's moves without a limit check (the baseline) and with one of each shape
+    before each move, in the same run."""
+    rows: dict[tuple[str, str], list[tuple]] = {}
+    for run in range(args.runs):
+        for check in ("", *CHECKS):
+            with tempfile.TemporaryDirectory() as folder:
+                path = str(Path(folder) / "bench.sqlite3")
+                ids = asyncio.run(start_games(path, args.games))
+                rows.setdefault(("SQLite, 1 process", check), []).append(
+                    summary([asyncio.run(drive(path, ids, args.seconds, run, check=check))])
+                )
+            url = server.new_database() if server else args.url
+            ids = asyncio.run(start_games(url, args.games))
+            rows.setdefault(("PostgreSQL, 1 process", check), []).append(
+                summary([asyncio.run(drive(url, ids, args.seconds, run, check=check))])
+            )
+            url = server.new_database() if server else args.url
+            ids = asyncio.run(start_games(url, args.games))
+            results = processes(url, [ids, ids], args.seconds, check=check)
+            rows.setdefault(("PostgreSQL, 2 processes", check), []).append(summary(results))
+        print(
+            f"run {run + 1}: "
+            + "; ".join(
+                f"{name}{f' + {check} check' if check else ''} {r[-1][0]:,.0f} moves/s"
+                for (name, check), r in rows.items()
+            ),
+            flush=True,
+        )
+    print(
+        f"\n{'backend':<26} {'check':<6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'vs none':>8}"
+    )
+    for name in dict.fromkeys(name for name, _ in rows):
+        base = statistics.median(v[0] for v in rows[name, ""])
+        for check in ("", *CHECKS):
+            rate, p50, p99 = (statistics.median(v[i] for v in rows[name, check]) for i in range(3))
+            print(
+                f"{name:<26} {check or 'none':<6} {rate:>9,.0f} {p50:>8.2f} {p99:>8.2f} "
+                f"{rate / base:>7.2f}x"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
@@ -302,6 +376,8 @@ def main() -> None:
             shared_phases(args, server)
         if "disjoint" in phases:
             disjoint_phases(args, server)
+        if "limits" in phases:
+            limits_phases(args, server)
     finally:
         if server:
             server.stop()

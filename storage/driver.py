@@ -10,7 +10,8 @@ them for its engine.
 - ``Rollback``: raised inside ``transaction()``, undoes it and ends the block quietly. A
   compare-and-set that did not match raises it, so nothing of the transaction lands.
 - ``UniqueViolation``: a unique index refused a row (the engines word this differently).
-- ``Driver.change_returning``: one change whose ``RETURNING`` rows are wanted, on its own.
+- ``Driver.change_returning``: one change whose ``RETURNING`` rows are wanted, as if on its
+  own (SQLite commits those that arrive together in one transaction, one after another).
 - Beyond the verbs, each engine's own: ``record_move`` (SQLite commits the moves that arrive
   together in one transaction; PostgreSQL writes them in one statement), ``watch_games``
   (PostgreSQL's LISTEN), ``snapshot`` (reads that see one moment), ``reset_ids`` (after rows

@@ -4,7 +4,9 @@ Two connections: one writer (every change goes through it, one transaction at a 
 asyncio lock so coroutines never interleave statements of two transactions) and one reader
 (WAL mode lets it read committed data while the writer works). Moves are group-committed:
 those that arrive while a transaction is being written share the next one, and each caller
-is answered only after the commit that holds its move. ``synchronous=NORMAL`` in WAL
+is answered only after the commit that holds its move. So are the changes that return rows
+(``change_returning``: the limits' counts), in a queue of their own, run one after another in
+the order they came, as if each were alone. ``synchronous=NORMAL`` in WAL
 mode: a committed transaction survives the process being killed; only a power cut can lose the
 last few (``durable=True`` gives FULL, an fsync per commit). WAL checkpoints run every
 half second on a third connection rather than inside a commit.
@@ -40,6 +42,15 @@ async def open_sqlite(path: str | Path, durable: bool = False) -> SQLiteDriver:
     driver = SQLiteDriver(path, durable)
     await driver._open()
     return driver
+
+
+@dataclass
+class _PendingChange:
+    """A ``change_returning`` waiting for the next group commit; ``future`` gets its rows."""
+
+    sql: str
+    args: tuple[Any, ...]
+    future: asyncio.Future[list[Row]]
 
 
 @dataclass
@@ -107,6 +118,8 @@ class SQLiteDriver(Driver):
         self._checkpointer: asyncio.Task[None] | None = None
         self._pending_moves: list[_PendingMove] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._pending_changes: list[_PendingChange] = []
+        self._change_flusher: asyncio.Task[None] | None = None
 
     # -- opening, migrating, closing ------------------------------------------------------------
 
@@ -178,8 +191,9 @@ class SQLiteDriver(Driver):
             self._checkpointer.cancel()
             await asyncio.gather(self._checkpointer, return_exceptions=True)
             self._checkpointer = None
-        if self._flusher is not None:
-            await asyncio.gather(self._flusher, return_exceptions=True)
+        for flusher in (self._flusher, self._change_flusher):
+            if flusher is not None:
+                await asyncio.gather(flusher, return_exceptions=True)
         for conn in (self._checkpoints, self._reader, self._writer):
             if conn is not None:
                 await conn.close()
@@ -239,6 +253,53 @@ class SQLiteDriver(Driver):
                 yield _Statements(self._read)
             finally:
                 await self._read.execute("COMMIT")
+
+    # -- changes that return rows, group-committed --------------------------------------------
+
+    async def change_returning(self, sql: str, *args: Any) -> list[Row]:
+        # Group commit: a limit check is a change of its own before a request, and a commit
+        # each would make the checks, not the requests, what the one writer spends its time
+        # on (bench/service.py); those arriving while a transaction is written share the next.
+        future: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
+        self._pending_changes.append(_PendingChange(sql, args, future))
+        if self._change_flusher is None or self._change_flusher.done():
+            self._change_flusher = asyncio.create_task(self._flush_changes())
+        return await future
+
+    async def _flush_changes(self) -> None:
+        while self._pending_changes:
+            batch = self._pending_changes[:MAX_BATCH]
+            del self._pending_changes[:MAX_BATCH]
+            async with self._write_lock:
+                w = self._write
+                try:
+                    results = [
+                        [dict(r) for r in await w.execute_fetchall(c.sql, c.args)] for c in batch
+                    ]
+                    await w.commit()
+                except Exception:  # each change is run alone below and gets its own error
+                    with contextlib.suppress(Exception):
+                        await w.rollback()
+                else:
+                    for change, rows in zip(batch, results, strict=True):
+                        if not change.future.done():
+                            change.future.set_result(rows)
+                    continue
+                for change in batch:
+                    try:
+                        with _unique_violations():
+                            rows = [
+                                dict(r) for r in await w.execute_fetchall(change.sql, change.args)
+                            ]
+                        await w.commit()
+                    except Exception as err:  # handed to the caller, who raises it
+                        with contextlib.suppress(Exception):
+                            await w.rollback()
+                        if not change.future.done():
+                            change.future.set_exception(err)
+                    else:
+                        if not change.future.done():
+                            change.future.set_result(rows)
 
     # -- moves, group-committed -----------------------------------------------------------------
 

@@ -100,7 +100,8 @@ class MancalaBot(discord.Client):
         self.tournament_commands = TournamentCommands(
             self, service, self.boards, self.servers, self.threads
         )
-        self.cooldowns = Cooldowns()  # how often each user ran the costly commands
+        # how often each user ran the costly commands, counted in the database
+        self.cooldowns = Cooldowns(service)
         # every command is answered in its interaction's language (languages.py)
         self.tree: app_commands.CommandTree[MancalaBot] = MancalaTree(self)
         self.tree.error(self._command_failed)

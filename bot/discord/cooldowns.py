@@ -1,10 +1,19 @@
 """How often one Discord user may run the costly commands: the named cooldowns, in one table.
 
 Each cooldown allows ``rate`` uses per ``per`` seconds to one Discord user (by user id, so the
-same in every server and in DMs with the bot). The window opens at the first use and the uses
-come back all at once when it closes, as with discord.py's cooldowns. A use counts whether or
-not the service then grants it (a hint asked out of turn counts too); a refused one does not
-push the window back.
+same in every server and in DMs with the bot). The uses are counted in the database, through
+the service (``GameService.count_hits``, ``storage.stores.limits``): every bot process on the
+database shares them (two bots, or shards run as separate processes, on one PostgreSQL
+database), and a restart forgets nothing. One use is one statement, which counts it and checks
+it against the limit at once, so two processes can never both take the last one.
+
+The windows are fixed, as the limit store counts: ``per`` seconds each, from the epoch on the
+service's clock (a minute's from :00 to :59, five minutes' from :00, :05, ...), and the uses
+come back all at once when one closes. So a user who spends all six hints at the end of one
+minute may spend six more at the start of the next (at most ``2 * rate`` in ``per`` seconds,
+never more); in return nobody has to remember when each user's window opened. A use counts
+whether or not the service then grants it (a hint asked out of turn counts too); a refused
+one counts nothing, and does not push the window back.
 
 ==========  ====  ======  ==================================================================
 command     rate  per     why
@@ -30,8 +39,9 @@ small read (``help``, ``rules``, ``games``, ``history``, ``leaderboard``, ``ping
 ``settings``). A limit never stands in the way of playing a game.
 
 A refused command never reaches its callback, so nothing of the game is touched; the player
-is told privately what was limited and when it is allowed again (``message``), e.g. "You
-asked for 6 hints in the last minute, the most one player may; try again in 12 s." The bot's
+is told privately what was limited and when it is allowed again, the end of the window
+(``message``), e.g. "You asked for 6 hints in the last minute, the most one player may; try
+again in 12 s." The bot's
 tree error handler (``MancalaBot._command_failed`` in ``client.py``) sends it and counts it
 in ``mancala_errors_total{kind="CommandOnCooldown"}``.
 
@@ -44,12 +54,12 @@ To limit a command, name its cooldown under the command's decorator::
 A new kind of limit is a new row in ``COOLDOWNS`` (its ``did`` says what the player did, as
 a sentence to translate, for the message), and a line in the table above.
 
-Why not ``app_commands.checks.cooldown`` as it is: its buckets live in the decorator, one set
-per process for every client, never reset. Here the buckets are the bot's (``Cooldowns``, made
-by ``MancalaBot``), so a second bot in the same process, or each test's, starts afresh. The
-rest is discord.py's: its ``app_commands.Cooldown`` buckets, its clock (the interaction's own
-time, ``interaction.created_at``, read from its snowflake id: tests set it by choosing the id,
-and never wait), its ``app_commands.check`` and its ``CommandOnCooldown`` error.
+Why not ``app_commands.checks.cooldown``: its buckets live in the decorator's memory, one
+set per process, lost at a restart. Here the counts are the database's; what is discord.py's
+is its ``app_commands.check`` and its ``CommandOnCooldown`` error (whose ``Cooldown`` says
+the rate). The time is the service's clock (``GameService.now``, a ``ManualClock`` in tests),
+the one every other limit reads, so the counters of all limits are kept and pruned on one
+time.
 
 >>> COOLDOWNS["hint"].message(11.2)
 'You asked for 6 hints in the last minute, the most one player may; try again in 12 s.'
@@ -60,7 +70,7 @@ and never wait), its ``app_commands.check`` and its ``CommandOnCooldown`` error.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -68,6 +78,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import _, ngettext
+from bot.service import Hit
 
 T = TypeVar("T")
 
@@ -80,7 +91,7 @@ class NamedCooldown:
 
     name: str
     rate: int
-    per: float
+    per: int  # whole seconds: a window of the limit store
     did: Callable[[int], str]
 
     def message(self, retry_after: float) -> str:
@@ -162,29 +173,31 @@ class OnCooldown(app_commands.CommandOnCooldown):
         self.named = named
 
 
+class HitCounter(Protocol):
+    """What counts the uses: the bot's game service (in the database, shared by every process
+    on it), on its own clock."""
+
+    async def count_hits(self, hits: Sequence[Hit], now: float) -> list[bool]: ...
+
+    def now(self) -> float: ...
+
+
 class Cooldowns:
-    """One bot's buckets: a ``app_commands.Cooldown`` per cooldown name and user, dropped once
-    its window has closed (a fresh one is the same)."""
+    """One bot's cooldowns, counted by ``counter`` (the bot's service): a counter per
+    cooldown name, user and window."""
 
-    def __init__(self) -> None:
-        self._buckets: dict[tuple[str, int], app_commands.Cooldown] = {}
+    def __init__(self, counter: HitCounter) -> None:
+        self.counter = counter
 
-    def spend(self, named: NamedCooldown, user_id: int, now: float) -> None:
-        """One use of ``named`` by ``user_id`` at ``now`` (seconds since the epoch); raises
-        ``OnCooldown`` when it is one too many."""
-        closed = [key for key, b in self._buckets.items() if b.get_tokens(now) == b.rate]
-        for key in closed:
-            del self._buckets[key]
-        bucket = self._buckets.setdefault(
-            (named.name, user_id), app_commands.Cooldown(named.rate, named.per)
-        )
-        retry_after = bucket.update_rate_limit(now)
-        if retry_after is not None:
-            raise OnCooldown(named, bucket, retry_after)
-
-    def __len__(self) -> int:
-        """How many users' buckets are held (windows still open)."""
-        return len(self._buckets)
+    async def spend(self, named: NamedCooldown, user_id: int) -> None:
+        """One use of ``named`` by ``user_id`` now; raises ``OnCooldown``, with the time left
+        until the window closes, when it is one too many (and then counts nothing)."""
+        now = self.counter.now()
+        hit = Hit(f"discord:{named.name}:{user_id}", named.per, named.rate)
+        (counted,) = await self.counter.count_hits([hit], now)
+        if not counted:
+            closes = (now // named.per + 1) * named.per  # the window's end, as the store counts
+            raise OnCooldown(named, app_commands.Cooldown(named.rate, named.per), closes - now)
 
 
 @runtime_checkable
@@ -206,7 +219,7 @@ class CooldownCheck:
         client = interaction.client
         if not isinstance(client, HasCooldowns):
             raise TypeError(f"a {type(client).__name__} keeps no cooldowns: only the MancalaBot")
-        client.cooldowns.spend(self.named, interaction.user.id, interaction.created_at.timestamp())
+        await client.cooldowns.spend(self.named, interaction.user.id)
         return True
 
     def __repr__(self) -> str:

@@ -256,7 +256,7 @@ class PuzzleCommands:
     async def answer(self, interaction: discord.Interaction, puzzle_id: str, move: str) -> None:
         """A puzzle's button: check the answer, privately. The reply is deferred while the
         solver checks it."""
-        refusal = self._cooldown(interaction)
+        refusal = await self._cooldown(interaction)
         if refusal:
             return await answer_privately(interaction, refusal)
         server = str(interaction.guild_id) if interaction.guild_id else None
@@ -272,16 +272,14 @@ class PuzzleCommands:
             return await answer_privately(interaction, str(err))
         await answer_privately(interaction, answer_text(result))
 
-    def _cooldown(self, interaction: discord.Interaction) -> str | None:
+    async def _cooldown(self, interaction: discord.Interaction) -> str | None:
         """The ``puzzle`` cooldown's refusal of this press, if it is one too many (the
         command's check does the same for ``/mancala puzzle``)."""
         client = interaction.client
         if not isinstance(client, HasCooldowns):
             return None
         try:
-            client.cooldowns.spend(
-                COOLDOWNS["puzzle"], interaction.user.id, interaction.created_at.timestamp()
-            )
+            await client.cooldowns.spend(COOLDOWNS["puzzle"], interaction.user.id)
         except OnCooldown as err:
             metrics.ERRORS.labels(kind="CommandOnCooldown").inc()
             return err.named.message(err.retry_after)

@@ -74,8 +74,8 @@ hands each the parts it uses; parts react to one another only through ``hooks``:
   ``languages``: which language a player is answered in
 - ``vacations``, ``digests``, ``premoves``: correspondence on a human schedule (clocks that
   stand still, a daily digest by mail, conditional moves)
-- ``limits``: a surface's limits (mail replies, challenges to strangers) counted in the
-  database, so every process shares them (``Hit``, ``GameService.count_hits``)
+- ``limits``: a surface's limits (mail replies, challenges to strangers, Discord cooldowns)
+  counted in the database, so every process shares them (``Hit``, ``GameService.count_hits``)
 - ``identities``: one player on several surfaces (linking a Discord account and a mail
   address with a code from each side), and a player's data exported or deleted
 - ``surface_defaults``: each surface's defaults for clocks and challenges

@@ -13,6 +13,13 @@ silently and nothing is lost (a refused move is not played; the player sends it 
 And when the AI's reply to a move will come later than ``busy_after`` seconds, ``reply_after``
 says so, with the expected wait, for the surface to show beside the move.
 
+The games in progress are read from the games table, so the cap holds over every process on
+the database (the check and the new game are two steps: two processes at once may each pass
+the last place). The requests waiting are this process's pool's (``AIPool.backlog``): only
+its workers serve them, and the fair queue already keeps one player's backlog from delaying
+the others, so the cap bounds one player's share of one pool; a gauge of requests that come
+and go does not fit the database's windowed counters (docs/limits.md says why).
+
 The caps themselves are settings (``bot.config.AILimits``, read from ``MANCALA_AI_*`` by
 ``bot.config.ai_options``); they are imported here, so the settings never import the service.
 """

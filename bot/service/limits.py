@@ -1,8 +1,8 @@
 """Limits every process on the database shares: a surface's counters (the mail replies per
-address and in all, the challenges to strangers), counted in the database by
-``storage.stores.limits``, so two bots on one PostgreSQL database, or a bot restarted, never
-count past a limit. The surface names its counters and windows and keeps its own clock
-(``now``); this part only hands the counting to the store.
+address and in all, the challenges to strangers, the Discord cooldowns), counted in the
+database by ``storage.stores.limits``, so two bots on one PostgreSQL database, or a bot
+restarted, never count past a limit. The surface names its counters and windows and keeps
+its own clock (``now``); this part only hands the counting to the store.
 """
 
 from __future__ import annotations

@@ -1,16 +1,14 @@
 """Cooldowns on the costly commands (bot/discord/cooldowns.py), through the real discord.py
 client and the loopback fake of Discord.
 
-Time here is Discord's: a cooldown reads the interaction's own time, from its snowflake id,
-as discord.py's cooldowns do. ``DiscordTime`` stamps each interaction with a time the test
-chooses, so a window closes by advancing that clock: nothing sleeps, and nothing is compared
-with the wall clock.
+A cooldown counts in the database on the service's clock, a ``ManualClock`` here, so a
+window closes by advancing it: nothing sleeps, and nothing is compared with the wall clock.
+The windows are fixed (a minute's from :00), and the clock starts on one's first second.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import itertools
 
 import discord
 import pytest
@@ -19,7 +17,7 @@ from discord import app_commands
 from bot import metrics
 from bot.discord import formatting as fmt
 from bot.discord.command_group import MancalaGroup
-from bot.discord.cooldowns import COOLDOWNS, Cooldowns, OnCooldown, cooldowns_of, refusal
+from bot.discord.cooldowns import COOLDOWNS, cooldowns_of, refusal
 from bot.i18n import Language, speaking
 from bot.service import Channel, ManualClock
 from engine.ai import LEVELS
@@ -30,32 +28,15 @@ LEVEL = LEVELS[0]  # the AI is not the subject: its quickest level, and a tiny g
 TINY = "kalah:pits=2,seeds=1"
 HINT = COOLDOWNS["hint"]
 BOB_DM = 977000000000000002  # Bob's DM with the bot, where he plays the AI on his own
-
-
-class DiscordTime:
-    """The time Discord stamps on the interactions the test sends (in their ids)."""
-
-    def __init__(self) -> None:
-        self.now = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
-        self._serial = itertools.count(1)  # the low bits: ids stay unique within a millisecond
-
-    def advance(self, seconds: float) -> None:
-        self.now += dt.timedelta(seconds=seconds)
-
-    def stamp(self, payload: dict) -> dict:
-        payload["id"] = str(discord.utils.time_snowflake(self.now) + next(self._serial))
-        return payload
+START = dt.datetime(2030, 1, 1, tzinfo=dt.UTC).timestamp()  # the start of every window
 
 
 class TimedTable(Table):
-    """A ``Table`` whose interactions carry ``time``'s time."""
+    """A ``Table`` whose bot's service reads ``time``."""
 
-    def __init__(self, client, fake, time: DiscordTime):
+    def __init__(self, client, fake, time: ManualClock):
         super().__init__(client, fake)
         self.time = time
-
-    async def send(self, payload: dict):
-        return await super().send(self.time.stamp(payload))
 
     async def hint(self, user: int = ALICE_ID, dm: int | None = None):
         """A hint as asked for: the deferral and the hint, or the one private refusal."""
@@ -69,13 +50,13 @@ class TimedTable(Table):
 
 
 @pytest.fixture
-def time() -> DiscordTime:
-    return DiscordTime()
+def time() -> ManualClock:
+    return ManualClock(START)
 
 
 @pytest.fixture
 async def table(fake_discord, tmp_path, time):
-    client = await start_bot(fake_discord, tmp_path / "games.sqlite3", clock=ManualClock())
+    client = await start_bot(fake_discord, tmp_path / "games.sqlite3", clock=time)
     yield TimedTable(client, fake_discord, time)
     await stop_bot(client)
 
@@ -146,9 +127,10 @@ async def test_the_wait_counts_down_and_refusals_do_not_extend_it(table, service
     assert (await table.hint()).content.endswith("try again in 30 s.")
     table.time.advance(29.5)
     assert (await table.hint()).content.endswith("try again in 1 s.")  # rounded up
-    table.time.advance(0.5)  # exactly a minute: the window is still open
-    assert (await table.hint()).content.endswith("try again in 1 s.")
     assert len(service_hints) == HINT.rate
+    table.time.advance(0.5)  # exactly a minute: the next window, whole
+    assert (await table.hint()).content.startswith("Hint: **")
+    assert len(service_hints) == HINT.rate + 1
 
 
 async def test_after_the_window_hints_are_given_again(table, service_hints):
@@ -157,12 +139,12 @@ async def test_after_the_window_hints_are_given_again(table, service_hints):
         await table.hint()
     table.time.advance(30)
     assert "try again" in (await table.hint()).content
-    table.time.advance(31)  # a minute and a second after the first
+    table.time.advance(31)  # a minute and a second after the first: in the next window
 
     for _ in range(HINT.rate):  # a whole new window's worth
         hint = await table.hint()
         assert hint.ephemeral and hint.content.startswith("Hint: **")
-    assert "try again in 1 min." in (await table.hint()).content
+    assert "try again in 59 s." in (await table.hint()).content  # when that window closes
     assert service_hints == [game.id] * 2 * HINT.rate
 
 
@@ -262,14 +244,34 @@ def test_a_cooldown_set_some_other_way_is_still_told_plainly():
     )
 
 
-def test_closed_windows_are_forgotten():
-    cooldowns = Cooldowns()
-    for user in range(100):
-        cooldowns.spend(HINT, user, now=1000.0)
-    assert len(cooldowns) == 100
-    with pytest.raises(OnCooldown) as refused:
-        for _ in range(HINT.rate):
-            cooldowns.spend(HINT, 7, now=1030.0)
-    assert refused.value.named is HINT and refused.value.retry_after == 30.0
-    cooldowns.spend(HINT, 7, now=1061.0)  # a new window for user 7; every other one closed
-    assert len(cooldowns) == 1
+async def test_two_bots_on_one_database_share_a_users_cooldown(fake_discord, database, time):
+    """Two bot processes (two clients, each with its own service) on one database (a SQLite
+    file, or PostgreSQL): a user's challenges through either count against one limit, and a
+    restart forgets none."""
+    path = database
+    first = TimedTable(await start_bot(fake_discord, path, clock=time), fake_discord, time)
+    second = TimedTable(await start_bot(fake_discord, path, clock=time), fake_discord, time)
+    limit = COOLDOWNS["challenge"]
+    try:
+        for i in range(limit.rate):  # in turn through each bot
+            card = await (first, second)[i % 2].command(
+                ALICE_ID, "challenge", opponent=discord.Object(BOB_ID)
+            )
+            assert f"challenges <@{BOB_ID}>" in card.content
+        time.advance(20)
+        for table in (first, second):
+            refused = await table.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID))
+            assert refused.ephemeral and refused.content.endswith("try again in 40 s.")
+        await stop_bot(second.client)  # restarted: the count is the database's, not its memory
+        second.client = await start_bot(fake_discord, path, clock=time)
+        refused = await second.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID))
+        assert refused.ephemeral and "try again in 40 s." in refused.content
+        # Carol's own limit is untouched, in either bot
+        card = await second.command(CAROL_ID, "challenge", opponent=discord.Object(BOB_ID))
+        assert not card.ephemeral
+        time.advance(40)  # the next minute, for both
+        card = await first.command(ALICE_ID, "challenge", opponent=discord.Object(BOB_ID))
+        assert not card.ephemeral and f"challenges <@{BOB_ID}>" in card.content
+    finally:
+        await stop_bot(first.client)
+        await stop_bot(second.client)

@@ -6,6 +6,8 @@ one process would send."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.mail import runner
@@ -87,6 +89,31 @@ async def test_unauthenticated_mail_spread_over_two_restarted_processes_gets_the
         assert processes.starts == 6
         processes.clock.advance(3600)  # the next hour has room again, in either process
         assert await processes.answer(1, "late@example.org", 99) == 1
+    finally:
+        await processes.stop(0)
+        await processes.stop(1)
+
+
+async def test_mail_answered_at_once_by_two_processes_shares_the_hours_cap_exactly(database):
+    """The same with the mails answered concurrently, half by each process (as two servers
+    taking SMTP sessions at once), both restarted halfway: the hour's cap, exactly, since a
+    check and its count are one statement."""
+    processes = Processes(database, ManualClock(START), ReplyLimits(replies_per_hour=30))
+    try:
+        replies = []
+        for half in (range(0, 20), range(20, 40)):
+            await processes.restart(0)
+            await processes.restart(1)
+            replies.append(
+                sum(
+                    await asyncio.gather(
+                        *(processes.answer(i % 2, f"s{i}@example.org", i) for i in half)
+                    )
+                )
+            )
+        assert replies == [20, 10]  # all of the first half; the second, up to the cap
+        processes.clock.advance(3600)
+        assert await processes.answer(0, "late@example.org", 99) == 1
     finally:
         await processes.stop(0)
         await processes.stop(1)

@@ -210,11 +210,11 @@ class HeldWorkers:
         return AIMove(position.legal_moves()[0], 0.0, 1, 1, 0.0)
 
 
-@pytest.fixture
-async def held_service(tmp_path):
+async def _open_held(database, clock: ManualClock) -> tuple[GameService, HeldWorkers]:
+    """A service (a process's) on ``database`` whose AI workers the test holds."""
     service = await GameService.open(
-        tmp_path / "fair.sqlite3",
-        clock=ManualClock(1_000_000.0),
+        database,
+        clock=clock,
         tick_every=None,
         ai_workers=2,
         limits=AILimits(games_per_player=8, waiting_per_player=3),
@@ -222,6 +222,12 @@ async def held_service(tmp_path):
     workers = HeldWorkers()
     service.ai.kernel = NeverCompiled()
     service.ai._run = workers
+    return service, workers
+
+
+@pytest.fixture
+async def held_service(tmp_path):
+    service, workers = await _open_held(tmp_path / "fair.sqlite3", ManualClock(1_000_000.0))
     yield service, workers
     workers.release.set()
     await service.close()
@@ -314,3 +320,41 @@ async def test_past_the_games_cap_a_new_game_against_the_ai_is_refused(held_serv
 
     await service.resign(games[0], ALICE)  # finishing one frees a place
     await _games_against_ai(service, ALICE, 1, level="easy")
+
+
+async def test_the_games_cap_holds_over_two_processes_and_the_waiting_cap_per_pool(database):
+    """Two processes on one database: the games against the AI are counted from the games
+    table, so the cap holds over both; the requests waiting are counted in each process's own
+    pool, which only that process's workers serve (docs/limits.md says why)."""
+    clock = ManualClock(1_000_000.0)
+    (first, first_workers), (second, second_workers) = [
+        await _open_held(database, clock) for _ in range(2)
+    ]
+    try:
+        games = await _games_against_ai(first, ALICE, 4)
+        games += await _games_against_ai(second, ALICE, 4)
+        for service in (first, second):  # 8 in all: the cap, whichever process is asked
+            with pytest.raises(TooMuchAIWork, match="8 games against the AI in progress"):
+                await _games_against_ai(service, ALICE, 1, level="easy")
+
+        for game_id in games[:4]:  # Alice's moves through the first process fill its pool
+            await first.move(game_id, ALICE, "A")
+        await _until(lambda: first.ai.backlog(ALICE).waiting == 3)
+        with pytest.raises(TooMuchAIWork, match="3 requests waiting"):
+            await first.move(games[4], ALICE, "A")
+        # the second process's pool and workers are its own: her move there is queued there
+        await second.move(games[4], ALICE, "A")
+        await _until(lambda: len(second_workers.started) == 1)
+        assert second.ai.backlog(ALICE).running == 1 and first.ai.backlog(ALICE).waiting == 3
+
+        first_workers.release.set()
+        second_workers.release.set()
+        await first.idle()
+        await second.idle()
+        await first.resign(games[0], ALICE)  # one finished through the first ...
+        await _games_against_ai(second, ALICE, 1, level="easy")  # ... frees a place in both
+    finally:
+        first_workers.release.set()
+        second_workers.release.set()
+        await first.close()
+        await second.close()

@@ -179,3 +179,27 @@ async def test_counts_and_give_backs_at_once_stay_consistent(database):
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_change_that_fails_among_others_at_once_fails_alone(database):
+    """SQLite commits the counts arriving together in one transaction: one failing change
+    (here, a table that is not there) is run again alone and fails alone; every other count
+    is answered and kept."""
+    store = await open_storage(database)
+    try:
+        hit = Hit("shared", HOUR, 10)
+        broken = store.limits.db.change_returning(
+            "INSERT INTO no_such_table VALUES (1) RETURNING 1"
+        )
+        answers = await asyncio.gather(
+            *(store.limits.count([hit], 10.0) for _ in range(6)), broken, return_exceptions=True
+        )
+        assert answers[:6] == [[True]] * 6
+        assert isinstance(answers[6], Exception) and "no_such_table" in str(answers[6])
+    finally:
+        await store.close()
+    reopened = await open_storage(database)  # and what was answered was committed
+    try:
+        assert await reopened.limits.hits("shared", HOUR, 10.0) == 6
+    finally:
+        await reopened.close()
