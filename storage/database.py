@@ -12,6 +12,7 @@ from storage.sqlite_driver import open_sqlite
 from storage.stores.challenges import ChallengeStore
 from storage.stores.games import GameStore
 from storage.stores.limits import LimitStore
+from storage.stores.mail_stops import MailStopStore
 from storage.stores.players import PlayerStore
 from storage.stores.puzzles import PuzzleStore
 from storage.stores.ratings import RatingStore
@@ -34,6 +35,7 @@ class Storage:
         self.tournaments = TournamentStore(db)
         self.schedule = ScheduleStore(db)
         self.limits = LimitStore(db)
+        self.mail_stops = MailStopStore(db)
 
     async def schema_version(self) -> int:
         return await self.db.schema_version()

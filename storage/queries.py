@@ -46,6 +46,7 @@ TABLES = (
     "digests",
     "premoves",
     "limit_counters",
+    "mail_stops",
 )
 
 

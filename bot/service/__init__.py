@@ -74,6 +74,7 @@ hands each the parts it uses; parts react to one another only through ``hooks``:
   ``languages``: which language a player is answered in
 - ``vacations``, ``digests``, ``premoves``: correspondence on a human schedule (clocks that
   stand still, a daily digest by mail, conditional moves)
+- ``mail_stops``: addresses that said ``stop``, and what a stop ends (their games)
 - ``limits``: a surface's limits (mail replies, challenges to strangers) counted in the
   database, so every process shares them (``Hit``, ``GameService.count_hits``)
 - ``surface_defaults``: each surface's defaults for clocks and challenges
@@ -116,6 +117,7 @@ from bot.service.events import (
     Notifier,
     OfferAnswered,
     OfferMade,
+    PlayerLeft,
     Recorder,
     Reminder,
     TournamentNews,
@@ -156,6 +158,7 @@ __all__ = [
     "DuplicateMove",
     "Event",
     "Forfeit",
+    "PlayerLeft",
     "GameFinished",
     "GameOptions",
     "GameOver",

@@ -11,5 +11,6 @@ method and a migration. Work that spans domains passes its one transaction along
 - ``tournaments``: tournaments, their rounds, pairings and games (``TournamentStore``);
 - ``schedule``: vacations, digests and conditional moves (``ScheduleStore``);
 - ``limits``: counters of the limits every process shares, counted and checked in one
-  statement (``LimitStore``).
+  statement (``LimitStore``);
+- ``mail_stops``: the addresses that said ``stop``, by a keyed hash (``MailStopStore``).
 """
