@@ -95,12 +95,24 @@ async def open_surface(
         limiter = limiter or ReplyLimiter(settings.limits, counter=service)
         notifier = attach_email(service, settings, relay, limiter)
         correspondence = Correspondence(service, notifier, limiter)
+        gate_mail(service, settings, relay)
         pool = service.ai  # one pool for the games' AI turns and the position mails
     else:
         pool = owned_ai = AIPool(ai.get("ai_workers", DEFAULT_WORKERS))
         limiter = limiter or ReplyLimiter(settings.limits)  # no database: this process's memory
     bot = MailBot(settings, pool, relay, correspondence, limiter=limiter)
     return MailSurface(bot, relay, owned_service, owned_ai)
+
+
+def gate_mail(service: GameService, settings: MailSettings, relay: Relay) -> None:
+    """Stopping mail (docs/privacy.md): ``relay`` asks the gate before each mail it sends
+    (the unsubscribe headers; nothing to an address that said stop)."""
+    from bot.mail.unsubscribe import MailStopGate
+    from bot.tokens import Tokens
+
+    relay.gate = MailStopGate(
+        service, Tokens(settings.token_secret()), settings.bot_address, settings.web_url
+    )
 
 
 @dataclass

@@ -1,0 +1,122 @@
+"""Stopping mail, end to end over real SMTP on loopback (bot/mail/unsubscribe.py): every mail
+the bot sends, of every kind, carries List-Unsubscribe (and the one-click form where the web
+companion is); a stopped address gets nothing more, not even what the service makes for it."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from email.message import EmailMessage
+
+import pytest
+
+from bot.mail.unsubscribe import ONE_CLICK
+from bot.tokens import Tokens
+from tests.mail.mail_support import Mailbox
+from tests.mail.test_mail_tournaments import BOT, Post
+
+ANN, BOB, CAT = "ann@example.org", "bob@example.org", "cat@example.org"
+WEB = "https://mancala.example"
+DAY = 86400.0
+TAGS = {  # what a mail is, by its subject
+    "challenge": re.compile(r"\[mancala challenge \d+ "),
+    "game": re.compile(r"^\[mancala game \d+ "),
+    "digest": re.compile(r"^\[mancala digest \d+ "),
+    "puzzle": re.compile(r"\[mancala puzzle "),
+    "reply": re.compile(r"^Re: "),
+}
+
+
+@pytest.fixture
+async def post(tmp_path):
+    mailbox = await Mailbox().start()
+    post = Post(tmp_path, mailbox)
+    post.clock.set(1_767_596_400.0 - 2 * 3600)  # a Monday, 05:00 UTC
+    yield post
+    await post.close()
+    await mailbox.stop()
+
+
+async def with_web(post: Post) -> Post:
+    post.settings = dataclasses.replace(post.settings, web_url=WEB)
+    await post.open()
+    return post
+
+
+def expected_header(address: str, web: str | None) -> str:
+    mailto = f"<mailto:{BOT}?subject=stop>"
+    if web is None:
+        return mailto
+    return f"{mailto}, <{web}/unsubscribe/{Tokens(b'test-secret').unsubscribe_token(address)}>"
+
+
+async def game_between(post: Post, challenger: str, opponent: str) -> int:
+    await post.send(challenger, f"challenge {opponent} wari 3 days")
+    accepted = await post.send(opponent, "accept", answering=post.inbox(opponent)[-1])
+    return int(re.search(r"\[mancala game (\d+) ", accepted["Subject"]).group(1))
+
+
+async def tick(post: Post) -> None:
+    assert post.service is not None
+    await post.service.tick()
+    await post.service.idle()
+
+
+async def test_every_kind_of_mail_carries_list_unsubscribe_with_one_click(post):
+    await with_web(post)
+    await post.send(ANN, "help")
+    game = await game_between(post, BOB, ANN)
+    await post.send(BOB, "C", answering=post.game_mail(BOB, game))  # Ann's move now
+    await post.send(ANN, "digest on", answering=post.game_mail(ANN, game))
+    await post.send(CAT, "puzzle")
+    await post.send(CAT, "tournament create swiss kalah 2 days Spring")
+    for _quarter in range(12):  # the digest each morning at 07:00, a reminder, the forfeit
+        post.clock.advance(DAY / 4)
+        await tick(post)
+    kinds = set()
+    for message in post.mailbox.messages:
+        address = message["To"]
+        assert message["List-Unsubscribe"] == expected_header(address, WEB), message["Subject"]
+        assert message["List-Unsubscribe-Post"] == ONE_CLICK
+        kinds |= {kind for kind, tag in TAGS.items() if tag.search(message["Subject"])}
+        if "Reminder:" in post.text(message):
+            kinds.add("reminder")
+    assert kinds == {"challenge", "game", "digest", "puzzle", "reply", "reminder"}
+
+
+async def test_without_the_web_companion_only_the_mailto_form_and_no_one_click(post):
+    await post.open()
+    reply = await post.send(ANN, "help")
+    assert reply["List-Unsubscribe"] == expected_header(ANN, None)
+    assert reply["List-Unsubscribe-Post"] is None  # RFC 8058: only beside an https address
+
+
+async def test_mail_the_service_makes_for_a_stopped_address_is_dropped(post):
+    """A stop that another process recorded, in the middle of a game: the opponent's move
+    makes a mail for the stopped address, which the relay drops (one read of the table)."""
+    await post.open()
+    game = await game_between(post, BOB, ANN)
+    assert post.service is not None
+    key = Tokens(b"test-secret").address_key(ANN)
+    await post.service.mail_stops.stop_store.stop(key, post.clock())
+    before = len(post.inbox(ANN))
+    await post.send(BOB, "C", answering=post.game_mail(BOB, game))
+    assert (await post.service.get_game(game)).moves == ("C",)
+    assert len(post.inbox(ANN)) == before
+
+
+def test_a_long_address_keeps_its_link_on_one_line():
+    """The SMTP policy would write a long URL as encoded words; the header stays readable."""
+    from email import message_from_bytes, policy
+
+    from bot.mail.unsubscribe import mark
+
+    message = EmailMessage()
+    address = "a" * 60 + "@" + "b" * 60 + ".example.org"
+    message["To"] = address
+    message.set_content("x")
+    mark(message, BOT, WEB, Tokens(b"test-secret"))
+    sent = message.as_bytes(policy=policy.SMTP)
+    assert b"=?utf-8?" not in sent
+    read = message_from_bytes(sent, policy=policy.default)
+    assert read["List-Unsubscribe"] == expected_header(address, WEB)
