@@ -1,6 +1,9 @@
-"""Stopping mail, end to end over real SMTP on loopback (bot/mail/unsubscribe.py): every mail
-the bot sends, of every kind, carries List-Unsubscribe (and the one-click form where the web
-companion is); a stopped address gets nothing more, not even what the service makes for it."""
+"""Stopping mail, end to end over real SMTP on loopback (bot/mail/unsubscribe.py,
+bot/mail/stop_mail.py): every mail the bot sends, of every kind, carries List-Unsubscribe
+(and the one-click form where the web companion is); ``stop`` by mail, or a mail client's
+unsubscribe button (the subject ``stop``), silences the address for good and resigns its
+games, telling the opponent why; a stopped address gets nothing more, not even what the
+service makes for it, and hears how to start again when it writes; ``start`` lifts the stop."""
 
 from __future__ import annotations
 
@@ -11,8 +14,9 @@ from email.message import EmailMessage
 import pytest
 
 from bot.mail.unsubscribe import ONE_CLICK
+from bot.service import Player
 from bot.tokens import Tokens
-from tests.mail.mail_support import Mailbox
+from tests.mail.mail_support import Mailbox, mail, send_raw
 from tests.mail.test_mail_tournaments import BOT, Post
 
 ANN, BOB, CAT = "ann@example.org", "bob@example.org", "cat@example.org"
@@ -91,6 +95,43 @@ async def test_without_the_web_companion_only_the_mailto_form_and_no_one_click(p
     assert reply["List-Unsubscribe-Post"] is None  # RFC 8058: only beside an https address
 
 
+async def test_stop_resigns_the_games_tells_the_opponent_and_silences_the_address(post):
+    await with_web(post)
+    game = await game_between(post, BOB, ANN)
+    confirmed = await post.send(ANN, "stop", answering=post.game_mail(ANN, game))
+    said = post.text(confirmed)
+    assert "I will send no more mail to ann@example.org" in said
+    assert "1 game of yours in progress is resigned" in said and "'start'" in said
+    assert post.service is not None
+    ended = await post.service.get_game(game)
+    assert ended.is_over and ended.outcome.winner == ended.side_of(Player("email", BOB))
+    assert "Ann resigned, as they asked me to stop mailing them" in post.text(
+        post.game_mail(BOB, game)
+    )
+    inbox = len(post.inbox(ANN))
+
+    # a challenge to her is refused to its sender, and nothing reaches her
+    refused = await post.send(CAT, f"challenge {ANN} wari")
+    assert "asked me to stop mailing it" in post.text(refused)
+    for _day in range(3):
+        post.clock.advance(DAY)
+        await tick(post)
+    assert len(post.inbox(ANN)) == inbox
+
+    # whatever she writes gets one short answer, and is not acted on
+    answer = await post.send(ANN, "games")
+    assert "asked me to stop mailing it" in post.text(answer)
+    assert "Your games" not in post.text(answer)
+    assert answer["List-Unsubscribe"] == expected_header(ANN, WEB)
+
+    started = await post.send(ANN, "start")
+    assert "I will mail ann@example.org again" in post.text(started)
+    helped = await post.send(ANN, "help")
+    assert "Playing by mail" in post.text(helped)
+    await post.send(CAT, f"challenge {ANN} wari")
+    assert "challenges you" in post.text(post.inbox(ANN)[-1])
+
+
 async def test_mail_the_service_makes_for_a_stopped_address_is_dropped(post):
     """A stop that another process recorded, in the middle of a game: the opponent's move
     makes a mail for the stopped address, which the relay drops (one read of the table)."""
@@ -103,6 +144,18 @@ async def test_mail_the_service_makes_for_a_stopped_address_is_dropped(post):
     await post.send(BOB, "C", answering=post.game_mail(BOB, game))
     assert (await post.service.get_game(game)).moves == ("C",)
     assert len(post.inbox(ANN)) == before
+
+
+async def test_the_unsubscribe_button_of_a_mail_client_stops_with_the_subject_alone(post):
+    await post.open()
+    await post.send(ANN, "help")
+    raw = mail("", subject="stop", sender=ANN, to=BOT, message_id="<button.ann@example.org>")
+    before = len(post.inbox(ANN))
+    await send_raw(post.settings.listen[1], raw, ANN, [BOT])
+    confirmed = post.inbox(ANN)[before]
+    assert "I will send no more mail to ann@example.org" in post.text(confirmed)
+    assert post.service is not None
+    assert await post.service.mail_stopped(Tokens(b"test-secret").address_key(ANN))
 
 
 def test_a_long_address_keeps_its_link_on_one_line():

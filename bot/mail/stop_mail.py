@@ -1,0 +1,133 @@
+"""``stop`` and ``start`` by mail (docs/privacy.md): the words, and the answers.
+
+A mail whose first line, or whose subject (as a mail client's unsubscribe button sends it,
+``List-Unsubscribe: <mailto:BOT?subject=stop>``), is ``stop`` (or ``unsubscribe``) stops all
+mail to its From address for good: the service ends what the player has under way
+(``bot.service.mail_stops``) and the bot confirms once. ``start`` lifts it. Any other mail
+from a stopped address is not acted on: it gets one short answer saying how to start again.
+These answers are the only mail a stopped address gets (``MailStopGate``: they answer its
+own mail), each within the reply limits.
+
+>>> stop_word("stop", ""), stop_word("", "Re: UNSUBSCRIBE"), stop_word("Start!", "x")
+('stop', 'stop', 'start')
+>>> stop_word("stop the clock please", "stop") is None, stop_word("C", "Re: game #3")
+(False, None)
+"""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage
+from typing import TYPE_CHECKING
+
+from bot.i18n import _, ngettext
+from bot.mail.mail_commands import first_line
+from bot.mail.reading import IncomingMail
+from bot.mail.replies import build_reply
+from bot.mail.reply_limits import ReplyKind, ReplyLimiter, limited
+from bot.mail.unsubscribe import MailStopGate
+from bot.service import GameService, ServiceError
+
+if TYPE_CHECKING:
+    from bot.service.mail_stops import Stopped
+
+_WORDS = {"stop": "stop", "unsubscribe": "stop", "start": "start"}
+_WORD = re.compile(r"^\s*([a-z]+)\s*[.!]?\s*$", re.I)
+_RE_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|réf|ref|fwd?)\s*:\s*)+", re.I)
+
+
+def stop_word(text: str, subject: str) -> str | None:
+    """``stop`` or ``start`` when the mail's first line is that word alone, or else its
+    subject (without 'Re:'); None otherwise."""
+    for candidate in (first_line(text), _RE_PREFIX.sub("", subject)):
+        match = _WORD.match(candidate)
+        if match and match.group(1).lower() in _WORDS:
+            return _WORDS[match.group(1).lower()]
+    return None
+
+
+def _ended(stopped: Stopped) -> str:
+    """What the stop ended, in a sentence or two (nothing when nothing was under way)."""
+    parts = []
+    games = stopped.resigned + stopped.ai_games
+    if games:
+        parts.append(
+            ngettext(
+                "{n} game of yours in progress is resigned.",
+                "{n} games of yours in progress are resigned.",
+                games,
+            ).format(n=games)
+        )
+    if stopped.tournaments or stopped.challenges:
+        parts.append(_("You have left your tournaments, and your open challenges are closed."))
+    return " ".join(parts)
+
+
+class StopMail:
+    """Answers ``stop``, ``start`` and any mail from a stopped address."""
+
+    def __init__(
+        self,
+        service: GameService,
+        gate: MailStopGate,
+        limiter: ReplyLimiter,
+        bot_address: str,
+    ) -> None:
+        self.service = service
+        self.gate = gate
+        self.limiter = limiter
+        self.bot_address = bot_address
+
+    async def answer(self, mail: IncomingMail) -> list[EmailMessage] | None:
+        """The answer to ``mail`` when it says stop or start or comes from a stopped
+        address; None when it is for the rest of the bot."""
+        address = mail.from_address
+        if not address:
+            return None
+        word = stop_word(mail.text, mail.subject)
+        key = self.gate.key(address)
+        if word == "stop":
+            try:
+                player = self.service.email_player(address)
+            except ServiceError:  # no address the bot could mail anyway
+                return None
+            stopped = await self.service.stop_mail(player, key)
+            text = " ".join(
+                filter(
+                    None,
+                    [
+                        _("Done: I will send no more mail to {address}.").format(address=address),
+                        _ended(stopped),
+                        _("If you change your mind, write 'start' to me."),
+                    ],
+                )
+            )
+        elif word == "start":
+            if await self.service.start_mail(key):
+                text = _(
+                    "Welcome back: I will mail {address} again. Write 'help' for the commands."
+                )
+            else:
+                text = _("{address} was not stopped: I mail it as usual.")
+            text = text.format(address=address)
+        elif await self.service.mail_stopped(key):
+            text = _(
+                "I did not act on your mail: {address} asked me to stop mailing it, so I "
+                "send it nothing. To play again, write 'start' to me."
+            ).format(address=address)
+        else:
+            return None
+
+        async def reply() -> list[EmailMessage]:
+            return [self._build(mail, text)]
+
+        return await limited(
+            self.limiter,
+            address,
+            ReplyKind.AUTOMATIC,
+            reply,
+            lambda notice: self._build(mail, notice),
+        )
+
+    def _build(self, mail: IncomingMail, text: str) -> EmailMessage:
+        return build_reply(mail, text, self.bot_address, to=mail.from_address)
