@@ -35,6 +35,7 @@ from pathlib import Path
 TOKEN_LENGTH = 10  # 50 bits of base32: guessing one by mail or by web is hopeless
 TOKEN_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"  # base32, lowercase
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
+_MAC = re.compile(rf"[{TOKEN_ALPHABET}{TOKEN_ALPHABET.upper()}]{{{TOKEN_LENGTH}}}")
 SECRET_FILE = "mail.secret"  # in the data directory, unless MANCALA_MAIL_SECRET_FILE says
 
 
@@ -70,6 +71,8 @@ class Tokens:
         one."""
         name, dot, mac = token.partition(".")
         if not dot or len(name) > 700 or not _BASE64URL.fullmatch(name):
+            return None
+        if not _MAC.fullmatch(mac):  # compare_digest takes ASCII only
             return None
         try:
             address = base64.urlsafe_b64decode(name + "=" * (-len(name) % 4)).decode()

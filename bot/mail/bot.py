@@ -98,8 +98,8 @@ class MailBot:
                 raise RuntimeError("a MailBot without a relay can answer mail but not send it")
             try:
                 # the writer hears back even when they said stop: this answers their mail
-                await self.relay.send(reply, answering=answered.address)
-                metrics.MAIL.labels(direction="out").inc()
+                if await self.relay.send(reply, answering=answered.address):
+                    metrics.MAIL.labels(direction="out").inc()
             except PermanentMailError as err:  # the sender's address is dead: nobody to tell
                 log.warning("reply to %s refused for good: %s", reply["To"], err)
 

@@ -182,8 +182,8 @@ class EmailNotifier(Notifier):
         mark_language(message)  # each event's mail is written in its recipient's language
         for delay in (*self.retry_delays, None):
             try:
-                await self.relay.send(message)
-                metrics.MAIL.labels(direction="out").inc()
+                if await self.relay.send(message):
+                    metrics.MAIL.labels(direction="out").inc()
                 return
             except PermanentMailError as err:
                 log.warning("mail to %s refused for good: %s", message["To"], err)

@@ -71,12 +71,13 @@ class Relay:
         self._idle: list[aiosmtplib.SMTP] = []
         self._slots = asyncio.Semaphore(connections)
 
-    async def send(self, message: EmailMessage, answering: str | None = None) -> None:
-        """Deliver one message to the relay; raise TransientMailError or PermanentMailError.
+    async def send(self, message: EmailMessage, answering: str | None = None) -> bool:
+        """Deliver one message to the relay: True once delivered, False when the gate
+        dropped it (its address said stop); raise TransientMailError or PermanentMailError.
         ``answering``: the address whose mail this answers (the gate lets a stopped address
-        hear back once when it writes). A message the gate refuses is dropped silently."""
+        hear back once when it writes)."""
         if self.gate is not None and not await self.gate.admit(message, answering):
-            return
+            return False
         sender = parseaddr(str(message.get("From", "")))[1] or None
         async with self._slots:
             client = self._idle.pop() if self._idle else None
@@ -87,7 +88,7 @@ class Relay:
                         await client.connect()
                     await client.send_message(message, sender=sender)
                     self._idle.append(client)
-                    return
+                    return True
                 except aiosmtplib.SMTPResponseException as err:
                     await _close(client)
                     if 500 <= err.code < 600:
@@ -117,6 +118,7 @@ class Relay:
                     raise TransientMailError(
                         f"cannot reach the relay {self.host}:{self.port}: {err}"
                     ) from err
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
     def _client(self) -> aiosmtplib.SMTP:
         return aiosmtplib.SMTP(

@@ -1,7 +1,8 @@
 """A mail's unsubscribe link on the web companion (``/unsubscribe/TOKEN``, RFC 8058) through
 aiohttp's test client: opening it stops nothing (link scanners open links), the one-click
 POST stops the mail and resigns the games, again and again with the same answer, without a
-cookie; a forged or cut token gets a 400 page; the log keeps no address."""
+cookie; a forged or cut token gets a 400 page, and no string is an address's token unless
+signed; the log keeps no address."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import aiohttp
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.service import Channel, GameService, ManualClock, Player
 from bot.tokens import Tokens
@@ -104,3 +107,16 @@ async def test_the_access_log_keeps_no_address(service, caplog):
     lines = [r.getMessage() for r in caplog.records if r.name == "aiohttp.access"]
     assert len(lines) == 1 and "/unsubscribe/…" in lines[0]
     assert LINK.rsplit("/", 1)[1] not in lines[0]
+
+
+@given(st.text(max_size=300))
+def test_any_token_names_an_address_only_when_signed(token):
+    """Hostile tokens: never an exception, never an address without its signature."""
+    assert Tokens(SECRET).unsubscribe_address(token) is None
+
+
+@given(st.emails())
+def test_every_address_comes_back_from_its_token(address):
+    assert Tokens(SECRET).unsubscribe_address(Tokens(SECRET).unsubscribe_token(address)) == (
+        address.strip().lower()
+    )
