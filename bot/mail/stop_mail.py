@@ -1,15 +1,19 @@
 """``stop`` and ``start`` by mail (docs/privacy.md): the words, and the answers.
 
 A mail whose first line, or whose subject (as a mail client's unsubscribe button sends it,
-``List-Unsubscribe: <mailto:BOT?subject=stop>``), is ``stop`` (or ``unsubscribe``) stops all
-mail to its From address for good: the service ends what the player has under way
-(``bot.service.mail_stops``) and the bot confirms once. ``start`` lifts it. Any other mail
+``List-Unsubscribe: <mailto:BOT?subject=stop%20TOKEN>``), is ``stop`` (or ``unsubscribe``)
+stops all mail to its From address for good, and the bot confirms once. When the mail also
+proves it comes from the address's owner (the token of that mailto, or a reply to one of
+their games' mails), the service ends what the player has under way
+(``bot.service.mail_stops``); a From address alone, easy to forge, only stops the mail. ``start`` lifts it. Any other mail
 from a stopped address is not acted on: it gets one short answer saying how to start again.
 These answers are the only mail a stopped address gets (``MailStopGate``: they answer its
 own mail), each within the reply limits.
 
 >>> stop_word("stop", ""), stop_word("", "Re: UNSUBSCRIBE"), stop_word("Start!", "x")
 ('stop', 'stop', 'start')
+>>> stop_word("", "stop YW5uQGV4YW1wbGUub3Jn.bo5vplnher")
+'stop'
 >>> stop_word("stop the clock please", "stop") is None, stop_word("C", "Re: game #3")
 (False, None)
 """
@@ -25,22 +29,26 @@ from bot.mail.mail_commands import first_line
 from bot.mail.reading import IncomingMail
 from bot.mail.replies import build_reply
 from bot.mail.reply_limits import ReplyKind, ReplyLimiter, limited
+from bot.mail.tokens import find_tags
 from bot.mail.unsubscribe import MailStopGate
-from bot.service import GameService, ServiceError
+from bot.service import GameService, Player, ServiceError
+from engine import SIDES
 
 if TYPE_CHECKING:
     from bot.service.mail_stops import Stopped
 
 _WORDS = {"stop": "stop", "unsubscribe": "stop", "start": "start"}
 _WORD = re.compile(r"^\s*([a-z]+)\s*[.!]?\s*$", re.I)
+_WORD_AND_TOKEN = re.compile(r"^\s*([a-z]+)\s+([A-Za-z0-9_-]+\.[a-z2-7]+)\s*$", re.I)
 _RE_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|réf|ref|fwd?)\s*:\s*)+", re.I)
 
 
 def stop_word(text: str, subject: str) -> str | None:
     """``stop`` or ``start`` when the mail's first line is that word alone, or else its
-    subject (without 'Re:'); None otherwise."""
+    subject (without 'Re:'; after the word, the unsubscribe token of ``List-Unsubscribe``'s
+    mailto may follow); None otherwise."""
     for candidate in (first_line(text), _RE_PREFIX.sub("", subject)):
-        match = _WORD.match(candidate)
+        match = _WORD.match(candidate) or _WORD_AND_TOKEN.match(candidate)
         if match and match.group(1).lower() in _WORDS:
             return _WORDS[match.group(1).lower()]
     return None
@@ -91,13 +99,24 @@ class StopMail:
                 player = self.service.email_player(address)
             except ServiceError:  # no address the bot could mail anyway
                 return None
-            stopped = await self.service.stop_mail(player, key)
+            proven = await self._proven(mail, player)
+            stopped = await self.service.stop_mail(player, key, end_games=proven)
+            ended = (
+                _ended(stopped)
+                if proven
+                else _(
+                    "Your games in progress go on: a mail that only names your address cannot "
+                    "resign them, as anyone can write a From line. To resign them all, reply "
+                    "'stop' to a mail of one of your games, or use the unsubscribe link of "
+                    "any mail of mine."
+                )
+            )
             text = " ".join(
                 filter(
                     None,
                     [
                         _("Done: I will send no more mail to {address}.").format(address=address),
-                        _ended(stopped),
+                        ended,
                         _("If you change your mind, write 'start' to me."),
                     ],
                 )
@@ -128,6 +147,28 @@ class StopMail:
             reply,
             lambda notice: self._build(mail, notice),
         )
+
+    async def _proven(self, mail: IncomingMail, player: Player) -> bool:
+        """Whether ``mail`` shows it comes from ``player``'s owner: it carries a token the
+        bot mailed only to them (the unsubscribe token of ``List-Unsubscribe``'s mailto, or
+        their seat's token in a reply to a game's mail). A From address alone proves
+        nothing: it is as easy to forge as in any mail."""
+        tokens = self.gate.tokens
+        if any(tokens.unsubscribe_address(word) == player.id for word in mail.subject.split()):
+            return True
+        for kind, ident, token in find_tags(mail.subject, list(mail.recipients)):
+            if kind != "game":
+                continue
+            try:
+                game = await self.service.get_game(ident)
+            except ServiceError:
+                continue
+            if any(
+                game.player(side) == player and tokens.check("game", ident, side, token)
+                for side in SIDES
+            ):
+                return True
+        return False
 
     def _build(self, mail: IncomingMail, text: str) -> EmailMessage:
         return build_reply(mail, text, self.bot_address, to=mail.from_address)

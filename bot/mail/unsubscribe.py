@@ -8,7 +8,7 @@ Every mail goes through ``Relay.send``, which asks its ``MailStopGate`` (set by
   logged without the address; the one exception is the answer to a mail the address has
   just sent (``answering``): its stop confirmed, or how to start again;
 - every other mail gets ``List-Unsubscribe``: the bot's address with the subject ``stop``
-  (a mail client's "unsubscribe" button sends that mail), and, where the web companion is
+  and the address's token (a mail client's "unsubscribe" button sends that mail), and, where the web companion is
   (``MANCALA_WEB_URL``), the one-click page ``/unsubscribe/TOKEN`` (``bot.tokens``: a
   signed token naming the address) with ``List-Unsubscribe-Post: List-Unsubscribe=One-Click``,
   which RFC 8058 allows only beside an https address.
@@ -19,7 +19,7 @@ Every mail goes through ``Relay.send``, which asks its ``MailStopGate`` (set by
 >>> message["To"] = "Ann <ann@example.org>"
 >>> mark(message, "Mancala <mancala@bot.example>", "https://m.example", Tokens(b"secret"))
 >>> print(message["List-Unsubscribe"])
-<mailto:mancala@bot.example?subject=stop>, <https://m.example/unsubscribe/YW5uQGV4YW1wbGUub3Jn.bo5vplnher>
+<mailto:mancala@bot.example?subject=stop%20YW5uQGV4YW1wbGUub3Jn.bo5vplnher>, <https://m.example/unsubscribe/YW5uQGV4YW1wbGUub3Jn.bo5vplnher>
 >>> message["List-Unsubscribe-Post"]
 'List-Unsubscribe=One-Click'
 """
@@ -75,8 +75,11 @@ def recipient(message: EmailMessage) -> str:
 def mark(message: EmailMessage, bot_address: str, web_url: str | None, tokens: Tokens) -> None:
     """Add the unsubscribe headers to ``message`` (replacing any it has)."""
     mailbox = parseaddr(bot_address)[1] or bot_address
-    uris = [f"<mailto:{quote(mailbox, safe='@')}?subject={STOP_WORD}>"]
     address = recipient(message)
+    # the subject carries the address's token: the stop it sends is proven to come from
+    # someone who got this mail, and ends their games (a bare "stop" only stops the mail)
+    subject = f"{STOP_WORD}%20{tokens.unsubscribe_token(address)}" if address else STOP_WORD
+    uris = [f"<mailto:{quote(mailbox, safe='@')}?subject={subject}>"]
     if web_url and address:
         uris.append(f"<{unsubscribe_url(web_url, tokens, address)}>")
     for name in ("List-Unsubscribe", "List-Unsubscribe-Post"):

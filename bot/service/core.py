@@ -678,10 +678,11 @@ class GameService:
         await self.limits.give_back(hits, now)
 
     @refusals_counted
-    async def stop_mail(self, player: Player, key: str) -> Stopped:
+    async def stop_mail(self, player: Player, key: str, end_games: bool = True) -> Stopped:
         """The email ``player`` (their address keyed ``key``, ``bot.tokens.address_key``)
-        wants no more mail, for good: their games end. See ``MailStops.stop``."""
-        return await self.mail_stops.stop(player, key)
+        wants no more mail, for good: their games end (``end_games``: only when the surface
+        knows the request is theirs). See ``MailStops.stop``."""
+        return await self.mail_stops.stop(player, key, end_games)
 
     async def start_mail(self, key: str) -> bool:
         """The address keyed ``key`` gets mail again. See ``MailStops.start``."""

@@ -8,6 +8,10 @@ cancelled and each received is declined. A player who wants no more mail expects
 games that wait for them, and an opponent would rather have the point now than wait out a
 deadline for a move that will not come.
 
+Only a stop the surface can tell comes from the address's owner ends anything (a signed
+unsubscribe link, a reply carrying one of the bot's tokens for that address); a From address
+alone, easy to forge, only stops the mail, which its owner can undo with ``start``.
+
 The stop is kept by a keyed hash of the address (``bot.tokens.address_key``: the surface,
 which holds the secret, makes it), never the address, so it outlives the deletion of the
 player's data and still names nobody. It is recorded before the games end: the mails those
@@ -72,16 +76,20 @@ class MailStops:
         """Whether the address keyed ``key`` said stop (one read, on the table's key)."""
         return await self.stop_store.stopped_at(key) is not None
 
-    async def stop(self, player: Player, key: str) -> Stopped:
-        """``player`` (an email player, keyed ``key``) wants no more mail: record it, then
-        end what they have under way (see the module's docstring). Idempotent: a second stop
-        finds nothing left to end."""
+    async def stop(self, player: Player, key: str, end_games: bool = True) -> Stopped:
+        """``player`` (an email player, keyed ``key``) wants no more mail: record it, then,
+        with ``end_games``, end what they have under way (see the module's docstring).
+        Idempotent: a second stop finds nothing left to end. Without ``end_games`` (a stop
+        whose sender the surface cannot tell from a forger) only the mail stops: nobody can
+        resign another's games by writing in their name."""
         if player.surface != "email":
             raise errors.BadRequest(_("only an email address can stop mail"))
         fresh = await self.stop_store.stop(key, self.clock())
         if fresh:
             metrics.MAIL_STOPS.labels(change="stop").inc()
             log.info("an address stopped mail")  # never which: the point is to forget it
+        if not end_games:
+            return Stopped(already=not fresh)
         resigned = ai_games = 0
         while True:
             games = [

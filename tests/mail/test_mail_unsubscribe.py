@@ -1,8 +1,9 @@
 """Stopping mail, end to end over real SMTP on loopback (bot/mail/unsubscribe.py,
 bot/mail/stop_mail.py): every mail the bot sends, of every kind, carries List-Unsubscribe
 (and the one-click form where the web companion is); ``stop`` by mail, or a mail client's
-unsubscribe button (the subject ``stop``), silences the address for good and resigns its
-games, telling the opponent why; a stopped address gets nothing more, not even what the
+unsubscribe button (the subject ``stop`` and the address's token), silences the address for
+good and resigns its games, telling the opponent why (a bare ``stop``, which anyone could
+send in the address's name, only stops the mail); a stopped address gets nothing more, not even what the
 service makes for it, and hears how to start again when it writes; ``start`` lifts the stop."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from email.message import EmailMessage
+from urllib.parse import unquote
 
 import pytest
 
@@ -48,10 +50,11 @@ async def with_web(post: Post) -> Post:
 
 
 def expected_header(address: str, web: str | None) -> str:
-    mailto = f"<mailto:{BOT}?subject=stop>"
+    token = Tokens(b"test-secret").unsubscribe_token(address)
+    mailto = f"<mailto:{BOT}?subject=stop%20{token}>"
     if web is None:
         return mailto
-    return f"{mailto}, <{web}/unsubscribe/{Tokens(b'test-secret').unsubscribe_token(address)}>"
+    return f"{mailto}, <{web}/unsubscribe/{token}>"
 
 
 async def game_between(post: Post, challenger: str, opponent: str) -> int:
@@ -146,16 +149,35 @@ async def test_mail_the_service_makes_for_a_stopped_address_is_dropped(post):
     assert len(post.inbox(ANN)) == before
 
 
-async def test_the_unsubscribe_button_of_a_mail_client_stops_with_the_subject_alone(post):
+async def test_the_unsubscribe_button_of_a_mail_client_stops_and_resigns(post):
+    """The button sends a mail to the mailto of List-Unsubscribe: its subject carries the
+    address's token, proof enough to resign the games."""
     await post.open()
-    await post.send(ANN, "help")
-    raw = mail("", subject="stop", sender=ANN, to=BOT, message_id="<button.ann@example.org>")
+    game = await game_between(post, BOB, ANN)
+    header = post.game_mail(ANN, game)["List-Unsubscribe"]
+    subject = unquote(re.search(r"subject=([^>]+)>", header).group(1))
+    raw = mail("", subject=subject, sender=ANN, to=BOT, message_id="<button.ann@example.org>")
     before = len(post.inbox(ANN))
     await send_raw(post.settings.listen[1], raw, ANN, [BOT])
-    confirmed = post.inbox(ANN)[before]
-    assert "I will send no more mail to ann@example.org" in post.text(confirmed)
     assert post.service is not None
+    await post.service.idle()
+    assert "I will send no more mail to ann@example.org" in post.text(post.inbox(ANN)[before])
     assert await post.service.mail_stopped(Tokens(b"test-secret").address_key(ANN))
+    assert (await post.service.get_game(game)).is_over
+
+
+async def test_a_bare_stop_in_someone_elses_name_stops_mail_but_resigns_nothing(post):
+    """A From line proves nothing: the mail stops (its owner hears of it, and can start
+    again), but nobody can resign another's games by writing 'stop' in their name."""
+    await post.open()
+    game = await game_between(post, BOB, ANN)
+    told = await post.send(ANN, "stop")  # not a reply: no token of hers
+    assert "I will send no more mail to ann@example.org" in post.text(told)
+    assert "Your games in progress go on" in post.text(told)
+    assert post.service is not None
+    assert not (await post.service.get_game(game)).is_over
+    await post.send(ANN, "start")
+    assert not await post.service.mail_stopped(Tokens(b"test-secret").address_key(ANN))
 
 
 def test_a_long_address_keeps_its_link_on_one_line():

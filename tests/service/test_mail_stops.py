@@ -49,3 +49,15 @@ async def test_a_stop_ends_games_and_challenges_and_tells_the_opponent(service):
     assert await service.start_mail(KEY) is True
     assert not await service.mail_stopped(KEY)
     assert await service.start_mail(KEY) is False
+
+
+async def test_a_stop_that_proves_nothing_stops_the_mail_and_ends_nothing(service):
+    """``end_games=False``: a surface that cannot tell the owner from a forger (a From line)
+    stops the mail only; the games and challenges go on."""
+    game = await service.accept(
+        (await service.challenge(BOB, ANN, "kalah", Channel("email", "t1"))).id, ANN
+    )
+    stopped = await service.stop_mail(ANN, KEY, end_games=False)
+    assert await service.mail_stopped(KEY)
+    assert (stopped.resigned, stopped.ai_games, stopped.challenges) == (0, 0, 0)
+    assert not (await service.get_game(game.id)).is_over
