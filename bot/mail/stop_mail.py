@@ -5,7 +5,9 @@ A mail whose first line, or whose subject (as a mail client's unsubscribe button
 stops all mail to its From address for good, and the bot confirms once. When the mail also
 proves it comes from the address's owner (the token of that mailto, or a reply to one of
 their games' mails), the service ends what the player has under way
-(``bot.service.mail_stops``); a From address alone, easy to forge, only stops the mail. ``start`` lifts it. Any other mail
+(``bot.service.mail_stops``); a From address alone, easy to forge, only stops the mail.
+``start`` lifts it only with the same proof (a reply to one of these answers, whose subject
+carries the token), so nobody can undo another's unsubscribing. ``start`` lifts it. Any other mail
 from a stopped address is not acted on: it gets one short answer saying how to start again.
 These answers are the only mail a stopped address gets (``MailStopGate``: they answer its
 own mail), each within the reply limits.
@@ -27,11 +29,12 @@ from typing import TYPE_CHECKING
 from bot.i18n import _, ngettext
 from bot.mail.mail_commands import first_line
 from bot.mail.reading import IncomingMail
-from bot.mail.replies import build_reply
+from bot.mail.replies import build_reply, reply_subject
 from bot.mail.reply_limits import ReplyKind, ReplyLimiter, limited
 from bot.mail.tokens import find_tags
 from bot.mail.unsubscribe import MailStopGate
 from bot.service import GameService, Player, ServiceError
+from bot.tokens import normal_address
 from engine import SIDES
 
 if TYPE_CHECKING:
@@ -40,6 +43,7 @@ if TYPE_CHECKING:
 _WORDS = {"stop": "stop", "unsubscribe": "stop", "start": "start"}
 _WORD = re.compile(r"^\s*([a-z]+)\s*[.!]?\s*$", re.I)
 _WORD_AND_TOKEN = re.compile(r"^\s*([a-z]+)\s+([A-Za-z0-9_-]+\.[a-z2-7]+)\s*$", re.I)
+_STOP_TAG = re.compile(r"\s*\[mancala stop [^\]]*\]")
 _RE_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|réf|ref|fwd?)\s*:\s*)+", re.I)
 
 
@@ -117,22 +121,28 @@ class StopMail:
                     [
                         _("Done: I will send no more mail to {address}.").format(address=address),
                         ended,
-                        _("If you change your mind, write 'start' to me."),
+                        _("If you change your mind, reply 'start' to this mail."),
                     ],
                 )
             )
         elif word == "start":
-            if await self.service.start_mail(key):
+            if not await self.service.mail_stopped(key):
+                text = _("{address} was not stopped: I mail it as usual.")
+            elif await self._proven(mail, Player("email", normal_address(address))):
+                await self.service.start_mail(key)
                 text = _(
                     "Welcome back: I will mail {address} again. Write 'help' for the commands."
                 )
-            else:
-                text = _("{address} was not stopped: I mail it as usual.")
+            else:  # a forged start would undo someone's unsubscribing
+                text = _(
+                    "To get mail from me again at {address}, reply 'start' to this mail: a "
+                    "mail that only names your address cannot, as anyone can write a From line."
+                )
             text = text.format(address=address)
         elif await self.service.mail_stopped(key):
             text = _(
                 "I did not act on your mail: {address} asked me to stop mailing it, so I "
-                "send it nothing. To play again, write 'start' to me."
+                "send it nothing. To play again, reply 'start' to this mail."
             ).format(address=address)
         else:
             return None
@@ -154,7 +164,8 @@ class StopMail:
         their seat's token in a reply to a game's mail). A From address alone proves
         nothing: it is as easy to forge as in any mail."""
         tokens = self.gate.tokens
-        if any(tokens.unsubscribe_address(word) == player.id for word in mail.subject.split()):
+        words = (word.strip("[]()<>,;") for word in mail.subject.split())
+        if any(tokens.unsubscribe_address(word) == player.id for word in words):
             return True
         for kind, ident, token in find_tags(mail.subject, list(mail.recipients)):
             if kind != "game":
@@ -171,4 +182,15 @@ class StopMail:
         return False
 
     def _build(self, mail: IncomingMail, text: str) -> EmailMessage:
-        return build_reply(mail, text, self.bot_address, to=mail.from_address)
+        """A reply to ``mail``'s From address. Its subject carries the address's token
+        (``[mancala stop TOKEN]``): a ``start`` written in reply to it is proven the owner's,
+        so a stopped address can always start again by answering what it got."""
+        token = self.gate.tokens.unsubscribe_token(mail.from_address)
+        subject = _STOP_TAG.sub("", reply_subject(mail.subject)).rstrip()
+        return build_reply(
+            mail,
+            text,
+            self.bot_address,
+            to=mail.from_address,
+            subject=f"{subject} [mancala stop {token}]",
+        )

@@ -4,7 +4,8 @@ bot/mail/stop_mail.py): every mail the bot sends, of every kind, carries List-Un
 unsubscribe button (the subject ``stop`` and the address's token), silences the address for
 good and resigns its games, telling the opponent why (a bare ``stop``, which anyone could
 send in the address's name, only stops the mail); a stopped address gets nothing more, not even what the
-service makes for it, and hears how to start again when it writes; ``start`` lifts the stop."""
+service makes for it, and hears how to start again when it writes; ``start`` in reply to one
+of those answers lifts the stop."""
 
 from __future__ import annotations
 
@@ -127,7 +128,13 @@ async def test_stop_resigns_the_games_tells_the_opponent_and_silences_the_addres
     assert "Your games" not in post.text(answer)
     assert answer["List-Unsubscribe"] == expected_header(ANN, WEB)
 
-    started = await post.send(ANN, "start")
+    # "start" lifts it only in reply to one of these answers: a From line alone could be
+    # anyone undoing her unsubscribing
+    asked = await post.send(ANN, "start")
+    assert "reply 'start' to this mail" in post.text(asked)
+    assert await post.service.mail_stopped(Tokens(b"test-secret").address_key(ANN))
+    assert "[mancala stop " in asked["Subject"]
+    started = await post.send(ANN, "start", answering=asked)
     assert "I will mail ann@example.org again" in post.text(started)
     helped = await post.send(ANN, "help")
     assert "Playing by mail" in post.text(helped)
@@ -176,7 +183,7 @@ async def test_a_bare_stop_in_someone_elses_name_stops_mail_but_resigns_nothing(
     assert "Your games in progress go on" in post.text(told)
     assert post.service is not None
     assert not (await post.service.get_game(game)).is_over
-    await post.send(ANN, "start")
+    await post.send(ANN, "start", answering=told)  # the owner, who got the confirmation
     assert not await post.service.mail_stopped(Tokens(b"test-secret").address_key(ANN))
 
 
