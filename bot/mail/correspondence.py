@@ -158,8 +158,9 @@ class EmailNotifier(Notifier):
 
     async def refuses_challenge(self, challenger: Player, recipient: Player) -> str | None:
         """Count a challenge to an address that never wrote to the bot, or say why it will
-        not be mailed (``ReplyLimiter.take_stranger_challenge``: per challenger, per stranger,
-        and the limits in all)."""
+        not be mailed: the address said stop (docs/privacy.md), or the limits
+        (``ReplyLimiter.take_stranger_challenge``: per challenger, per stranger, and the
+        limits in all)."""
         gate = self.relay.gate
         if gate is not None and await gate.stopped(recipient.id):
             return _("{address} asked me to stop mailing it: I cannot send it a challenge.").format(
