@@ -56,6 +56,18 @@ MAIL_LIMIT_NOTICES = Counter(
     "Notices sent to an address that reached its daily reply limit",
     registry=REGISTRY,
 )
+MAIL_STOPS = Counter(
+    "mancala_mail_stops",
+    "Addresses that said stop (stop) or start again (start); never which",
+    ["change"],
+    registry=REGISTRY,
+)
+MAIL_DROPPED = Counter(
+    "mancala_mail_dropped",
+    "Mails not sent because their address said stop, by what they were (reply, news)",
+    ["kind"],
+    registry=REGISTRY,
+)
 ERRORS = Counter(
     "mancala_errors", "Refused requests and failures, by kind", ["kind"], registry=REGISTRY
 )

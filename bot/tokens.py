@@ -23,6 +23,13 @@ when, and an HMAC of both; it holds no secret of the user's, only who they are.
 (None, None)
 >>> keys.session_subject("activity", session.replace("1234", "1235"), now=0) is None
 True
+
+An unsubscribe token (``List-Unsubscribe``, docs/privacy.md) names its address as well, so
+the page it opens knows whom to stop with nothing stored; forged or cut, it names nobody:
+
+>>> link = keys.unsubscribe_token("Ann@Example.org")
+>>> keys.unsubscribe_address(link), keys.unsubscribe_address("YW5uQGV4YW1wbGUub3Jn.aaaaaaaaaa")
+('ann@example.org', None)
 """
 
 from __future__ import annotations
@@ -31,12 +38,15 @@ import base64
 import hashlib
 import hmac
 import os
+import re
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
 TOKEN_LENGTH = 10  # 50 bits of base32: guessing one by mail or by web is hopeless
 TOKEN_ALPHABET = "abcdefghijklmnopqrstuvwxyz234567"  # base32, lowercase
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
+_MAC = re.compile(rf"[{TOKEN_ALPHABET}{TOKEN_ALPHABET.upper()}]{{{TOKEN_LENGTH}}}")
 SECRET_FILE = "mail.secret"  # in the data directory, unless MANCALA_MAIL_SECRET_FILE says
 
 
@@ -77,6 +87,54 @@ class Tokens:
         message = f"session:{kind}:{body}".encode()
         digest = hmac.new(self._secret, message, hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest[:18]).decode()  # 144 bits
+
+    def unsubscribe_token(self, address: str) -> str:
+        """The token of ``address``'s unsubscribe link: the address (base64url, lowercased)
+        and its HMAC, so that checking it needs nothing stored."""
+        address = normal_address(address)
+        name = base64.urlsafe_b64encode(address.encode()).decode().rstrip("=")
+        return f"{name}.{self.token('unsubscribe', 0, address)}"
+
+    def address_key(self, address: str) -> str:
+        """``address_key`` under this secret: what a stop is kept by."""
+        return address_key(address, self._secret)
+
+    def unsubscribe_address(self, token: str) -> str | None:
+        """The address an unsubscribe token was made for, or None for a forged or malformed
+        one."""
+        name, dot, mac = token.partition(".")
+        if not dot or len(name) > 700 or not _BASE64URL.fullmatch(name):
+            return None
+        if not _MAC.fullmatch(mac):  # compare_digest takes ASCII only
+            return None
+        try:
+            address = base64.urlsafe_b64decode(name + "=" * (-len(name) % 4)).decode()
+        except (ValueError, UnicodeDecodeError):
+            return None
+        if "@" not in address or not self.check("unsubscribe", 0, address, mac):
+            return None
+        return address
+
+
+def normal_address(address: str) -> str:
+    """An address as the bot compares them: trimmed, lowercased."""
+    return address.strip().lower()
+
+
+def address_key(address: str, secret: bytes | None) -> str:
+    """What stands for ``address`` where it must not be stored (``mail_stops``): an
+    HMAC-SHA256 of the normal address under the deployment's ``secret``, so a stolen table
+    cannot be checked against a list of addresses without it; a plain SHA-256 without one.
+
+    >>> address_key(" Ann@Example.org", b"secret") == address_key("ann@example.org", b"secret")
+    True
+    >>> len(address_key("ann@example.org", None))
+    64
+    """
+    data = f"mail-stop:{normal_address(address)}".encode()
+    if secret:
+        return hmac.new(secret, data, hashlib.sha256).hexdigest()
+    return hashlib.sha256(data).hexdigest()
 
 
 def token_secret(secret: bytes | None, secret_file: str | os.PathLike[str]) -> bytes:

@@ -3,8 +3,8 @@ path, the default) or PostgreSQL (a ``postgresql://`` URL, for several processes
 
 - ``database.py``: ``Storage``, what ``open_storage`` returns: one store per domain
   (``storage.games``, ``.challenges``, ``.players``, ``.ratings``, ``.reviews``,
-  ``.puzzles``, ``.tournaments``, ``.schedule``, ``.limits``), from ``stores`` (see its
-  docstring);
+  ``.puzzles``, ``.tournaments``, ``.schedule``, ``.limits``, ``.identities``,
+  ``.mail_stops``), from ``stores`` (see its docstring);
 - ``driver.py``: the verbs every store is written against (``one``, ``all``, ``execute``,
   ``transaction``...), and what only an engine can do;
 - ``sqlite_driver.py``, ``postgres_driver.py``: the two engines (group commit and WAL

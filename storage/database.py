@@ -13,6 +13,7 @@ from storage.stores.challenges import ChallengeStore
 from storage.stores.games import GameStore
 from storage.stores.identities import IdentityStore
 from storage.stores.limits import LimitStore
+from storage.stores.mail_stops import MailStopStore
 from storage.stores.players import PlayerStore
 from storage.stores.puzzles import PuzzleStore
 from storage.stores.ratings import RatingStore
@@ -38,6 +39,7 @@ class Storage:
         self.schedule = ScheduleStore(db)
         self.limits = LimitStore(db)
         self.identities = IdentityStore(db)
+        self.mail_stops = MailStopStore(db)
 
     async def schema_version(self) -> int:
         return await self.db.schema_version()

@@ -467,6 +467,19 @@ CREATE TABLE player_codes (
 CREATE INDEX player_codes_player ON player_codes (player_id);
 """,
     ),
+    # Addresses that said ``stop`` (docs/privacy.md): the bot mails them nothing more. Keyed by
+    # a keyed hash of the address (``bot.tokens.address_key``), never the address, so the row
+    # outlives the deletion of the player's data and still names nobody.
+    (
+        15,
+        """
+CREATE TABLE mail_stops (
+    address_key TEXT NOT NULL,               -- HMAC-SHA256 of the lowercased address, hex
+    stopped_at  REAL NOT NULL,
+    PRIMARY KEY (address_key)
+) WITHOUT ROWID;
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

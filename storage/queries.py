@@ -50,6 +50,7 @@ TABLES = (
     "rating_history",
     "game_reviews",
     "player_codes",
+    "mail_stops",
 )
 
 

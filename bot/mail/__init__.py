@@ -31,6 +31,9 @@ The modules, in the order a message meets them:
 - ``replies``: threaded replies (Message-ID, In-Reply-To, References, Auto-Submitted), each
   with the HTML part of ``html_mail``: the text with every board in a monospace block and
   its picture inline, for phones.
+- ``unsubscribe``: the ``List-Unsubscribe`` headers every mail carries, and the gate the
+  relay asks before each mail (nothing to an address that said stop); ``stop_mail``: the
+  ``stop`` and ``start`` commands, and the one answer a stopped address gets (docs/privacy.md).
 - ``mail_settings``: the settings from the environment (``MailSettings``,
   ``MailSettingsError``); ``runner``: the assembly behind ``mancala mail`` (server) and
   ``mancala mail --pipe``, and the mail surface started inside the Discord bot's process

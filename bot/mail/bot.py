@@ -47,10 +47,17 @@ from engine import Position
 
 if TYPE_CHECKING:  # imported when games are on: it brings the game service
     from bot.mail.correspondence import Correspondence
+    from bot.mail.stop_mail import StopMail
 
 log = logging.getLogger(__name__)
 
 _MAX_BOT_PLIES = 200  # replays always end (each drops a seed in a store); this is a backstop
+
+
+class _Answered:
+    """Whose mail ``MailBot.answer`` read (its From address), for ``process`` to send by."""
+
+    address: str | None = None
 
 
 class MailBot:
@@ -65,8 +72,10 @@ class MailBot:
         correspondence: Correspondence | None = None,
         levels: tuple[str, ...] | None = None,
         limiter: ReplyLimiter | None = None,
+        stops: StopMail | None = None,
     ) -> None:
         self.settings = settings
+        self.stops = stops  # stop and start (with games: a stop is kept in their database)
         self.trust = settings.authserv_trust()
         # shared with ``correspondence``: one budget per address, whichever part answers
         self.limiter = limiter or (
@@ -83,23 +92,32 @@ class MailBot:
     async def process(self, raw: bytes, envelope_sender: str | None, recipients: list[str]) -> None:
         """Answer one message and send the replies (the SMTP server's and --pipe's entry)."""
         metrics.MAIL.labels(direction="in").inc()
-        for reply in await self.answer(raw, envelope_sender, recipients):
+        answered = _Answered()
+        for reply in await self.answer(raw, envelope_sender, recipients, answered):
             if self.relay is None:
                 raise RuntimeError("a MailBot without a relay can answer mail but not send it")
             try:
-                await self.relay.send(reply)
-                metrics.MAIL.labels(direction="out").inc()
+                # the writer hears back even when they said stop: this answers their mail
+                if await self.relay.send(reply, answering=answered.address):
+                    metrics.MAIL.labels(direction="out").inc()
             except PermanentMailError as err:  # the sender's address is dead: nobody to tell
                 log.warning("reply to %s refused for good: %s", reply["To"], err)
 
     async def answer(
-        self, raw: bytes, envelope_sender: str | None = None, recipients: Sequence[str] = ()
+        self,
+        raw: bytes,
+        envelope_sender: str | None = None,
+        recipients: Sequence[str] = (),
+        answered: _Answered | None = None,
     ) -> list[EmailMessage]:
-        """The replies to one raw message (none for bounces and auto-replies).
+        """The replies to one raw message (none for bounces and auto-replies); ``answered``
+        learns whose mail it was.
 
         Raises MailTooLarge for a message over the limit: the transport refuses it.
         """
         mail = read_mail(raw, envelope_sender, recipients, self.settings.max_bytes)
+        if answered is not None:
+            answered.address = mail.from_address or None
         if mail.automatic:
             log.info("not answering %s: %s", mail.from_address or "(no From)", mail.automatic)
             return []
@@ -132,6 +150,10 @@ class MailBot:
 
     async def _answer(self, mail: IncomingMail) -> list[EmailMessage]:
         """The replies to a mail that is to be answered, in the current language."""
+        if self.stops is not None:  # stop, start, or a stopped address: nothing else is read
+            answer = await self.stops.answer(mail)
+            if answer is not None:
+                return answer
         if mail.refusal:
             text = _(
                 "Sorry, your mail has {count} nested parts, and at most {most} are read; "

@@ -61,6 +61,7 @@ from bot.service import (
     OfferAnswered,
     OfferMade,
     Player,
+    PlayerLeft,
     Reminder,
     ServiceError,
 )
@@ -158,8 +159,14 @@ class EmailNotifier(Notifier):
 
     async def refuses_challenge(self, challenger: Player, recipient: Player) -> str | None:
         """Count a challenge to an address that never wrote to the bot, or say why it will
-        not be mailed (``ReplyLimiter.take_stranger_challenge``: per challenger, per stranger,
-        and the limits in all)."""
+        not be mailed: the address said stop (docs/privacy.md), or the limits
+        (``ReplyLimiter.take_stranger_challenge``: per challenger, per stranger, and the
+        limits in all)."""
+        gate = self.relay.gate
+        if gate is not None and await gate.stopped(recipient.id):
+            return _("{address} asked me to stop mailing it: I cannot send it a challenge.").format(
+                address=recipient.id
+            )
         if self.limiter.has_written(recipient.id) or (
             self.has_written is not None and await self.has_written(recipient)
         ):
@@ -177,8 +184,8 @@ class EmailNotifier(Notifier):
         mark_language(message)  # each event's mail is written in its recipient's language
         for delay in (*self.retry_delays, None):
             try:
-                await self.relay.send(message)
-                metrics.MAIL.labels(direction="out").inc()
+                if await self.relay.send(message):
+                    metrics.MAIL.labels(direction="out").inc()
                 return
             except PermanentMailError as err:
                 log.warning("mail to %s refused for good: %s", message["To"], err)
@@ -272,6 +279,15 @@ class EmailNotifier(Notifier):
                 if outcome
                 else _("Game over: the game ended.")
             )
+            await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
+
+    async def on_player_left(self, event: PlayerLeft) -> None:
+        with speaking(await self._language(event.recipient)):
+            who = await self._name(event.leaver)
+            headline = _(
+                "Game over: {name} resigned, as they asked me to stop mailing them "
+                "(all their games end)."
+            ).format(name=who)
             await self._send(await self.mailer.game_mail(event.game, event.recipient, headline))
 
     async def on_forfeit(self, event: Forfeit) -> None:

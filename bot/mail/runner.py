@@ -24,6 +24,7 @@ from engine.errors import excerpt
 
 if TYPE_CHECKING:  # opened only when games are on
     from bot.mail.correspondence import Correspondence
+    from bot.mail.stop_mail import StopMail
     from bot.service import GameService
 
 log = logging.getLogger(__name__)
@@ -82,6 +83,7 @@ async def open_surface(
     if ai_workers is not None:
         ai["ai_workers"] = ai_workers
     correspondence: Correspondence | None = None
+    stops: StopMail | None = None
     owned_service: GameService | None = None
     owned_ai: AIPool | None = None
     if with_games:
@@ -95,12 +97,30 @@ async def open_surface(
         limiter = limiter or ReplyLimiter(settings.limits, counter=service)
         notifier = attach_email(service, settings, relay, limiter)
         correspondence = Correspondence(service, notifier, limiter)
+        stops = stop_mail(service, settings, relay, limiter)
         pool = service.ai  # one pool for the games' AI turns and the position mails
     else:
         pool = owned_ai = AIPool(ai.get("ai_workers", DEFAULT_WORKERS))
         limiter = limiter or ReplyLimiter(settings.limits)  # no database: this process's memory
-    bot = MailBot(settings, pool, relay, correspondence, limiter=limiter)
+    bot = MailBot(settings, pool, relay, correspondence, limiter=limiter, stops=stops)
     return MailSurface(bot, relay, owned_service, owned_ai)
+
+
+def stop_mail(
+    service: GameService, settings: MailSettings, relay: Relay, limiter: ReplyLimiter
+) -> StopMail:
+    """Stopping mail (docs/privacy.md): ``relay`` asks the gate before each mail it sends
+    (the unsubscribe headers; nothing to an address that said stop), and ``stop`` and
+    ``start`` are answered."""
+    from bot.mail.stop_mail import StopMail
+    from bot.mail.unsubscribe import MailStopGate
+    from bot.tokens import Tokens
+
+    gate = MailStopGate(
+        service, Tokens(settings.token_secret()), settings.bot_address, settings.web_url
+    )
+    relay.gate = gate
+    return StopMail(service, gate, limiter, settings.bot_address)
 
 
 @dataclass

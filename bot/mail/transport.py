@@ -14,6 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from email.message import EmailMessage
 from email.utils import parseaddr
+from typing import Protocol
 
 import aiosmtplib
 from aiosmtpd.smtp import SMTP, Envelope, Session
@@ -35,8 +36,23 @@ class PermanentMailError(RuntimeError):
     """The relay refused the message for good (5xx, e.g. an unknown recipient)."""
 
 
+class Gate(Protocol):
+    """What the relay asks before sending each mail (``bot.mail.unsubscribe.MailStopGate``):
+    whether it goes, after marking it (its unsubscribe headers)."""
+
+    async def admit(self, message: EmailMessage, answering: str | None = None) -> bool: ...
+
+    async def stopped(self, address: str) -> bool:
+        """Whether ``address`` said stop: nothing is mailed to it."""
+        ...
+
+
 class Relay:
-    """Send mail through one SMTP relay, keeping up to ``connections`` connections open."""
+    """Send mail through one SMTP relay, keeping up to ``connections`` connections open.
+    Every mail the bot sends goes through ``send``: where a ``gate`` is set, it is asked
+    first."""
+
+    gate: Gate | None = None
 
     def __init__(
         self,
@@ -55,8 +71,13 @@ class Relay:
         self._idle: list[aiosmtplib.SMTP] = []
         self._slots = asyncio.Semaphore(connections)
 
-    async def send(self, message: EmailMessage) -> None:
-        """Deliver one message to the relay; raise TransientMailError or PermanentMailError."""
+    async def send(self, message: EmailMessage, answering: str | None = None) -> bool:
+        """Deliver one message to the relay: True once delivered, False when the gate
+        dropped it (its address said stop); raise TransientMailError or PermanentMailError.
+        ``answering``: the address whose mail this answers (the gate lets a stopped address
+        hear back once when it writes)."""
+        if self.gate is not None and not await self.gate.admit(message, answering):
+            return False
         sender = parseaddr(str(message.get("From", "")))[1] or None
         async with self._slots:
             client = self._idle.pop() if self._idle else None
@@ -67,7 +88,7 @@ class Relay:
                         await client.connect()
                     await client.send_message(message, sender=sender)
                     self._idle.append(client)
-                    return
+                    return True
                 except aiosmtplib.SMTPResponseException as err:
                     await _close(client)
                     if 500 <= err.code < 600:
@@ -97,6 +118,7 @@ class Relay:
                     raise TransientMailError(
                         f"cannot reach the relay {self.host}:{self.port}: {err}"
                     ) from err
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
     def _client(self) -> aiosmtplib.SMTP:
         return aiosmtplib.SMTP(

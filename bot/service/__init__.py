@@ -74,6 +74,7 @@ hands each the parts it uses; parts react to one another only through ``hooks``:
   ``languages``: which language a player is answered in
 - ``vacations``, ``digests``, ``premoves``: correspondence on a human schedule (clocks that
   stand still, a daily digest by mail, conditional moves)
+- ``mail_stops``: addresses that said ``stop``, and what a stop ends (their games)
 - ``limits``: a surface's limits (mail replies, challenges to strangers, Discord cooldowns)
   counted in the database, so every process shares them (``Hit``, ``GameService.count_hits``)
 - ``identities``: one player on several surfaces (linking a Discord account and a mail
@@ -118,6 +119,7 @@ from bot.service.events import (
     Notifier,
     OfferAnswered,
     OfferMade,
+    PlayerLeft,
     Recorder,
     Reminder,
     TournamentNews,
@@ -159,6 +161,7 @@ __all__ = [
     "DuplicateMove",
     "Event",
     "Forfeit",
+    "PlayerLeft",
     "GameFinished",
     "GameOptions",
     "GameOver",

@@ -35,6 +35,7 @@ from bot.service.identities import Deleted, Identities, LinkAsked, Linked
 from bot.service.languages import Languages
 from bot.service.limits import Hit, Limits
 from bot.service.looking import Looking
+from bot.service.mail_stops import MailStops, Stopped
 from bot.service.pings import Ping, Pings
 from bot.service.play import Play
 from bot.service.players import Players
@@ -302,6 +303,14 @@ class GameService:
             play=self.play,
             announcer=announcer,
             limits=self.limits,
+        )
+        self.mail_stops = MailStops(
+            stop_store=store.mail_stops,
+            clock=clock,
+            looking=self.looking,
+            play=self.play,
+            challenges=self.challenges,
+            tournaments=self.tournaments,
         )
         self._ticker: asyncio.Task[None] | None = None
 
@@ -767,6 +776,21 @@ class GameService:
     async def give_back_hits(self, hits: Sequence[Hit], now: float) -> None:
         """Undo ``count_hits`` of ``hits``. See ``Limits.give_back``."""
         await self.limits.give_back(hits, now)
+
+    @refusals_counted
+    async def stop_mail(self, player: Player, key: str, end_games: bool = True) -> Stopped:
+        """The email ``player`` (their address keyed ``key``, ``bot.tokens.address_key``)
+        wants no more mail, for good: their games end (``end_games``: only when the surface
+        knows the request is theirs). See ``MailStops.stop``."""
+        return await self.mail_stops.stop(player, key, end_games)
+
+    async def start_mail(self, key: str) -> bool:
+        """The address keyed ``key`` gets mail again. See ``MailStops.start``."""
+        return await self.mail_stops.start(key)
+
+    async def mail_stopped(self, key: str) -> bool:
+        """Whether the address keyed ``key`` said stop: one indexed read."""
+        return await self.mail_stops.is_stopped(key)
 
     def set_mail_address(self, address: str | None) -> None:
         """The bot's own address, once a mail surface is attached: nobody may challenge it."""

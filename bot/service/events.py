@@ -97,6 +97,14 @@ class Forfeit(GameOver):
 
 
 @dataclass(frozen=True)
+class PlayerLeft(GameOver):
+    """The game ended because ``leaver`` resigned every game at once on leaving the bot
+    (they said ``stop`` to its mail: ``bot.service.mail_stops``); a kind of GameOver."""
+
+    leaver: Player
+
+
+@dataclass(frozen=True)
 class Reminder(Event):
     """The recipient has not moved for ``idle_seconds``; the game is forfeited at
     ``forfeit_at`` (a clock time) unless they move, or never when it is None."""
@@ -160,7 +168,7 @@ E = TypeVar("E", bound="Event")
 
 class Notifier:
     """A surface's receiver of events. Override the ``on_*`` methods you need; the defaults do
-    nothing (``on_forfeit`` falls back to ``on_game_over``). Or override ``notify`` to get every
+    nothing (``on_forfeit`` and ``on_player_left`` fall back to ``on_game_over``). Or override ``notify`` to get every
     event in one place."""
 
     async def notify(self, event: Event) -> None:
@@ -171,6 +179,7 @@ class Notifier:
             OfferMade: self.on_offer,
             OfferAnswered: self.on_offer_answered,
             Forfeit: self.on_forfeit,
+            PlayerLeft: self.on_player_left,
             GameOver: self.on_game_over,
             Reminder: self.on_reminder,
             TournamentNews: self.on_tournament,
@@ -201,6 +210,9 @@ class Notifier:
     async def on_game_over(self, event: GameOver) -> None: ...
 
     async def on_forfeit(self, event: Forfeit) -> None:
+        await self.on_game_over(event)
+
+    async def on_player_left(self, event: PlayerLeft) -> None:
         await self.on_game_over(event)
 
     async def on_reminder(self, event: Reminder) -> None: ...

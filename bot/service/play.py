@@ -13,7 +13,7 @@ from bot.service import errors
 from bot.service.ai_limits import AIFairness
 from bot.service.announcer import Announcer
 from bot.service.clock import turn_clock
-from bot.service.events import GameOver, OfferAnswered, OfferMade
+from bot.service.events import GameOver, OfferAnswered, OfferMade, PlayerLeft
 from bot.service.games import MAX_ID, NO_OFFER, Games
 from bot.service.live import LiveGame, board_json
 from bot.service.players import Players
@@ -194,8 +194,10 @@ class Play:
         changes.update(turn_clock(live.options, live.player(pos.to_move), now))
         return changes
 
-    async def resign(self, game_id: int, by: Player) -> GameView:
-        """``by`` resigns; the opponent wins. Raises NotFound, NotAllowed, GameFinished."""
+    async def resign(self, game_id: int, by: Player, leaving: bool = False) -> GameView:
+        """``by`` resigns; the opponent wins. ``leaving``: they resign because they leave the
+        bot (``PlayerLeft`` tells the opponent so). Raises NotFound, NotAllowed,
+        GameFinished."""
         self.tasks.check_open()
         async with self.games.locked(game_id):
             live = await self.games.load(game_id)
@@ -213,7 +215,14 @@ class Play:
             )
             await self.games.commit(live, ending.changes, ratings=ending.ratings)
             view = await self.games.view(live)
-        self.announcer.notify([view.south, view.north], lambda who: GameOver(who, view), actor=by)
+        if leaving:
+            self.announcer.notify(
+                [view.south, view.north], lambda who: PlayerLeft(who, view, by), actor=by
+            )
+        else:
+            self.announcer.notify(
+                [view.south, view.north], lambda who: GameOver(who, view), actor=by
+            )
         return view
 
     async def offer(self, game_id: int, by: Player, kind: OfferKind | str) -> GameView:

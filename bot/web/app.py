@@ -19,6 +19,10 @@ Routes (``N`` a game's id, ``T`` a player's token, ``bot.tokens``):
 - ``GET /puzzle``: today's puzzle; ``GET /puzzle/ID`` one by its id; ``POST`` there
   answers it as practice (``move``), checked and recorded nowhere, as many a minute per
   address as plays;
+- ``GET /unsubscribe/U``: the page of a mail's unsubscribe link (``U``: a signed token naming
+  the address, ``bot.tokens``), with a button; ``POST`` there (RFC 8058's one-click, or the
+  button) stops all mail to the address for good, as ``stop`` by mail does
+  (docs/privacy.md); opening the page stops nothing, since link scanners open links;
 - ``GET /health``: 200 while the database answers (for a container's health check);
 - ``/static/``: the script and the style sheet.
 
@@ -52,7 +56,15 @@ from bot.tokens import TOKEN_LENGTH, Tokens
 from bot.web.feeds import GameFeeds
 from bot.web.links import game_url, player_path
 from bot.web.lists import PlayedGame, leaderboard_page, player_page, tournament_page
-from bot.web.pages import GamePage, first_mover, game_page, live_part, message_page, not_found_page
+from bot.web.pages import (
+    GamePage,
+    first_mover,
+    game_page,
+    live_part,
+    message_page,
+    not_found_page,
+    unsubscribe_page,
+)
 from bot.web.puzzle_page import puzzle_page
 from engine import SIDES, Side, from_perspective
 
@@ -62,7 +74,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 GAME = r"{game:[0-9]{1,20}}"
 PUZZLE = "/puzzle/{puzzle:[a-z0-9-]{1,60}}"
 TOKEN = rf"{{token:[a-z2-7]{{{TOKEN_LENGTH}}}}}"
-_TOKEN_IN_PATH = re.compile(r"/play/[^/?#]*")
+UNSUBSCRIBE = "/unsubscribe/{token:[A-Za-z0-9_.-]{1,800}}"
+_TOKEN_IN_PATH = re.compile(r"/(play|unsubscribe)/[^/?#]*")
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
     "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -76,10 +89,10 @@ KEEP_ALIVE = 15.0  # seconds between comments on a quiet event stream (proxies d
 def redact(path: str) -> str:
     """A path as the log may keep it: no token.
 
-    >>> redact("/game/12/play/abcdefghij/part?ply=3")
-    '/game/12/play/…/part'
+    >>> redact("/game/12/play/abcdefghij/part?ply=3"), redact("/unsubscribe/YW5u.abcdefghij")
+    ('/game/12/play/…/part', '/unsubscribe/…')
     """
-    return _TOKEN_IN_PATH.sub("/play/…", path.partition("?")[0])
+    return _TOKEN_IN_PATH.sub(r"/\1/…", path.partition("?")[0])
 
 
 class RedactingAccessLogger(AbstractAccessLogger):
@@ -516,6 +529,37 @@ async def show_puzzle(request: web.Request) -> web.StreamResponse:
     return html(puzzle_page(puzzle, action, daily, answer))
 
 
+async def unsubscribe(request: web.Request) -> web.StreamResponse:
+    """A mail's unsubscribe link: GET shows the button, POST stops the mail (idempotent: a
+    second POST answers the same). A forged or cut token gets the 400 page."""
+    service, tokens = request.app[SERVICE], request.app[TOKENS]
+    address = tokens.unsubscribe_address(request.match_info["token"])
+    if address is None:
+        said = _(
+            "This unsubscribe link is not valid: it may have been cut or changed. Open the "
+            "whole link from the mail, or write 'stop' to the bot by mail."
+        )
+        return html(message_page(_("Link not valid"), said), status=400)
+    shown = masked_address(address)
+    if request.method != "POST":
+        if await service.mail_stopped(tokens.address_key(address)):
+            said = _("The bot sends no mail to {address}.").format(address=shown)
+            return html(unsubscribe_page(shown, request.path, said))
+        return html(unsubscribe_page(shown, request.path))
+    if not request.app[LIMITS].allow(client_address(request)):
+        said = _("Too many requests from your address; wait a minute.")
+        return html(message_page(_("Too many requests"), said), status=429)
+    try:
+        await service.stop_mail(service.email_player(address), tokens.address_key(address))
+    except ServiceError as err:
+        return html(message_page(_("Link not valid"), str(err)), status=400)
+    said = _(
+        "Done: the bot will send no more mail to {address}, and your games in progress are "
+        "resigned. To get mail again, write 'start' to the bot by mail."
+    ).format(address=shown)
+    return html(unsubscribe_page(shown, request.path, said))
+
+
 async def health(request: web.Request) -> web.StreamResponse:
     """For a container's HEALTHCHECK or a proxy: 200 while the database answers."""
     try:
@@ -569,6 +613,8 @@ def make_app(
             web.get("/puzzle", show_puzzle),
             web.get(PUZZLE, show_puzzle),
             web.post(PUZZLE, show_puzzle),
+            web.get(UNSUBSCRIBE, unsubscribe),
+            web.post(UNSUBSCRIBE, unsubscribe),
             web.get("/health", health),
             web.get("/favicon.ico", no_icon),
             web.static("/static", STATIC, append_version=False),

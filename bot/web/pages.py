@@ -1,5 +1,6 @@
 """The pages as HTML, rendered on the server in the current language (``bot.i18n``): a
-game's page and its live part, and the page for an address that names nothing.
+game's page and its live part, the page of a mail's unsubscribe link, and the page for an
+address that names nothing.
 
 Every word that comes from a player (a display name) or from a request goes through
 ``escape``; the pages carry no inline script or style (the Content-Security-Policy forbids
@@ -61,6 +62,27 @@ def not_found_page() -> str:
 
 def message_page(title: str, text: str) -> str:
     return layout(title, f"<main><h1>{escape(title)}</h1><p>{escape(text)}</p></main>")
+
+
+def unsubscribe_page(shown: str, action: str, said: str = "") -> str:
+    """The page of a mail's unsubscribe link (``/unsubscribe/TOKEN``): the address it stops
+    (``shown``, masked) and a button that posts to ``action``; once posted, ``said``, the
+    answer, and no button. Opening it stops nothing: link scanners open links."""
+    title = _("Stop mail")
+    if said:
+        return layout(title, f"<main><h1>{escape(title)}</h1><p>{escape(said)}</p></main>")
+    what = _(
+        "Stop all mail from the mancala bot to {address}, for good? Your games in progress "
+        "will be resigned. To get mail again later, write 'start' to the bot."
+    ).format(address=shown)
+    button = _("Stop all mail")
+    return layout(
+        title,
+        f"<main><h1>{escape(title)}</h1><p>{escape(what)}</p>"
+        f'<form method="post" action="{escape(action)}">'
+        '<input type="hidden" name="List-Unsubscribe" value="One-Click">'
+        f"<button>{escape(button)}</button></form></main>",
+    )
 
 
 _FIRST = re.compile(r'^\[First "(south|north)"\]$', re.M)

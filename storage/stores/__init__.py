@@ -14,5 +14,6 @@ method and a migration. Work that spans domains passes its one transaction along
 - ``limits``: counters of the limits every process shares, counted and checked in one
   statement (``LimitStore``);
 - ``identities``: one player on several surfaces (linking), the codes that prove an account,
-  and a player's own data, exported or erased (``IdentityStore``).
+  and a player's own data, exported or erased (``IdentityStore``);
+- ``mail_stops``: the addresses that said ``stop``, by a keyed hash (``MailStopStore``).
 """

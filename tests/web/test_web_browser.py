@@ -254,6 +254,7 @@ async def test_axe_core_finds_no_accessibility_violation(browser, site):
         f"{base}/tournament/{cup.id}",
         f"{base}/leaderboard/oware",
         f"{base}/player/{await service.player_number(ANN)}",  # ratings and games
+        f"{base}/unsubscribe/{Tokens(SECRET).unsubscribe_token(ANN.id)}",  # opening stops nothing
         f"{base}/puzzle",  # last: the tab then answers it
     )
     in_english_too = (
