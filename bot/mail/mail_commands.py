@@ -104,9 +104,19 @@ secret token for that game, and mail without it is refused."""
 )
 
 
+# TRANSLATORS: 'link', 'privacy' and 'stop' are commands: keep them in English, and the
+# line's layout (the command words in the left-hand column) as in the help above it
+ACCOUNTS_HELP = N_(
+    """    link / privacy / stop    your Discord account and this address as one player
+                        ('link' alone says how), your data ('privacy' alone), no more mail"""
+)
+
+
 def help_text() -> str:
-    """``HELP`` in the current language."""
-    return _(HELP).format(rules=DEFAULT_RULES)
+    """``HELP`` in the current language, with the accounts' line."""
+    lines = _(HELP).format(rules=DEFAULT_RULES).split("\n")
+    last = max(i for i, line in enumerate(lines) if line.startswith("    "))  # a command's
+    return "\n".join([*lines[: last + 1], _(ACCOUNTS_HELP), *lines[last + 1 :]])
 
 
 def not_done(error: object) -> str:

@@ -85,3 +85,15 @@ def test_the_account_commands_are_read_from_the_first_line_or_the_subject(
 def test_other_mail_is_no_account_command():
     assert read_request("Move 3: C", "Re: [mancala game 3 abc]") is None
     assert read_request("linked lists are fun") is None
+
+
+def test_the_mail_help_names_the_account_commands_in_every_language():
+    from bot.i18n import Language, speaking
+    from bot.mail.mail_commands import help_text
+
+    for language in Language:
+        with speaking(language):
+            text = help_text()
+        lines = text.split("\n")
+        accounts = next(i for i, line in enumerate(lines) if "link / privacy / stop" in line)
+        assert lines[accounts + 2].startswith(" ") is False  # the closing words stay last
