@@ -400,30 +400,23 @@ class Correspondence:
             if player is not None:  # the digest's token: game mail, never limited
                 await self._remember_name(player, mail)
                 return await self.digests.handle(mail, player)
-        if not tags and self.puzzles.wants(mail):  # puzzles are play: a position mail's budget
-            return await limited(
-                self.limiter,
-                mail.from_address,
-                ReplyKind.PLAY,
-                lambda: self.puzzles.handle(mail),
-                lambda text: self.mailer.plain_reply(mail, mail.from_address, text),
-            )
-        if not tags and self.accounts.wants(mail):  # answered as the games list is
-            return await limited(
-                self.limiter,
-                mail.from_address,
-                ReplyKind.AUTOMATIC,
-                lambda: self.accounts.handle(mail),
-                lambda text: self.mailer.plain_reply(mail, mail.from_address, text),
-            )
-        if not tags and self.tournaments.wants(mail):  # answered as the games list is
-            return await limited(
-                self.limiter,
-                mail.from_address,
-                ReplyKind.AUTOMATIC,
-                lambda: self.tournaments.handle(mail),
-                lambda text: self.mailer.plain_reply(mail, mail.from_address, text),
-            )
+        # Without a seat's token, each kind of mail within the sender's limits: puzzles are
+        # play (a position mail's budget); accounts and tournaments are answered as the games
+        # list is.
+        kinds = (
+            (self.puzzles, ReplyKind.PLAY),
+            (self.accounts, ReplyKind.AUTOMATIC),
+            (self.tournaments, ReplyKind.AUTOMATIC),
+        )
+        for handler, reply_kind in kinds:
+            if not tags and handler.wants(mail):
+                return await limited(
+                    self.limiter,
+                    mail.from_address,
+                    reply_kind,
+                    lambda: handler.handle(mail),  # noqa: B023 (awaited within the loop)
+                    lambda text: self.mailer.plain_reply(mail, mail.from_address, text),
+                )
         command = _command_or_error(mail)
         for kind, ident, token in tags:  # a seat's token: game mail, never limited
             if kind == "game":
