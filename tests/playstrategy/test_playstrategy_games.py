@@ -1,0 +1,95 @@
+"""Whole games through the fake Bot API, in every variant, checked ply by ply."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.playstrategy.notation import VARIANTS, from_uci
+from bot.service.types import Channel
+from engine.game import Game
+from tests.playstrategy.fake_api import FakeGame
+
+
+def replay(game: FakeGame) -> Game:
+    """The fake's record read back move by move by our engine (each must be legal and end
+    in the pit PlayStrategy names)."""
+    ours = Game(VARIANTS[game.variant].rules)
+    for uci in game.moves:
+        ours.play(from_uci(ours.position, uci))
+    return ours
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("bot_is_p1", [True, False])
+async def test_a_whole_game_agrees_ply_by_ply(harness, variant, bot_is_p1):
+    ps_id = f"{variant[:4]}{int(bot_is_p1)}"
+    harness.fake.challenge(ps_id, variant, bot_is_p1=bot_is_p1, seed=7)
+    await harness.game_over(ps_id)
+
+    fake_game = harness.fake.games[ps_id]
+    assert fake_game.status == "variantEnd"
+    assert harness.bot.disagreements == 0
+    assert harness.fake.refused_moves == []
+    view = await harness.service.get_game(harness.bot.links[ps_id].game_id)
+    assert view.is_over and view.channel == Channel("playstrategy", ps_id)
+    # Ply by ply: the service's game is the server's, and each move was the right player's.
+    ours = replay(fake_game)
+    assert list(view.moves) == list(ours.moves)
+    assert view.position == ours.position
+    assert view.outcome is not None and view.outcome.winner == ours.outcome().winner
+    bot_moves = [uci for gid, uci in harness.fake.posted_moves if gid == ps_id]
+    assert bot_moves == fake_game.moves[0 if bot_is_p1 else 1 :: 2]  # each sent once
+    ai = view.south if bot_is_p1 else view.north
+    assert ai.is_ai and ai.id == "greedy"
+
+
+async def test_a_dropped_stream_reconnects_and_plays_no_move_twice(harness):
+    # The streams drop just after the bot's 3rd move, before they say it was played.
+    harness.fake.drop_after_bot_move.add(("drop", 4))
+    harness.fake.challenge("drop", "togyzkumalak", bot_is_p1=True, seed=3)
+    await harness.game_over("drop")
+
+    game = harness.fake.games["drop"]
+    assert game.status == "variantEnd"
+    assert harness.fake.game_connections["drop"] >= 2  # it came back
+    assert harness.fake.refused_moves == []  # never the same move twice
+    posted = [uci for gid, uci in harness.fake.posted_moves if gid == "drop"]
+    assert posted == game.moves[0::2]
+    assert harness.bot.disagreements == 0
+
+
+async def test_challenges_outside_the_settings_are_declined_with_the_api_reason(harness):
+    harness.fake.challenge("chess", "chess960")
+    harness.fake.challenge("blitz", "oware", control={"type": "clock", "limit": 30, "increment": 0})
+    await harness.answered("chess")
+    await harness.answered("blitz")
+    assert harness.fake.declined == {"chess": "variant", "blitz": "tooFast"}
+    assert harness.fake.accepted == []
+
+
+async def test_a_429_waits_a_minute_then_goes_on(harness):
+    harness.fake.rate_limit_once.add("accept")
+    harness.fake.challenge("slow", "bestemshe", seed=1)
+    await harness.game_over("slow")
+    assert harness.fake.accepted == ["slow"]
+    assert 60.0 in harness.sleeps
+    assert harness.bot.api.rate_limited == 1
+
+
+async def test_draw_offers_are_declined(harness):
+    harness.fake.challenge("draw", "oware", bot_is_p1=True, seed=5, draw_offer_at=4)
+    await harness.game_over("draw")
+    assert ("draw", "no") in harness.fake.draw_answers
+    assert ("draw", "yes") not in harness.fake.draw_answers
+
+
+async def test_a_disagreement_is_counted_said_and_resigned(harness):
+    # The server names the opponent's second move with a wrong last pit: a different rule book.
+    harness.fake.lie_about[("lie", 3)] = "a2a2"
+    harness.fake.challenge("lie", "oware", bot_is_p1=True, seed=2)
+    await harness.game_over("lie")
+    assert harness.bot.disagreements == 1
+    assert harness.fake.resigned == ["lie"]
+    assert [room for gid, room, _ in harness.fake.chat if gid == "lie"] == ["player"]
+    view = await harness.service.get_game(harness.bot.links["lie"].game_id)
+    assert view.is_over and view.outcome is not None and view.outcome.winner == "north"
