@@ -238,9 +238,9 @@ class PlaystrategyBot(Notifier):
             if link.finished:
                 return True
             moves = str(state.get("moves") or "").split()
-            if not await self._sync(link, moves):
-                return True
             status = str(state.get("status") or "started")
+            if not await self._sync(link, moves, status):
+                return True
             if status not in PLAYING:
                 await self._ended(link, status, state.get("winner"))
                 return True
@@ -251,7 +251,7 @@ class PlaystrategyBot(Notifier):
             await self._send_pending(link)
         return False
 
-    async def _sync(self, link: GameLink, moves: list[str]) -> bool:
+    async def _sync(self, link: GameLink, moves: list[str], status: str) -> bool:
         """Bring the service game up to the server's ``moves``, checking each ply; False
         after a disagreement (the game is given up)."""
         view = await self.service.get_game(link.game_id)
@@ -279,6 +279,10 @@ class PlaystrategyBot(Notifier):
         link.server_plies = len(moves)
         if len(view.moves) > len(moves) + 1:
             return await self._disagree(link, len(moves), "the server is missing our moves")
+        if view.is_over and len(view.moves) == len(moves) and status in PLAYING:
+            # Our engine ended the game on the server's last move and the server plays on
+            # (a repetition only one of them sees, say): nobody would ever move again.
+            return await self._disagree(link, len(moves), "our game ended, the server's goes on")
         return True
 
     async def _send_pending(self, link: GameLink) -> None:
