@@ -185,6 +185,12 @@ class PlaystrategyBot(Notifier):
     async def _on_game_message(self, ps_id: str, message: dict[str, Any]) -> bool:
         """Handle one line of a game's stream; True once the game is over for us."""
         kind = message.get("type")
+        if not message:  # a keep-alive line: an AI move played meanwhile goes out now
+            link = self.links.get(ps_id)
+            if link is not None:
+                async with link.lock:
+                    await self._send_pending(link)
+            return False
         if kind == "gameFull":
             link = await self._link(ps_id, message)
             if link is None:

@@ -119,6 +119,7 @@ class FakeBotApi:
         self.event_connections = 0
         self.game_connections: dict[str, int] = {}
         self.lie_about: dict[tuple[str, int], str] = {}  # (game, ply): a move sent instead
+        self.keep_alive_every: float | None = None  # seconds between a game stream's blank lines
         route = self.app.router
         route.add_get("/api/account", self.account)
         route.add_get("/api/stream/event", self.event_stream)
@@ -232,7 +233,11 @@ class FakeBotApi:
             if game.status != "started":
                 return response
             while True:
-                state = await queue.get()
+                try:
+                    state = await asyncio.wait_for(queue.get(), self.keep_alive_every)
+                except TimeoutError:
+                    await response.write(b"\n")  # the server's keep-alive line
+                    continue
                 if state is None:  # cut: the connection ends mid-game
                     return response
                 await response.write(json.dumps(state).encode() + b"\n")

@@ -93,3 +93,18 @@ async def test_a_disagreement_is_counted_said_and_resigned(harness):
     assert [room for gid, room, _ in harness.fake.chat if gid == "lie"] == ["player"]
     view = await harness.service.get_game(harness.bot.links["lie"].game_id)
     assert view.is_over and view.outcome is not None and view.outcome.winner == "north"
+
+
+async def test_an_ai_move_no_notifier_told_of_goes_out_at_a_keep_alive(harness, monkeypatch):
+    # As when another process on the database played the AI's turn: nobody here is told.
+    async def deaf(event):
+        return None
+
+    monkeypatch.setattr(harness.bot, "on_move", deaf)
+    harness.fake.keep_alive_every = 0.02
+    harness.fake.challenge("quiet", "bestemshe", bot_is_p1=True, seed=4)
+    await harness.game_over("quiet")
+    game = harness.fake.games["quiet"]
+    assert game.status == "variantEnd"
+    assert [uci for gid, uci in harness.fake.posted_moves if gid == "quiet"] == game.moves[0::2]
+    assert harness.bot.disagreements == 0
