@@ -190,9 +190,18 @@ class FakeBotApi:
         self.event_connections += 1
         response = await self._ndjson(request)
         await response.write(b"\n")  # the keep-alive line the server sends
+        # As the documentation says: on connecting, the games going on are sent first.
+        for game in self.games.values():
+            if game.status == "started":
+                start = {"type": "gameStart", "game": {"gameId": game.id, "id": game.id}}
+                await response.write(json.dumps(start).encode() + b"\n")
         while True:
             event = await self.events.get()
-            await response.write(json.dumps(event).encode() + b"\n")
+            try:
+                await response.write(json.dumps(event).encode() + b"\n")
+            except ConnectionError:  # the bot went away: the next connection gets it
+                self.events.put_nowait(event)
+                return response
 
     async def accept(self, request: web.Request) -> web.Response:
         self._authorised(request)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.playstrategy.notation import VARIANTS, from_uci
@@ -108,3 +110,23 @@ async def test_an_ai_move_no_notifier_told_of_goes_out_at_a_keep_alive(harness, 
     assert game.status == "variantEnd"
     assert [uci for gid, uci in harness.fake.posted_moves if gid == "quiet"] == game.moves[0::2]
     assert harness.bot.disagreements == 0
+
+
+async def test_a_restart_mid_game_takes_the_game_up_and_plays_no_move_twice(harness):
+    harness.fake.challenge("again", "togyzkumalak", seed=9)
+    await harness.answered("again")
+    while len(harness.fake.games["again"].moves) < 7:
+        await asyncio.sleep(0)
+    await harness.stop_bot()  # the process stops, maybe with the AI thinking
+    first_game_id = next(iter({link.game_id for link in harness.bot.links.values()}))
+    await harness.start_bot()  # the event stream's first lines name the game going on
+    await harness.game_over("again")
+
+    game = harness.fake.games["again"]
+    assert game.status == "variantEnd"
+    assert harness.bot.links["again"].game_id == first_game_id  # the same service game
+    assert harness.fake.refused_moves == []
+    assert [uci for gid, uci in harness.fake.posted_moves if gid == "again"] == game.moves[1::2]
+    assert harness.bot.disagreements == 0
+    view = await harness.service.get_game(first_game_id)
+    assert view.is_over and len(view.moves) == len(game.moves)
