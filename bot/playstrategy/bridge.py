@@ -48,6 +48,9 @@ SURFACE = "playstrategy"
 FIRST_BACKOFF = 1.0
 MAX_BACKOFF = 60.0
 PLAYING = ("created", "started")  # the API's statuses of a game still going on
+# Statuses of a game the rules ended, which our engine must have ended too (the bot never
+# agrees to a draw, so a draw is the rules' as well).
+RULE_ENDS = ("variantEnd", "draw", "stalemate", "mate")
 Sleep = Callable[[float], Awaitable[None]]
 
 
@@ -221,9 +224,13 @@ class PlaystrategyBot(Notifier):
             log.warning("PlayStrategy game %s: not ours to play; aborting", ps_id)
             await self._give_up(ps_id, abort=True)
             return None
-        human = Player(SURFACE, str(them.get("id") or them.get("aiLevel") or "anonymous").lower())
+        # An anonymous visitor has no id: each such game is a player of its own, so that the
+        # AI's per-player caps do not lump every anonymous visitor together.
+        human = Player(SURFACE, str(them.get("id") or f"anonymous-{ps_id}").lower())
         ai = Player.ai(self.settings.level_for(variant.key))
         view = await self.service.active_game(channel)
+        if view is None and (full.get("state") or {}).get("status", "started") not in PLAYING:
+            return None  # over there, and not going on here: nothing to start
         if view is None:
             south, north = (ai, human) if ai_side is Side.SOUTH else (human, ai)
             options = GameOptions(rated=False, reminder_after=0, forfeit_after=0)
@@ -329,7 +336,7 @@ class PlaystrategyBot(Notifier):
         view = await self.service.get_game(link.game_id)
         if view.is_over:
             return
-        if status == "variantEnd":
+        if status in RULE_ENDS:
             await self._disagree(link, link.server_plies, "the server ended the game, ours goes on")
             return
         # Resignation, time, abort: the loser resigns here too (an abort, which the service
