@@ -103,7 +103,7 @@ class FakeBotApi:
 
     def __init__(self) -> None:
         self.app = web.Application()
-        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.events: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.games: dict[str, FakeGame] = {}
         self.challenges: dict[str, dict[str, Any]] = {}
         self.accepted: list[str] = []
@@ -162,6 +162,10 @@ class FakeBotApi:
         self.challenges[challenge_id] = challenge
         self.events.put_nowait({"type": "challenge", "challenge": challenge})
 
+    def drop_event_stream(self) -> None:
+        """End the event stream's connection, as a server restart or a network fault does."""
+        self.events.put_nowait(None)
+
     # -- the endpoints --------------------------------------------------------------------------
 
     def _authorised(self, request: web.Request) -> None:
@@ -197,6 +201,8 @@ class FakeBotApi:
                 await response.write(json.dumps(start).encode() + b"\n")
         while True:
             event = await self.events.get()
+            if event is None:  # cut: the connection ends
+                return response
             try:
                 await response.write(json.dumps(event).encode() + b"\n")
             except ConnectionError:  # the bot went away: the next connection gets it

@@ -130,3 +130,15 @@ async def test_a_restart_mid_game_takes_the_game_up_and_plays_no_move_twice(harn
     assert harness.bot.disagreements == 0
     view = await harness.service.get_game(first_game_id)
     assert view.is_over and len(view.moves) == len(game.moves)
+
+
+async def test_a_dropped_event_stream_is_opened_again_after_a_backoff(harness):
+    while harness.fake.event_connections < 1:  # the bot has connected once
+        await asyncio.sleep(0.01)
+    harness.fake.drop_event_stream()
+    harness.fake.rate_limit_once.add("events")  # and the first try again meets a 429
+    harness.fake.challenge("later", "chess960")
+    await harness.answered("later")
+    assert harness.fake.declined == {"later": "variant"}
+    assert harness.fake.event_connections == 2
+    assert harness.sleeps[:2] == [1.0, 60.0]  # the backoff's first step, then the 429's minute
