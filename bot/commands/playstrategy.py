@@ -53,6 +53,9 @@ def run_playstrategy(args: argparse.Namespace) -> int:
 async def _serve(
     settings: PlaystrategySettings, database: Path | str, options: dict[str, Any]
 ) -> None:
+    import asyncio
+
+    from bot.health import heartbeat_forever, heartbeat_path, service_status
     from bot.playstrategy import BotApi, PlaystrategyBot
     from bot.service import GameService
 
@@ -60,4 +63,14 @@ async def _serve(
         await GameService.open(database, **options) as service,
         BotApi(settings.url, settings.token) as api,
     ):
-        await PlaystrategyBot(service, api, settings).run()
+        bot = PlaystrategyBot(service, api, settings)
+
+        async def status() -> dict[str, Any]:  # `mancala health` reads it
+            return {"surfaces": {"playstrategy": bot.state}, **await service_status(service)}
+
+        beat = asyncio.create_task(heartbeat_forever(heartbeat_path(database), status))
+        try:
+            await bot.run()
+        finally:
+            beat.cancel()
+            await asyncio.gather(beat, return_exceptions=True)

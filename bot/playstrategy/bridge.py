@@ -91,6 +91,7 @@ class PlaystrategyBot(Notifier):
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.disagreements = 0
         self.reconnects = 0
+        self.state = "connecting"  # for the heartbeat: connected, or disconnected meanwhile
         service.add_notifier(SURFACE, self)
 
     # -- the account's event stream ----------------------------------------------------------
@@ -105,9 +106,11 @@ class PlaystrategyBot(Notifier):
                 try:
                     async for event in self.api.events():
                         backoff = FIRST_BACKOFF
+                        self.state = "connected"
                         await self._on_event(event)
                 except (TimeoutError, aiohttp.ClientError, ApiError) as err:
                     log.warning("PlayStrategy event stream dropped: %s", err)
+                self.state = "disconnected"
                 self.reconnects += 1
                 await self._sleep(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF)
