@@ -3,8 +3,8 @@ account's events and of each game, and the verbs a bot may use.
 
 Every request carries the token (``Authorization: Bearer``). A 429 (too many requests)
 waits a full minute, as the API asks, on the ``sleep`` given (tests pass one that only
-counts), then tries once more. Streams yield one JSON object per line; the empty lines the
-server sends to keep a connection open are skipped, or in a game's stream yielded as ``{}``.
+counts), then tries once more. Streams yield one JSON object per line, and ``{}`` for each
+empty line the server sends to keep a connection open.
 """
 
 from __future__ import annotations
@@ -118,16 +118,16 @@ class BotApi:
 
     def events(self) -> AsyncIterator[dict[str, Any]]:
         """The account's events: challenge, challengeCanceled, challengeDeclined, gameStart,
-        gameFinish."""
+        gameFinish; and an empty dict for each keep-alive line (the connection is alive)."""
         return self._stream("/api/stream/event")
 
     def game(self, game_id: str) -> AsyncIterator[dict[str, Any]]:
         """One game's stream: gameFull first, then gameState, chatLine, opponentGone; and an
         empty dict for each keep-alive line, so that the caller can look at its own state
         meanwhile (an AI move another process played)."""
-        return self._stream(f"/api/bot/game/stream/{game_id}", keep_alive=True)
+        return self._stream(f"/api/bot/game/stream/{game_id}")
 
-    async def _stream(self, path: str, keep_alive: bool = False) -> AsyncIterator[dict[str, Any]]:
+    async def _stream(self, path: str) -> AsyncIterator[dict[str, Any]]:
         for attempt in range(2):
             async with self.session().get(self.url + path) as response:
                 if response.status == 429 and attempt == 0:
@@ -136,8 +136,5 @@ class BotApi:
                 if response.status >= 400:
                     raise ApiError(response.status, await response.text())
                 async for line in response.content:
-                    if line.strip():
-                        yield json.loads(line)
-                    elif keep_alive:
-                        yield {}
+                    yield json.loads(line) if line.strip() else {}
                 return
