@@ -38,7 +38,7 @@ from bot.playstrategy.notation import VARIANTS, NotationError, from_uci, to_uci
 from bot.playstrategy.settings import PlaystrategySettings
 from bot.service import GameService, errors
 from bot.service.events import MoveMade, Notifier
-from bot.service.types import Channel, GameOptions, Player
+from bot.service.types import Channel, GameOptions, GameView, Player
 from engine.game import Game
 from engine.side import Side
 
@@ -286,9 +286,7 @@ class PlaystrategyBot(Notifier):
                 return await self._disagree(link, ply, f"{uci} is the AI's move, not sent by us")
             else:
                 try:
-                    view = await self.service.move(link.game_id, link.human, move, ply)
-                except errors.DuplicateMove:
-                    view = await self.service.get_game(link.game_id)
+                    view = await self._enter(link, move, ply)
                 except errors.ServiceError as err:
                     return await self._disagree(link, ply, str(err))
             game.play(move)
@@ -300,6 +298,18 @@ class PlaystrategyBot(Notifier):
             # (a repetition only one of them sees, say): nobody would ever move again.
             return await self._disagree(link, len(moves), "our game ended, the server's goes on")
         return True
+
+    async def _enter(self, link: GameLink, move: str, ply: int) -> GameView:
+        """The opponent's ``move`` at ``ply`` into the service, exactly once. When this
+        player already has as many requests waiting for the AI as the fair queue allows, the
+        move waits its turn like anyone's: it is played on PlayStrategy already."""
+        while True:
+            try:
+                return await self.service.move(link.game_id, link.human, move, ply)
+            except errors.DuplicateMove:  # entered already, before a reconnect
+                return await self.service.get_game(link.game_id)
+            except errors.TooMuchAIWork:
+                await self._sleep(FIRST_BACKOFF)
 
     async def _send_pending(self, link: GameLink) -> None:
         """Send the AI's move at the server's ply, if the service has one and it was not

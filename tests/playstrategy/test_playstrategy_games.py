@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from bot.playstrategy.notation import VARIANTS, from_uci
+from bot.service import errors
 from bot.service.types import Channel
 from engine.game import Game
 from tests.playstrategy.fake_api import FakeGame
@@ -142,3 +143,24 @@ async def test_a_dropped_event_stream_is_opened_again_after_a_backoff(harness):
     assert harness.fake.declined == {"later": "variant"}
     assert harness.fake.event_connections == 2
     assert harness.sleeps[:2] == [1.0, 60.0]  # the backoff's first step, then the 429's minute
+
+
+async def test_a_move_past_the_fair_queues_cap_waits_its_turn(harness, monkeypatch):
+    # The opponent's second move finds them with too many requests waiting for the AI: it is
+    # played on PlayStrategy already, so it waits, then goes in once.
+    real_move = harness.service.move
+    refused: list[int] = []
+
+    async def busy_once(game_id, by, move, expected_ply=None):
+        if expected_ply == 3 and not refused:
+            refused.append(expected_ply)
+            raise errors.TooMuchAIWork("too many requests waiting for the AI")
+        return await real_move(game_id, by, move, expected_ply)
+
+    monkeypatch.setattr(harness.service, "move", busy_once)
+    harness.fake.challenge("busy", "oware", bot_is_p1=True, seed=6)
+    await harness.game_over("busy")
+    assert refused == [3]
+    assert harness.bot.disagreements == 0
+    view = await harness.service.get_game(harness.bot.links["busy"].game_id)
+    assert list(view.moves) == list(replay(harness.fake.games["busy"]).moves)
