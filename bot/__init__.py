@@ -1,4 +1,5 @@
-"""The game service and its surfaces: the terminal, Discord, email and the ``mancala`` CLI.
+"""The game service and its surfaces: the terminal, Discord, email, PlayStrategy and the
+``mancala`` CLI.
 
 The service decides every rule of play; each surface only translates to and from it.
 
@@ -7,7 +8,8 @@ The service decides every rule of play; each surface only translates to and from
 - ``ai_runtime``: the AI's worker processes (``AIPool``), its compiled search and tables.
 - ``render``: pictures of a position (a PNG and its words) for any surface.
 - ``terminal``, ``discord``, ``mail``: the surfaces; ``web``: each game's page, live, and
-  playable from a mail player's link.
+  playable from a mail player's link; ``playstrategy``: the AI as a bot on playstrategy.org
+  (its Bot API), each game there a service game.
 - ``i18n``: the languages the bot speaks, and which one answers each request.
 - ``commands``: the subcommands of ``mancala``, gathered by ``cli`` (with ``cli_args``,
   the argument types).

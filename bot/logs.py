@@ -28,7 +28,12 @@ from bot.config import ConfigError
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 FIELDS = ("game", "surface", "player")  # the context a line may carry, in this order
-SECRET_SETTINGS = ("DISCORD_TOKEN", "MANCALA_MAIL_SECRET", "MANCALA_MAIL_RELAY_PASSWORD")
+SECRET_SETTINGS = (
+    "DISCORD_TOKEN",
+    "MANCALA_MAIL_SECRET",
+    "MANCALA_MAIL_RELAY_PASSWORD",
+    "PLAYSTRATEGY_TOKEN",
+)
 _HANDLER = "mancala"  # the name of the handler setup() installs, so a second call replaces it
 
 # A Discord bot token: base64 of the bot's id, a timestamp, an HMAC, joined by dots.

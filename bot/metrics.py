@@ -14,7 +14,9 @@ a second service in one process never collide with the default one.
   ``stranger_challenges``, ``stranger_limit`` (``bot.mail.reply_limits``);
 - ``mancala_mail_limit_notices_total``: the one notice a day to an address at its limit;
 - ``mancala_errors_total{kind}``: refused requests and failures, by kind;
-- ``mancala_open_games``: games in progress (updated with each heartbeat).
+- ``mancala_open_games``: games in progress (updated with each heartbeat);
+- ``mancala_playstrategy_disagreements_total``: PlayStrategy games given up because the
+  server's record and our engine disagreed (``bot.playstrategy``); it should stay 0.
 
 >>> MOVES.labels(surface="terminal").inc(); "mancala_moves_total" in exposition()
 True
@@ -72,6 +74,11 @@ ERRORS = Counter(
     "mancala_errors", "Refused requests and failures, by kind", ["kind"], registry=REGISTRY
 )
 OPEN_GAMES = Gauge("mancala_open_games", "Games in progress", registry=REGISTRY)
+PLAYSTRATEGY_DISAGREEMENTS = Counter(
+    "mancala_playstrategy_disagreements",
+    "PlayStrategy games given up because the server and our engine disagreed",
+    registry=REGISTRY,
+)
 
 
 def exposition() -> str:

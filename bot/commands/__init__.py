@@ -14,6 +14,8 @@ status. Heavy imports (discord.py, numba, the service) wait inside ``func``.
 - ``mail``: ``mancala mail``, the SMTP server or one piped message (``bot.mail``).
 - ``web``: ``mancala web``, the games' web pages (``bot.web``), mailing email opponents
   when mail is configured.
+- ``playstrategy``: ``mancala playstrategy-bot``, the AI as a bot on PlayStrategy
+  (``bot.playstrategy``).
 - ``health``: ``mancala health``, the checks behind a container's HEALTHCHECK.
 - ``database``: ``backup`` and ``restore`` of a SQLite file, and ``migrate-db`` between
   SQLite and PostgreSQL, either way.

@@ -36,6 +36,7 @@ DOMAINS: dict[str, tuple[str, ...]] = {
     "terminal": (
         "bot/terminal",
         "bot/commands",
+        "bot/playstrategy",
         "bot/render",
         "bot/cli.py",
         "bot/cli_args.py",
