@@ -552,20 +552,22 @@ def read_ogn(text: str) -> Record:
 def record_format(text: str) -> str | None:
     """Which format ``text`` is written in, by its content, or None when it is none of them."""
     tags, tokens, _end = _split(text)
+    if _lookup(tags, "Rules") is not None:
+        return None  # our own record (engine.review.game_from_record)
     moves, _result_token = _moves(tokens)
-    if _lookup(tags, "Variant") and any(_COORDINATES.match(m.text.lower()) for m in moves[:1]):
-        return PGN
-    if _lookup(tags, "South", "North") is not None or (
-        moves and all(_OGN_MOVE.match(m.text) for m in moves[:4])
-    ):
+    first = moves[0].text if moves else ""
+    if _lookup(tags, "South", "North") is not None:
         return OGN
-    if _lookup(tags, "Variant") is not None and not moves:
-        variant = (_lookup(tags, "Variant") or "").strip().lower()
-        return OGN if variant in OGN_VARIANTS else PGN
-    if moves and all(_SCORESHEET_MOVE.match(m.text) for m in moves[:4]):
-        return SCORESHEET
-    if moves and all(_COORDINATES.match(m.text.lower()) for m in moves[:4]):
+    variant = _lookup(tags, "Variant")
+    if _COORDINATES.match(first.lower()):
         return PGN
+    if variant is not None:
+        aualé = variant.strip().lower() in ("abapa", "oware abapa") or _OGN_MOVE.match(first)
+        return OGN if aualé else PGN
+    if _SCORESHEET_MOVE.match(first):
+        return SCORESHEET
+    if _OGN_MOVE.match(first):
+        return OGN
     return None
 
 
