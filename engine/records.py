@@ -15,12 +15,17 @@ The formats (docs/records.md shows an example of each):
   (Mind-Sports-Games/strategygames, ``samurai`` and ``togyzkumalak``: ``Pos``, ``validMoves``).
 - Kazakh scoresheet: ``1. 76 98`` — each player's pits numbered 1 to 9 from their own left, the
   from-pit then the pit the last stone lands in (in whichever row), ``x`` when it made a tuzdyk.
-- Aualé OGN: tags Variant, Event, Site, Date, Round, South, North, Result; moves ``A``-``F``
+- Aualé OGN: tags Variant, Event, Site, Date, Round, South, North, Result, and FEN for a
+  position (Aualé's ``4-4-4-4-4-4-4-4-4-4-4-4-0-0-S``: the houses from South's A round to
+  North's f, the captured counts, who moves; PlayStrategy's is read too); moves ``A``-``F``
   for South and ``a``-``f`` for North, ``+n`` for the seeds a move captured.
 
-Our ``oware`` preset is PlayStrategy's Oware and Aualé's (Abapa): the origin pit always
-skipped, a grand slam legal but capturing nothing, must feed, and at a repetition or when
-the mover cannot feed each player takes the seeds of their own row.
+Our ``oware`` preset is PlayStrategy's Oware and Aualé's (Abapa; PlayStrategy plays it with
+Aualé's author's engine): the origin pit always skipped, a grand slam legal but capturing
+nothing, must feed, and at a repetition or when the mover cannot feed each player takes the
+seeds of their own row. One difference in the count, none in the result: when a player passes
+24, Aualé and PlayStrategy leave the seeds on the board uncounted where we give each row to its
+owner; the winner is the same, and a record holds the moves and the result, not the count.
 
 >>> from engine import Game
 >>> game = Game.from_moves("oware", "C f A")
@@ -74,6 +79,9 @@ _NUMBER = re.compile(r"^\d+\.(?:\.\.)?$")  # 12. or 12...
 _NUMBER_PREFIX = re.compile(r"^(\d+\.(?:\.\.)?)(\S+)$")  # 12.a1d2, written without a space
 _COORDINATES = re.compile(r"^([a-i])([12])([a-i])([12])$")
 _SCORESHEET_MOVE = re.compile(r"^([1-9])([1-9])(x?)$", re.IGNORECASE)
+# Aualé's position: the 12 houses from South's A round to North's f, the two captured counts,
+# and S or N to move (game/oware.py, to_position)
+_AUALE_POSITION = re.compile(r"^((?:\d{1,2}-){14})([SN])$")
 _OGN_MOVE = re.compile(r"^([A-Fa-f])(?:\+(\d{1,2}))?$")
 
 
@@ -366,6 +374,16 @@ def _start(rules: Ruleset, tags: Mapping[str, str]) -> Position:
     fen = _lookup(tags, "FEN")
     if fen is None:
         return Position.initial(rules)
+    aualé = _AUALE_POSITION.match(fen.strip())
+    if aualé and rules.name == "oware":
+        counts = tuple(int(c) for c in aualé.group(1).split("-")[:-1])
+        if sum(counts) != rules.total_seeds:
+            raise RecordError(
+                _("the FEN tag: its counts make {count} seeds, not {total}").format(
+                    count=sum(counts), total=rules.total_seeds
+                )
+            )
+        return Position.settled(rules, counts, 0 if aualé.group(2) == "S" else 1)
     try:
         return parse_fen(fen, rules)
     except PositionError as err:
@@ -484,7 +502,8 @@ def write_ogn(game: Game, tags: Mapping[str, str] | None = None) -> str:
     ]
     start = game.positions[0]
     if start != Position.initial(game.rules):
-        rows.append(("FEN", game_fen(Game(game.rules, position=start))))
+        side = "S" if start.mover == 0 else "N"
+        rows.append(("FEN", "-".join(map(str, start.board)) + f"-{side}"))
     extra = dict(tags or {})
     rows = [(name, extra.pop(name, value)) for name, value in rows] + list(extra.items())
     spelled = []
@@ -599,6 +618,30 @@ def write_record(game: Game, format: str, tags: Mapping[str, str] | None = None)
     raise RecordError(_("there is no record format '{name}'").format(name=excerpt(format)))
 
 
+def convert(text: str, format: str) -> str:
+    """A record in any format we read (our own, as ``/mancala history`` exports it, included)
+    written again in ``format``, its players, event and result carried over."""
+    from engine.review import game_from_record  # review's own record, read as it reads it
+
+    found = record_format(text)
+    if found is None:
+        game = game_from_record(text)
+        tags = _split(text)[0]
+    else:
+        record = read_record(text)
+        game, tags = record.game(), record.tags
+    south = _lookup(tags, "South", "P1", "White")
+    north = _lookup(tags, "North", "P2", "Black")
+    carried = {
+        name: value for name in ("Event", "Site", "Date", "Round") if (value := _lookup(tags, name))
+    }
+    if format == PGN:
+        carried |= {"P1": south or "?", "P2": north or "?"}
+    elif format == OGN:
+        carried |= {"South": south or "?", "North": north or "?"}
+    return write_record(game, format, carried)
+
+
 def formats_for(rules: Ruleset) -> list[str]:
     """The formats a game of ``rules`` from its start can be written in."""
     name = str(rules)
@@ -616,6 +659,7 @@ __all__ = [
     "PGN",
     "SCORESHEET",
     "Record",
+    "convert",
     "RecordError",
     "formats_for",
     "read_ogn",

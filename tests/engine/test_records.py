@@ -17,6 +17,7 @@ from engine.records import (
     PGN,
     SCORESHEET,
     RecordError,
+    convert,
     formats_for,
     read_record,
     record_format,
@@ -106,9 +107,39 @@ def test_a_game_from_a_fen_keeps_its_start(rules: str, seed: int) -> None:
     rng = random.Random(seed)
     while not game.is_over() and len(game.moves) < 20:
         game.play(rng.choice(game.position.legal_moves()))
-    record = read_record(write_record(game, PGN))
-    assert record.start == middle.position
-    assert record.moves == game.moves
+    for found in formats_for(game.rules):
+        if found == SCORESHEET:  # a scoresheet records games from the start only
+            with pytest.raises(RecordError, match="from the start"):
+                write_record(game, found)
+            continue
+        record = read_record(write_record(game, found))
+        assert record.start == middle.position
+        assert record.moves == game.moves
+
+
+def test_aualé_position_tag_and_a_grand_slam() -> None:
+    # F's two seeds make a and b hold 2 each: captured, while North's f keeps a seed
+    text = '[Variant "Abapa"]\n[FEN "0-0-0-0-1-2-1-1-0-0-0-1-20-22-S"]\n\n1. F+4 *\n'
+    record = read_record(text)
+    assert record.start.board == (0, 0, 0, 0, 1, 2, 1, 1, 0, 0, 0, 1, 20, 22)
+    assert record.game().position.stores[0] == 24
+    # without f's seed the same move would take all North's seeds: legal, capturing nothing
+    slam = '[Variant "Abapa"]\n[FEN "0-0-0-0-1-2-1-1-0-0-0-0-20-23-S"]\n\n1. F+4 *\n'
+    with pytest.raises(RecordError, match=r"ply 1 \('F\+4'\): this move captures 0 seeds"):
+        read_record(slam)
+    assert read_record(slam.replace("F+4", "F")).moves == ["F"]
+
+
+def test_convert_carries_players_from_our_own_record() -> None:
+    ours = '[Game "7"]\n[Rules "oware"]\n[South "Ama"]\n[North "Kofi"]\n[First "north"]\n\nc F b\n'
+    pgn = convert(ours, PGN)
+    assert '[P1 "Ama"]' in pgn and '[P2 "Kofi"]' in pgn
+    assert " 0 0 N 1" in pgn  # North moved first: PlayStrategy learns it from the FEN
+    ogn = convert(pgn, OGN)
+    assert '[South "Ama"]' in ogn and "4-4-4-4-4-4-4-4-4-4-4-4-0-0-N" in ogn
+    assert read_record(ogn).moves == ["c", "F", "b"]
+    with pytest.raises(RecordError, match="togyz-kumalak"):
+        convert(ours, SCORESHEET)
 
 
 def test_oware_fen_round_trip_and_playstrategy_final_scores() -> None:
