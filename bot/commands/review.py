@@ -105,7 +105,7 @@ def _game(args: argparse.Namespace) -> Game | None:
     """The game to review, or None after printing what was wrong."""
     from bot.commands.referee import read_text
     from engine import Game, MancalaError, from_perspective
-    from engine.records import read_record, record_format
+    from engine.records import MAX_RECORD_CHARS, read_record, record_format
     from engine.review import game_from_record
 
     if (args.record is None) == (args.moves is None):
@@ -116,7 +116,7 @@ def _game(args: argparse.Namespace) -> Game | None:
             if args.rules:
                 print(_("error: a record names its rules: give --record FILE without RULES"))
                 return None
-            written = read_text(args.record)
+            written = read_text(args.record, MAX_RECORD_CHARS)
             if record_format(written) is not None:  # PlayStrategy, a scoresheet, Aualé
                 return read_record(written).game()
             return game_from_record(written)

@@ -46,3 +46,24 @@ def test_move_reads_playstrategys_oware_string(capsys, tmp_path):
     status, out, _ = run(capsys, "move", "oware", "--position", str(board), "--move", "e")
     assert status == 0
     assert out.strip() == render(Game.from_moves("oware", "C f A e").position).strip()
+
+
+def test_record_converts_our_export_and_lists_formats(capsys, tmp_path):
+    ours = tmp_path / "game-7.txt"
+    ours.write_text(
+        '[Game "7"]\n[Rules "togyz-kumalak"]\n[South "Aruzhan"]\n[North "Yerlan"]\n'
+        '[First "south"]\n[Result "*"]\n\nF c\n',
+        encoding="utf-8",
+    )
+    status, out, _ = run(capsys, "record", str(ours))
+    assert status == 0 and out.split() == ["playstrategy-pgn", "kazakh-scoresheet"]
+    status, out, _ = run(capsys, "record", str(ours), "--to", "kazakh-scoresheet")
+    assert status == 0 and out == "1. 65 33\n"
+    status, out, _ = run(capsys, "record", str(ours), "--to", "playstrategy-pgn")
+    assert status == 0 and '[P1 "Aruzhan"]' in out and "1. f1e2 g2c1 *" in out
+    status, out, _ = run(capsys, "record", str(ours), "--to", "auale-ogn")
+    assert status == 2 and "Aualé's OGN records oware games" in out
+    kalah = tmp_path / "kalah.txt"
+    kalah.write_text('[Rules "kalah"]\n\nC\n', encoding="utf-8")
+    status, out, _ = run(capsys, "record", str(kalah))
+    assert status == 1 and "no community format describes kalah" in out
