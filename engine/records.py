@@ -74,6 +74,9 @@ _VARIANT_NAMES = {"oware": "Oware", "togyz-kumalak": "Togyzkumalak", "bestemshe"
 OGN_VARIANTS = ("abapa", "oware", "oware abapa")  # what Aualé writes, and plain spellings
 
 _TAG = re.compile(r'^\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_LOOSE_TAG = re.compile(
+    r'^\[(\w+)\s+"(.*)"\]$'
+)  # our own export leaves quotes in names as they are
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _NUMBER = re.compile(r"^\d+\.(?:\.\.)?$")  # 12. or 12...
 _NUMBER_PREFIX = re.compile(r"^(\d+\.(?:\.\.)?)(\S+)$")  # 12.a1d2, written without a space
@@ -142,7 +145,7 @@ def _split(text: str) -> tuple[dict[str, str], list[_Token], int]:
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if not depth_brace and not depth_paren and stripped.startswith("["):
-            match = _TAG.match(stripped)
+            match = _TAG.match(stripped) or _LOOSE_TAG.match(stripped)
             if match is None:
                 raise _where(number, None, stripped, _('this is not a tag like [Event "?"]'))
             tags[match.group(1)] = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
@@ -319,7 +322,7 @@ def write_playstrategy_pgn(game: Game, tags: Mapping[str, str] | None = None) ->
         pit = _pit_of(game.rules, move)
         land = _landing(game.rules, before, pit)
         spelled.append(_pit_key(game.rules, pit) + _pit_key(game.rules, land))
-    body = _wrap([*_numbered(game, spelled), _result(game)])
+    body = _wrap([*_numbered(game, spelled), dict(rows)["Result"]])
     return f"{_tag_lines(rows)}\n\n{body}\n"
 
 
@@ -510,7 +513,7 @@ def write_ogn(game: Game, tags: Mapping[str, str] | None = None) -> str:
     for before, move in zip(game.positions, game.moves, strict=False):
         captured = _captured(before, move)
         spelled.append(f"{move}+{captured}" if captured else move)
-    body = _wrap([*_numbered(game, spelled), _result(game)])
+    body = _wrap([*_numbered(game, spelled), dict(rows)["Result"]])
     return f"{_tag_lines(rows)}\n\n{body}\n"
 
 
@@ -632,9 +635,20 @@ def convert(text: str, format: str) -> str:
         game, tags = record.game(), record.tags
     south = _lookup(tags, "South", "P1", "White")
     north = _lookup(tags, "North", "P2", "Black")
+    result = _lookup(tags, "Result") or ""
+    words = result.split()
+    if found is None and not game.is_over() and words:
+        # our export says how a game ended off the board (resigned, on time, agreed)
+        ended = {"south": "1-0", "north": "0-1", "draw": "1/2-1/2"}.get(words[0])
+    else:
+        ended = None
     carried = {
         name: value for name in ("Event", "Site", "Date", "Round") if (value := _lookup(tags, name))
     }
+    if ended is not None:
+        carried["Result"] = ended
+    elif found is not None and result in _RESULTS:
+        carried["Result"] = result
     if format == PGN:
         carried |= {"P1": south or "?", "P2": north or "?"}
     elif format == OGN:
