@@ -57,7 +57,7 @@ from engine.position import Position
 from engine.ruleset import Ruleset
 from engine.side import Side
 from engine.sowing import apply_move
-from engine.translation import _
+from engine.translation import _, side_name
 
 MAX_RECORD_CHARS = 200_000  # a record of any real game is far shorter
 LINE_WIDTH = 79  # how long the move lines a writer makes are at most
@@ -117,14 +117,14 @@ class _Token:
 
 def _where(line: int, ply: int | None, text: str, problem: str) -> RecordError:
     if ply is None:
-        # TRANSLATORS: {line} is a line number of the record, {text} what is written there
         return RecordError(
+            # TRANSLATORS: {line} is a line number of the record, {text} what is written there
             _("line {line} ('{text}'): {problem}").format(
                 line=line, text=excerpt(text, 24), problem=problem
             )
         )
-    # TRANSLATORS: {line} is a line number, {ply} the move's number counting both players'
     return RecordError(
+        # TRANSLATORS: {line} is a line number, {ply} the move's number counting both players'
         _("line {line}, ply {ply} ('{text}'): {problem}").format(
             line=line, ply=ply, text=excerpt(text, 24), problem=problem
         )
@@ -302,7 +302,7 @@ def _numbered(game: Game, spelled: list[str]) -> list[str]:
 def write_playstrategy_pgn(game: Game, tags: Mapping[str, str] | None = None) -> str:
     """``game`` as PlayStrategy's PGN; ``tags`` adds or overrides tags (Event, Site, Date,
     P1, P2...). A game from a position other than the start carries FEN and SetUp."""
-    variant = _playstrategy_rules(game.rules, "PlayStrategy's PGN")
+    variant = _playstrategy_rules(game.rules, "PlayStrategy PGN")
     start = game.positions[0]
     rows = [
         ("Event", "?"),
@@ -548,8 +548,10 @@ def read_ogn(text: str) -> Record:
                 token.line,
                 ply,
                 token.text,
+                # TRANSLATORS: {side} is South or North; {letters} is A-F or a-f
                 _("it is {side}'s turn: their pits are {letters}").format(
-                    side=position.to_move.value, letters="A-F" if position.mover == 0 else "a-f"
+                    side=side_name(position.to_move),
+                    letters="A-F" if position.mover == 0 else "a-f",
                 ),
             )
         captured = _captured(position, letter) if position.pits[_pit_of(rules, letter)] else 0
