@@ -46,7 +46,9 @@ def register(subparsers: Subparsers) -> None:
     board.add_argument(
         "--fen",
         action="store_true",
-        help=_("also print the position as PlayStrategy writes it (togyz-kumalak, bestemshe)"),
+        help=_(
+            "also print the position as PlayStrategy writes it (oware, togyz-kumalak, bestemshe)"
+        ),
     )
     board.set_defaults(func=board_command)
 
@@ -58,7 +60,7 @@ def register(subparsers: Subparsers) -> None:
         metavar="FILE",
         help=_(
             "a board as `mancala board` prints it, as in 003, or PlayStrategy's position "
-            "string (togyz-kumalak, bestemshe); - reads stdin"
+            "string (oware, togyz-kumalak, bestemshe); - reads stdin"
         ),
     )
     move.add_argument("--move", required=True, type=text(), help=_("the pit letter to play"))
