@@ -344,6 +344,7 @@ def read_playstrategy_pgn(text: str) -> Record:
     start = _start(rules, tags)
     moves, _result_token = _moves(tokens)
     position = start
+    game = Game(rules, position=start)
     played: list[str] = []
     for ply, token in enumerate(moves, 1):
         match = _COORDINATES.match(token.text.lower())
@@ -359,7 +360,7 @@ def read_playstrategy_pgn(text: str) -> Record:
             )
         move = _letter(rules, origin)
         expected = _landing(rules, position, origin) if position.pits[origin] else landing
-        position = _play(position, move, token, ply)
+        position = _play(game, move, token, ply)
         if landing != expected:
             raise _where(
                 token.line,
@@ -370,7 +371,34 @@ def read_playstrategy_pgn(text: str) -> Record:
                 ),
             )
         played.append(move)
+    _check_result(rules, start, played, tags, _result_token, moves)
     return Record(PGN, rules, start, played, tags)
+
+
+def _check_result(
+    rules: Ruleset,
+    start: Position,
+    played: list[str],
+    tags: Mapping[str, str],
+    written: str | None,
+    moves: list[_Token],
+) -> None:
+    """A game the moves end on the board must end as the record says: a result that differs
+    means the record was played by other rules, and it is refused rather than mis-read. (A
+    record may end earlier than the board does: a resignation, a flag, an agreement.)"""
+    game = Game.from_moves(rules, played, position=start)
+    stated = written if written not in (None, "*") else _lookup(tags, "Result")
+    if not game.is_over() or stated not in ("1-0", "0-1", "1/2-1/2"):
+        return
+    if stated != _result(game):
+        line = moves[-1].line if moves else 1
+        raise RecordError(
+            # TRANSLATORS: {line} is a line number; {stated} and {result} results such as 1-0
+            _(
+                "line {line}: the record says {stated}, but its moves end the game {result} by "
+                "our rules"
+            ).format(line=line, stated=stated, result=_result(game))
+        )
 
 
 def _start(rules: Ruleset, tags: Mapping[str, str]) -> Position:
@@ -393,11 +421,14 @@ def _start(rules: Ruleset, tags: Mapping[str, str]) -> Position:
         raise RecordError(_("the FEN tag: {problem}").format(problem=err)) from None
 
 
-def _play(position: Position, move: str, token: _Token, ply: int) -> Position:
+def _play(game: Game, move: str, token: _Token, ply: int) -> Position:
+    """Play ``move`` in ``game`` (a repetition ends it, as the formats' own programs end it)
+    and return the position after; a move the engine refuses names its line and ply."""
     try:
-        return position.play(move)
+        game.play(move)
     except MancalaError as err:
         raise _where(token.line, ply, token.text, str(err)) from None
+    return game.position
 
 
 # --- The Kazakh scoresheet ----------------------------------------------------------------
@@ -431,6 +462,7 @@ def read_scoresheet(text: str) -> Record:
     moves, _result_token = _moves(tokens)
     n = rules.pits
     position = start = Position.initial(rules)
+    game = Game(rules, position=start)
     played: list[str] = []
     for ply, token in enumerate(moves, 1):
         match = _SCORESHEET_MOVE.match(token.text)
@@ -448,7 +480,7 @@ def read_scoresheet(text: str) -> Record:
         origin = int(match.group(1)) - 1 + (n if position.mover else 0)
         move = _letter(rules, origin)
         land = _landing(rules, position, origin) if position.pits[origin] else origin
-        after = _play(position, move, token, ply)
+        after = _play(game, move, token, ply)
         if land % n + 1 != int(match.group(2)):
             raise _where(
                 token.line,
@@ -531,6 +563,7 @@ def read_ogn(text: str) -> Record:
     start = _start(rules, tags)
     moves, _result_token = _moves(tokens)
     position = start
+    game = Game(rules, position=start)
     played: list[str] = []
     for ply, token in enumerate(moves, 1):
         match = _OGN_MOVE.match(token.text)
@@ -555,7 +588,7 @@ def read_ogn(text: str) -> Record:
                 ),
             )
         captured = _captured(position, letter) if position.pits[_pit_of(rules, letter)] else 0
-        position = _play(position, letter, token, ply)
+        position = _play(game, letter, token, ply)
         stated = int(match.group(2) or 0)
         if stated != captured:
             raise _where(
@@ -567,6 +600,7 @@ def read_ogn(text: str) -> Record:
                 ),
             )
         played.append(letter)
+    _check_result(rules, start, played, tags, _result_token, moves)
     return Record(OGN, rules, start, played, tags)
 
 
@@ -579,20 +613,22 @@ def record_format(text: str) -> str | None:
     if _lookup(tags, "Rules") is not None:
         return None  # our own record (engine.review.game_from_record)
     moves, _result_token = _moves(tokens)
-    first = moves[0].text if moves else ""
+    # the first few moves vote, so that one miswritten move is refused where it stands
+    # rather than leave the whole record unrecognised
+    sample = [m.text for m in moves[:6]]
+    votes = {
+        PGN: sum(bool(_COORDINATES.match(m.lower())) for m in sample),
+        SCORESHEET: sum(bool(_SCORESHEET_MOVE.match(m)) for m in sample),
+        OGN: sum(bool(_OGN_MOVE.match(m)) for m in sample),
+    }
     if _lookup(tags, "South", "North") is not None:
         return OGN
     variant = _lookup(tags, "Variant")
-    if _COORDINATES.match(first.lower()):
-        return PGN
     if variant is not None:
-        aualé = variant.strip().lower() in ("abapa", "oware abapa") or _OGN_MOVE.match(first)
-        return OGN if aualé else PGN
-    if _SCORESHEET_MOVE.match(first):
-        return SCORESHEET
-    if _OGN_MOVE.match(first):
-        return OGN
-    return None
+        aualé = variant.strip().lower() in ("abapa", "oware abapa")
+        return OGN if aualé or votes[OGN] > votes[PGN] else PGN
+    best = max(votes, key=lambda name: votes[name])
+    return best if votes[best] else None
 
 
 _READERS = {PGN: read_playstrategy_pgn, SCORESHEET: read_scoresheet, OGN: read_ogn}

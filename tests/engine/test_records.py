@@ -189,3 +189,54 @@ def test_our_own_record_is_not_taken_for_a_community_one() -> None:
     assert record_format('[Rules "oware"]\n\nC f A\n') is None
     with pytest.raises(RecordError, match="not a record we read"):
         read_record("hello world")
+
+
+def test_a_result_the_moves_contradict_is_refused() -> None:
+    game = random_game("oware", 5)
+    assert game.is_over() and game.winner() != "draw"
+    text = write_record(game, OGN)
+    said, other = ("1-0", "0-1") if game.winner() == "south" else ("0-1", "1-0")
+    assert read_record(text).moves == game.moves
+    with pytest.raises(
+        RecordError, match=f"the record says {other}, but its moves end the game {said}"
+    ):
+        read_record(text.replace(said, other))
+    # a game the moves leave going on may have ended off the board: a resignation reads
+    unfinished = write_record(Game.from_moves("oware", "C f"), PGN).replace("*", "0-1")
+    assert read_record(unfinished).moves == ["C", "f"]
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(
+    st.sampled_from([PGN, OGN, SCORESHEET]),
+    st.integers(0, 2**32),
+    st.integers(0, 10**6),
+    st.sampled_from(["zz", "g7", "A+9", "99", "a1a1", "x"]),
+)
+def test_a_corrupted_move_is_refused_at_its_ply_or_reads_as_another_game(
+    found: str, seed: int, where: int, garbage: str
+) -> None:
+    rules = "togyz-kumalak" if found == SCORESHEET else "oware"
+    game = random_game(rules, seed, limit=40)
+    text = write_record(game, found)
+    lines = text.splitlines()
+    body = [i for i, line in enumerate(lines) if line and not line.startswith("[")]
+    line_index = body[where % len(body)]
+    words = lines[line_index].split()
+    moves = [i for i, w in enumerate(words) if not w[0].isdigit() or found == SCORESHEET]
+    moves = [
+        i
+        for i in moves
+        if not words[i].endswith(".") and words[i] not in ("*", "1-0", "0-1", "1/2-1/2")
+    ]
+    if not moves:
+        return
+    words[moves[where % len(moves)]] = garbage
+    lines[line_index] = " ".join(words)
+    try:
+        record = read_record("\n".join(lines))
+    except RecordError as err:
+        assert f"line {line_index + 1}" in str(err)
+        assert "ply" in str(err) or "the record says" in str(err)
+    else:
+        assert record.game().moves == record.moves  # whatever it read, it replays exactly
