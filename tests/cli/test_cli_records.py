@@ -67,3 +67,19 @@ def test_record_converts_our_export_and_lists_formats(capsys, tmp_path):
     kalah.write_text('[Rules "kalah"]\n\nC\n', encoding="utf-8")
     status, out, _ = run(capsys, "record", str(kalah))
     assert status == 1 and "no community format describes kalah" in out
+
+
+def test_move_needs_no_rules_for_a_playstrategy_string(capsys, tmp_path):
+    board = tmp_path / "fen.txt"
+    board.write_text("1,4S,4S,4S,4S,5S/1,6S,2S,7S,6S,6S 0 0 N 2\n", encoding="utf-8")
+    status, out, _ = run(capsys, "move", "--position", str(board), "--move", "e")
+    assert status == 0
+    assert out.strip() == render(Game.from_moves("oware", "C f A e").position).strip()
+    status, _, err = run(
+        capsys, "move", "--position", str(board), "--move", "e", "--to-move", "south"
+    )
+    assert status == 1 and "North to move" in err
+    drawn = tmp_path / "board.txt"
+    drawn.write_text(render(Game("oware").position), encoding="utf-8")
+    status, _, err = run(capsys, "move", "--position", str(drawn), "--move", "C")
+    assert status == 1 and "give the RULES" in err
