@@ -7,7 +7,9 @@
 - ``game``: ``Game``, a position plus its history, repetition, agreed end and result;
   ``outcome``: how a game ended (``Termination``, ``Outcome``) and its words;
 - ``notation``: the ASCII board of 003, drawn and read back from either side;
-  ``fen``: PlayStrategy's position strings for Togyz Kumalak and Bestemshe;
+  ``fen``: PlayStrategy's position strings for Togyz Kumalak, Bestemshe and Oware;
+  ``records``: the community's game records (PlayStrategy's PGN, the Kazakh scoresheet,
+  Aualé's OGN), read with every move checked, and written;
 - ``inputs``: what people type, normalised and bounded before it is converted;
   ``errors``: the engine's exceptions and the one way a message quotes a user's input;
   ``translation``: ``_`` and ``N_``, where a message meets a translator (``bot.i18n``);

@@ -1,5 +1,5 @@
-"""PlayStrategy's position strings (its FEN) for Togyz Kumalak and Bestemshe, read and written,
-so that a player can bring a position from there and take one back.
+"""PlayStrategy's position strings (its FEN) for Togyz Kumalak, Bestemshe and Oware, read and
+written, so that a player can bring a position from there and take one back.
 
 The format is PlayStrategy's (Mind-Sports-Games/strategygames: ``togyzkumalak/format/FEN.scala``
 reads it, ``Forsyth.scala`` writes it)::
@@ -11,6 +11,10 @@ Each row is written left to right as South sees the board (North's ``i`` to ``a`
 tuzdyk (it belongs to the player facing that row), and a digit 1 to 9 for that many empty pits
 side by side. ``S`` or ``N`` is the player to move; the move number counts full moves from 1 and
 goes up after each of North's moves. PlayStrategy also writes ``_`` for the spaces in links.
+
+Oware's is the same string on 6 pits a row (``samurai/format/FEN.scala``), its two counts the
+seeds each player captured; once a game is over PlayStrategy adds the seeds left in each row to
+its owner's count, and the reader takes them back off (the board shows where they lie).
 
 >>> from engine import Game
 >>> game = Game.from_moves("togyz-kumalak", "F f I h B d")
@@ -35,7 +39,7 @@ MAX_FEN = 400  # characters: a 9-pit FEN is about 70
 MAX_COUNT = 99_999  # as engine.notation's: past it a count is a typing error
 _FEN = re.compile(r"^\s*[0-9SsTt,]+/[0-9SsTt,]+[\s_]+\d+[\s_]+\d+[\s_]+[SsNn](?:[\s_]+\d+)?\s*$")
 _STONES = re.compile(r"^([0-9]{1,5})[Ss]$")
-_WIDTHS = {9: "togyz-kumalak", 5: "bestemshe"}  # PlayStrategy's two boards
+_WIDTHS = {9: "togyz-kumalak", 6: "oware", 5: "bestemshe"}  # PlayStrategy's boards
 # Marked with N_: shown as _(FEN_HELP).
 # TRANSLATORS: keep <S|N>, the example and the letters S, N, t as they are (the notation);
 # the words in <...> may be translated
@@ -113,7 +117,7 @@ def parse_fen(text: str, rules: Ruleset | str | None = None) -> Position:
     if rules is None:
         if len(top) not in _WIDTHS:
             raise PositionError(
-                _("PlayStrategy's boards have 9 or 5 pits a row, not {count}; {help}").format(
+                _("PlayStrategy's boards have 9, 6 or 5 pits a row, not {count}; {help}").format(
                     count=len(top), help=_(FEN_HELP)
                 )
             )
@@ -142,7 +146,12 @@ def parse_fen(text: str, rules: Ruleset | str | None = None) -> Position:
                 south=excerpt(fields[1], 8), north=excerpt(fields[2], 8)
             )
         ) from None
-    if sum(pits) + sum(kazans) != rules.total_seeds:
+    south_row: int = sum(pits[:n])
+    north_row: int = sum(pits[n:])
+    if rules.name == "oware" and sum(kazans) == rules.total_seeds and south_row + north_row:
+        # a finished Oware game: PlayStrategy counted each row into its owner's score
+        kazans = (kazans[0] - south_row, kazans[1] - north_row)
+    if sum(pits) + sum(kazans) != rules.total_seeds or min(kazans) < 0:
         raise PositionError(
             _(
                 "the stones do not add up: {pits} in the pits and {kazans} in the kazans, but "

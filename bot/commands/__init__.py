@@ -7,7 +7,9 @@ status. Heavy imports (discord.py, numba, the service) wait inside ``func``.
 - ``referee``: ``rules``, ``board`` and ``move``, the rules and positions without a game.
 - ``ai``: ``solve``, ``hint`` and ``warm-up`` (compiling the AI's search ahead of time).
 - ``review``: ``mancala review``, a game reviewed move by move by the solver
-  (``engine.review``), from its moves or its record.
+  (``engine.review``), from its moves or its record, ours or the community's.
+- ``record``: ``mancala record``, a game record written in the community's formats
+  (``engine.records``: PlayStrategy's PGN, the Kazakh scoresheet, Aualé's OGN).
 - ``puzzle``: ``mancala puzzle``, the one right move in a real ending (``engine.puzzles``).
 - ``discord``: ``mancala bot``, the Discord bot (``bot.discord``), with the mail surface in
   the same process when mail is configured: the two surfaces meet here, never in each other.

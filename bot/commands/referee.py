@@ -18,7 +18,7 @@ import sys
 from bot.cli_args import SIDE_WORDS, Subparsers, bounded_int, text
 from bot.i18n import N_, _
 from engine import Game, MancalaError, Ruleset, Side, from_perspective, parse_position, render
-from engine.fen import game_fen
+from engine.fen import game_fen, looks_like_fen, parse_fen
 from engine.notation import MAX_POSITION
 from engine.ruleset import APPLET_WORDS, PRESETS
 
@@ -46,19 +46,27 @@ def register(subparsers: Subparsers) -> None:
     board.add_argument(
         "--fen",
         action="store_true",
-        help=_("also print the position as PlayStrategy writes it (togyz-kumalak, bestemshe)"),
+        help=_(
+            "also print the position as PlayStrategy writes it (oware, togyz-kumalak, bestemshe)"
+        ),
     )
     board.set_defaults(func=board_command)
 
     move = subparsers.add_parser("move", help=_("check a move against a written position"))
-    move.add_argument("ruleset", type=text())
+    move.add_argument(
+        "ruleset",
+        nargs="?",
+        type=text(),
+        default=None,
+        help=_("the ruleset; a PlayStrategy position string names its own by its width"),
+    )
     move.add_argument(
         "--position",
         required=True,
         metavar="FILE",
         help=_(
             "a board as `mancala board` prints it, as in 003, or PlayStrategy's position "
-            "string (togyz-kumalak, bestemshe); - reads stdin"
+            "string (oware, togyz-kumalak, bestemshe); - reads stdin"
         ),
     )
     move.add_argument("--move", required=True, type=text(), help=_("the pit letter to play"))
@@ -111,8 +119,13 @@ def board_command(args: argparse.Namespace) -> int:
 
 def move_command(args: argparse.Namespace) -> int:
     try:
-        rules = Ruleset.parse(args.ruleset)
         written = read_text(args.position)
+        if args.ruleset is None:
+            if not looks_like_fen(written):
+                return _fail(_("give the RULES, or a PlayStrategy position string"))
+            rules = parse_fen(written).rules  # 9 pits a row: togyz-kumalak; 6 oware; 5 bestemshe
+        else:
+            rules = Ruleset.parse(args.ruleset)
         position = parse_position(
             written, rules, to_move=args.to_move, perspective=args.perspective
         )

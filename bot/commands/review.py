@@ -70,7 +70,10 @@ def register(subparsers: Subparsers) -> None:
     review.add_argument(
         "--record",
         metavar="FILE",
-        help=_("a game record as `/mancala history` exports it (- reads standard input)"),
+        help=_(
+            "a game record as `/mancala history` exports it, PlayStrategy's PGN, a Kazakh "
+            "scoresheet or Aualé's OGN (- reads standard input)"
+        ),
     )
     review.add_argument(
         "--perspective",
@@ -102,6 +105,7 @@ def _game(args: argparse.Namespace) -> Game | None:
     """The game to review, or None after printing what was wrong."""
     from bot.commands.referee import read_text
     from engine import Game, MancalaError, from_perspective
+    from engine.records import MAX_RECORD_CHARS, read_record, record_format
     from engine.review import game_from_record
 
     if (args.record is None) == (args.moves is None):
@@ -112,7 +116,10 @@ def _game(args: argparse.Namespace) -> Game | None:
             if args.rules:
                 print(_("error: a record names its rules: give --record FILE without RULES"))
                 return None
-            return game_from_record(read_text(args.record))
+            written = read_text(args.record, MAX_RECORD_CHARS)
+            if record_format(written) is not None:  # PlayStrategy, a scoresheet, Aualé
+                return read_record(written).game()
+            return game_from_record(written)
         if not args.rules:
             print(_("error: --moves needs the RULES they were played by"))
             return None

@@ -12,6 +12,8 @@ Routes (``N`` a game's id, ``T`` a player's token, ``bot.tokens``):
 - ``GET /game/N/events``: Server-Sent Events, a ``state`` each time the game changes
   (``bot.web.feeds``);
 - ``GET /game/N/record.txt``: the game's record (``GameService.export``);
+  ``GET /game/N/record/FORMAT``: a finished game's record in one of the community's formats
+  its ruleset has (``engine.records``: playstrategy-pgn, kazakh-scoresheet, auale-ogn);
 - ``GET /tournament/N``: a tournament's standings, crosstable and pairings by round;
 - ``GET /leaderboard/FAMILY``: the best ratings of a family (``/leaderboard``: Kalah's);
 - ``GET /player/P``: a player's ratings and recent games, ``P`` the number the database
@@ -66,7 +68,8 @@ from bot.web.pages import (
     unsubscribe_page,
 )
 from bot.web.puzzle_page import puzzle_page
-from engine import SIDES, Side, from_perspective
+from engine import SIDES, Ruleset, Side, from_perspective
+from engine.records import OGN, PGN, SCORESHEET, convert, formats_for
 
 log = logging.getLogger(__name__)
 
@@ -427,6 +430,27 @@ async def record(request: web.Request) -> web.StreamResponse:
     )
 
 
+# what a downloaded record in each community format is called after the game's number
+_RECORD_SUFFIXES = {PGN: ".pgn", SCORESHEET: "-scoresheet.txt", OGN: ".ogn"}
+
+
+async def record_in_format(request: web.Request) -> web.StreamResponse:
+    """A finished game's record in a community format (``engine.records.convert`` of the
+    export); a game still going on, or a format its ruleset has not, is the 404 page."""
+    view = await _game(request)
+    wanted = request.match_info["format"]
+    if not view.is_over or wanted not in formats_for(Ruleset.parse(view.rules)):
+        raise web.HTTPNotFound()
+    text = convert(await request.app[SERVICE].export(view.id), wanted)
+    name = f"mancala-game-{view.id}{_RECORD_SUFFIXES[wanted]}"
+    return web.Response(
+        text=text,
+        content_type="text/plain",
+        charset="utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
 def app_runner(app: web.Application) -> web.AppRunner:
     """The runner that serves ``app``, with the access log that leaves tokens out."""
     return web.AppRunner(app, access_log_class=RedactingAccessLogger)
@@ -603,6 +627,7 @@ def make_app(
             web.get(f"/game/{GAME}/part", show_part),
             web.get(f"/game/{GAME}/events", events),
             web.get(f"/game/{GAME}/record.txt", record),
+            web.get(f"/game/{GAME}/record/{{format:[a-z-]{{1,20}}}}", record_in_format),
             web.get(f"/game/{GAME}/play/{TOKEN}", show_seat),
             web.post(f"/game/{GAME}/play/{TOKEN}", play),
             web.get(f"/game/{GAME}/play/{TOKEN}/part", show_part),

@@ -26,7 +26,8 @@ from bot.render.words import move_class, side_name
 from bot.service import GameView
 from bot.web.board_svg import board_svg
 from bot.web.review_svg import review_svg
-from engine import SIDES, Game, Position, Side, render, result_lines, to_perspective
+from engine import SIDES, Game, Position, Ruleset, Side, render, result_lines, to_perspective
+from engine.records import OGN, PGN, SCORESHEET, formats_for
 from engine.review import ERRORS, Review
 
 
@@ -333,8 +334,35 @@ def live_part(page: GamePage, action: str, record: str) -> str:
         + _play(page, action)
         + _moves(page)
         + _review(page)
-        + f'<p class="record"><a href="{escape(record)}" download>{download}</a></p>'
+        + f'<p class="record"><a href="{escape(record)}" download>{download}</a>'
+        + _community_records(page, record)
+        + "</p>"
     )
+
+
+def _format_names() -> dict[str, str]:
+    return {
+        PGN: _("PlayStrategy PGN"),
+        SCORESHEET: _("Kazakh scoresheet"),
+        OGN: _("Aualé OGN"),
+    }
+
+
+def _community_records(page: GamePage, record: str) -> str:
+    """Links to a finished game's record in each community format its ruleset has
+    (``engine.records``), beside the download of ours; ``record`` is ours's address."""
+    if not page.view.is_over:
+        return ""
+    formats = formats_for(Ruleset.parse(page.view.rules))
+    if not formats:
+        return ""
+    base = record.rsplit("/", 1)[0] + "/record/"
+    names = _format_names()
+    links = ", ".join(
+        f'<a href="{escape(base + name)}" download>{escape(names[name])}</a>' for name in formats
+    )
+    # TRANSLATORS: {formats} is a list of links such as "PlayStrategy PGN, Kazakh scoresheet"
+    return " " + escape(_("also as {formats}")).replace("{formats}", links)
 
 
 def game_page(page: GamePage, action: str, record: str, events: str, part: str) -> str:

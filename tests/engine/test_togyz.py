@@ -215,7 +215,7 @@ def test_playstrategy_strings_wherever_a_board_is_read():
     "text, says",
     [
         ("9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 1 0 S 1", "add up"),
-        ("9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1", "9 or 5"),
+        ("9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1", "9, 6 or 5"),
         ("9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 W 1", "S or N"),
         ("9S,9S,9S,9S,9S,9S,9S,9S,9X/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1", "not a pit"),
         ("t,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 9 0 S 1", "last pit"),

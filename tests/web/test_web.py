@@ -680,3 +680,26 @@ async def test_every_page_links_to_the_puzzle(service, client):
     for path in (f"/game/{game_id}", "/leaderboard", "/game/abc", "/puzzle"):
         page = await (await client.get(path)).text()
         assert "<footer><nav" in page and 'href="/puzzle"' in page
+
+
+async def test_a_finished_game_offers_the_community_formats_its_ruleset_has(service, client):
+    game_id = await new_game(service, "oware")
+    going = await (await client.get(f"/game/{game_id}")).text()
+    assert "record/auale-ogn" not in going
+    assert (await client.get(f"/game/{game_id}/record/auale-ogn")).status == 404
+    for ply, move in enumerate("Cf"):
+        seat = ANN if ply % 2 == 0 else BOB
+        await client.post(seat_url(game_id, seat), data={"move": move, "ply": str(ply)})
+    await client.post(seat_url(game_id, BOB), data={"do": "resign", "ply": "2"})
+    page = await (await client.get(f"/game/{game_id}")).text()
+    assert f'href="/game/{game_id}/record/playstrategy-pgn"' in page
+    assert f'href="/game/{game_id}/record/auale-ogn"' in page and "scoresheet" not in page
+    ogn = await client.get(f"/game/{game_id}/record/auale-ogn")
+    assert (
+        ogn.headers["Content-Disposition"] == f'attachment; filename="mancala-game-{game_id}.ogn"'
+    )
+    text = await ogn.text()
+    assert '[North "Bob"]' in text and "1. C f 1-0" in text
+    pgn = await (await client.get(f"/game/{game_id}/record/playstrategy-pgn")).text()
+    assert "1. c1f2 a2d1 1-0" in pgn
+    assert (await client.get(f"/game/{game_id}/record/kazakh-scoresheet")).status == 404
