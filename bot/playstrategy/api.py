@@ -99,6 +99,30 @@ class BotApi:
             "POST", f"/api/challenge/{challenge_id}/decline", data={"reason": reason}
         )
 
+    async def online_bots(self, most: int = 50) -> list[dict[str, Any]]:
+        """The bots online now (``/api/bot/online``: NDJSON, one user a line)."""
+        lines: list[dict[str, Any]] = []
+        async for user in self._stream(f"/api/bot/online?nb={most}"):
+            if user:
+                lines.append(user)
+        return lines
+
+    async def challenge(self, username: str, variant: str, clock: tuple[int, int]) -> str:
+        """Challenge ``username`` to an unrated game of ``variant`` at ``clock`` (initial
+        seconds, increment); the challenge's id."""
+        answer = await self._request(
+            "POST",
+            f"/api/challenge/{username}",
+            {
+                "variant": variant,
+                "rated": "false",
+                "clock.limit": str(clock[0]),
+                "clock.increment": str(clock[1]),
+            },
+        )
+        found = (answer or {}).get("challenge", answer) or {}
+        return str(found.get("id", ""))
+
     async def move(self, game_id: str, move: str) -> None:
         await self._request("POST", f"/api/bot/game/{game_id}/move/{move}")
 

@@ -16,7 +16,10 @@ metric ``mancala_playstrategy_disagreements_total``) rather than play on a wrong
 
 Offers: draws are declined (the AI refuses draws on every surface; a won or lost game is
 played out). Lichess's Bot API, and so PlayStrategy's, has no takeback verb for bots, so
-takebacks are never granted. Streams that drop are opened again with exponential backoff
+takebacks are never granted. With ``PLAYSTRATEGY_CHALLENGE_BOTS=yes``, every
+``challenge_every`` seconds, while a game's place is free and no challenge of ours waits for
+an answer, the bot challenges the next of the bots online (by name, in turn) to the next of
+the accepted variants (``challenge_a_bot``). Streams that drop are opened again with exponential backoff
 (1 s doubling to 60 s); the ``gameFull`` that opens a game's stream again says what was played.
 """
 
@@ -92,6 +95,8 @@ class PlaystrategyBot(Notifier):
         self.disagreements = 0
         self.reconnects = 0
         self.state = "connecting"  # for the heartbeat: connected, or disconnected meanwhile
+        self.awaiting: dict[str, int] = {}  # our challenges unanswered: turns waited
+        self.challenged: list[tuple[str, str]] = []  # (bot, variant) challenged, in order
         service.add_notifier(SURFACE, self)
 
     # -- the account's event stream ----------------------------------------------------------
@@ -101,6 +106,9 @@ class PlaystrategyBot(Notifier):
         account = await self.api.account()
         self.me = str(account.get("id") or account.get("username", "")).lower()
         backoff = FIRST_BACKOFF
+        challenger = (
+            asyncio.create_task(self._challenge_bots()) if self.settings.challenge_bots else None
+        )
         try:
             while True:
                 try:
@@ -115,6 +123,8 @@ class PlaystrategyBot(Notifier):
                 await self._sleep(backoff)
                 backoff = min(backoff * 2, MAX_BACKOFF)
         finally:
+            if challenger is not None:
+                challenger.cancel()
             for task in self.tasks.values():
                 task.cancel()
 
@@ -124,7 +134,11 @@ class PlaystrategyBot(Notifier):
             await self._on_challenge(event.get("challenge") or {})
         elif kind == "gameStart":
             game = event.get("game") or {}
-            self.start_playing(str(game.get("gameId") or game.get("id") or ""))
+            ps_id = str(game.get("gameId") or game.get("id") or "")
+            self.awaiting.pop(ps_id, None)  # a challenge's game has the challenge's id
+            self.start_playing(ps_id)
+        elif kind in ("challengeDeclined", "challengeCanceled"):
+            self.awaiting.pop(str((event.get("challenge") or {}).get("id", "")), None)
 
     def start_playing(self, ps_id: str) -> None:
         """Stream game ``ps_id`` in a task of its own, unless it is streamed already."""
@@ -133,6 +147,43 @@ class PlaystrategyBot(Notifier):
 
     def playing(self) -> int:
         return sum(not task.done() for task in self.tasks.values())
+
+    async def _challenge_bots(self) -> None:
+        turn = 0
+        while True:
+            await self._sleep(self.settings.challenge_every)
+            try:
+                if await self.challenge_a_bot(turn) is not None:
+                    turn += 1
+            except (TimeoutError, aiohttp.ClientError, ApiError) as err:
+                log.warning("challenging a bot on PlayStrategy failed: %s", err)
+
+    async def challenge_a_bot(self, turn: int) -> str | None:
+        """Challenge the ``turn``-th of the bots online (by name, in turn) to the ``turn``-th
+        accepted variant, if a game's place is free and no challenge of ours waits (one
+        unanswered for 3 turns is given up); the bot challenged, or None."""
+        for waiting in list(self.awaiting):
+            self.awaiting[waiting] += 1
+            if self.awaiting[waiting] > 3:
+                del self.awaiting[waiting]
+        if self.awaiting or self.playing() >= self.settings.max_games:
+            return None
+        names = sorted(
+            {
+                str(u.get("id") or u.get("username", "")).lower()
+                for u in await self.api.online_bots()
+            }
+            - {self.me, ""}
+        )
+        if not names:
+            return None
+        opponent = names[turn % len(names)]
+        variant = self.settings.variants[turn % len(self.settings.variants)]
+        challenge_id = await self.api.challenge(opponent, variant, self.settings.challenge_clock)
+        if challenge_id:
+            self.awaiting[challenge_id] = 0
+        self.challenged.append((opponent, variant))
+        return opponent
 
     def decline_reason(self, challenge: dict[str, Any]) -> str | None:
         """The API's reason key for declining ``challenge``, or None to accept it."""

@@ -10,7 +10,10 @@
 - ``PLAYSTRATEGY_TIME_CONTROLS``: the kinds accepted, ``clock``, ``correspondence``,
   ``unlimited`` (default all three), and ``PLAYSTRATEGY_MIN_SECONDS``, the least initial clock
   time accepted (default 60: the AI thinks in seconds, not in tenths);
-- ``PLAYSTRATEGY_CHALLENGE_BOTS``: whether the bot challenges other bots; only ``no`` for now.
+- ``PLAYSTRATEGY_CHALLENGE_BOTS``: ``yes`` to challenge the bots online when a game's place
+  is free (default ``no``): one challenge each ``PLAYSTRATEGY_CHALLENGE_EVERY`` seconds
+  (default 600), unrated, at ``PLAYSTRATEGY_CHALLENGE_CLOCK`` (minutes+increment seconds,
+  default ``5+3``), the bots in turn and the accepted variants in turn.
 
 >>> settings = PlaystrategySettings.from_environ(
 ...     {"PLAYSTRATEGY_TOKEN": "t", "PLAYSTRATEGY_LEVEL_OWARE": "expert"})
@@ -44,6 +47,8 @@ class PlaystrategySettings:
     time_controls: tuple[str, ...] = TIME_CONTROLS
     min_seconds: int = 60
     challenge_bots: bool = False
+    challenge_every: int = 600  # seconds between two challenges to bots
+    challenge_clock: tuple[int, int] = (300, 3)  # initial seconds, increment seconds
 
     def level_for(self, variant: str) -> str:
         return self.levels.get(variant, self.default_level)
@@ -101,9 +106,17 @@ class PlaystrategySettings:
                 raise bad(name, text, f"{low}-{high}")
             numbers[name] = int(text)
         bots = get("PLAYSTRATEGY_CHALLENGE_BOTS").lower() or "no"
-        if bots not in ("no", "0", "false"):
-            # Challenging other bots is not built yet: say so rather than silently ignore it.
-            raise bad("PLAYSTRATEGY_CHALLENGE_BOTS", bots, "no")
+        if bots not in ("yes", "no", "1", "0", "true", "false"):
+            raise bad("PLAYSTRATEGY_CHALLENGE_BOTS", bots, "yes, no")
+        every = get("PLAYSTRATEGY_CHALLENGE_EVERY") or "600"
+        if not every.isdigit() or not 10 <= int(every) <= 86_400:
+            raise bad("PLAYSTRATEGY_CHALLENGE_EVERY", every, "10-86400")
+        clock = get("PLAYSTRATEGY_CHALLENGE_CLOCK") or "5+3"
+        minutes, plus, increment = clock.partition("+")
+        if not (minutes.isdigit() and increment.isdigit() and plus) or not (
+            1 <= int(minutes) <= 180 and int(increment) <= 60
+        ):
+            raise bad("PLAYSTRATEGY_CHALLENGE_CLOCK", clock, "MINUTES+SECONDS, like 5+3")
         return cls(
             token=token,
             url=(get("PLAYSTRATEGY_URL") or DEFAULT_URL).rstrip("/"),
@@ -113,6 +126,9 @@ class PlaystrategySettings:
             max_games=numbers["PLAYSTRATEGY_MAX_GAMES"],
             time_controls=controls,
             min_seconds=numbers["PLAYSTRATEGY_MIN_SECONDS"],
+            challenge_bots=bots in ("yes", "1", "true"),
+            challenge_every=int(every),
+            challenge_clock=(int(minutes) * 60, int(increment)),
         )
 
 

@@ -120,9 +120,14 @@ class FakeBotApi:
         self.game_connections: dict[str, int] = {}
         self.lie_about: dict[tuple[str, int], str] = {}  # (game, ply): a move sent instead
         self.keep_alive_every: float | None = None  # seconds between a game stream's blank lines
+        self.online_bots: list[str] = []  # the bots /api/bot/online lists
+        self.accepting_bots: set[str] = set()  # those that accept the bot's challenges at once
+        self.outgoing: list[tuple[str, dict[str, str]]] = []  # the bot's challenges: to, form
         route = self.app.router
         route.add_get("/api/account", self.account)
         route.add_get("/api/stream/event", self.event_stream)
+        route.add_get("/api/bot/online", self.bots_online)
+        route.add_post("/api/challenge/{username}", self.challenge_out)
         route.add_post("/api/challenge/{id}/accept", self.accept)
         route.add_post("/api/challenge/{id}/decline", self.decline)
         route.add_get("/api/bot/game/stream/{id}", self.game_stream)
@@ -208,6 +213,34 @@ class FakeBotApi:
             except ConnectionError:  # the bot went away: the next connection gets it
                 self.events.put_nowait(event)
                 return response
+
+    async def bots_online(self, request: web.Request) -> web.StreamResponse:
+        self._authorised(request)
+        response = await self._ndjson(request)
+        bots = [*self.online_bots, BOT_ID]  # the list names the asking bot too
+        for name in bots[: int(request.query.get("nb", "50"))]:
+            user = {"id": name.lower(), "username": name, "title": "BOT"}
+            await response.write(json.dumps(user).encode() + b"\n")
+        return response
+
+    async def challenge_out(self, request: web.Request) -> web.Response:
+        """The bot challenges ``username``; a bot of ``accepting_bots`` accepts at once,
+        taking the second player's side, and the game starts."""
+        self._authorised(request)
+        username = request.match_info["username"]
+        form = {k: str(v) for k, v in (await request.post()).items()}
+        self.outgoing.append((username, form))
+        challenge_id = f"out{len(self.outgoing)}"
+        if username in self.accepting_bots:
+            game = FakeGame(challenge_id, form["variant"], True, username, len(self.outgoing))
+            self.games[game.id] = game
+            self.events.put_nowait(
+                {"type": "gameStart", "game": {"gameId": game.id, "id": game.id}}
+            )
+        else:
+            declined = {"id": challenge_id, "status": "declined"}
+            self.events.put_nowait({"type": "challengeDeclined", "challenge": declined})
+        return web.json_response({"challenge": {"id": challenge_id, "status": "created"}})
 
     async def accept(self, request: web.Request) -> web.Response:
         self._authorised(request)

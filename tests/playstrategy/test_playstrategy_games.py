@@ -164,3 +164,33 @@ async def test_a_move_past_the_fair_queues_cap_waits_its_turn(harness, monkeypat
     assert harness.bot.disagreements == 0
     view = await harness.service.get_game(harness.bot.links["busy"].game_id)
     assert list(view.moves) == list(replay(harness.fake.games["busy"]).moves)
+
+
+async def test_challenging_bots_online_in_turn_plays_their_games(harness):
+    """With PLAYSTRATEGY_CHALLENGE_BOTS=yes: the bots online in turn, the variants in turn,
+    at the clock set, one challenge at a time; a declined one frees the turn, an accepted
+    one is played out like any game."""
+    from dataclasses import replace
+
+    await harness.stop_bot()
+    harness.settings = replace(
+        harness.settings, challenge_bots=True, max_games=1, variants=("oware", "bestemshe")
+    )
+    harness.fake.online_bots = ["ZetaBot", "AlphaBot"]
+    harness.fake.accepting_bots = {"zetabot"}
+    await harness.start_bot()
+    await harness.game_over("out2")  # AlphaBot declined the first; ZetaBot took the second
+
+    assert harness.bot.challenged[:2] == [("alphabot", "oware"), ("zetabot", "bestemshe")]
+    to, form = harness.fake.outgoing[1]
+    assert to == "zetabot"
+    assert form == {
+        "variant": "bestemshe",
+        "rated": "false",
+        "clock.limit": "300",
+        "clock.increment": "3",
+    }
+    game = harness.fake.games["out2"]
+    assert game.status == "variantEnd" and harness.bot.disagreements == 0
+    assert harness.fake.refused_moves == []
+    assert harness.settings.challenge_every in harness.sleeps  # it waited between turns

@@ -84,7 +84,17 @@ def test_settings_say_what_is_wrong():
     with pytest.raises(ConfigError, match="PLAYSTRATEGY_LEVEL_OWARE"):
         PlaystrategySettings.from_environ(base | {"PLAYSTRATEGY_LEVEL_OWARE": "godlike"})
     with pytest.raises(ConfigError, match="PLAYSTRATEGY_CHALLENGE_BOTS"):
-        PlaystrategySettings.from_environ(base | {"PLAYSTRATEGY_CHALLENGE_BOTS": "yes"})
+        PlaystrategySettings.from_environ(base | {"PLAYSTRATEGY_CHALLENGE_BOTS": "often"})
+    with pytest.raises(ConfigError, match="PLAYSTRATEGY_CHALLENGE_CLOCK.*5\\+3"):
+        PlaystrategySettings.from_environ(base | {"PLAYSTRATEGY_CHALLENGE_CLOCK": "5 minutes"})
+    bots = PlaystrategySettings.from_environ(
+        base | {"PLAYSTRATEGY_CHALLENGE_BOTS": "yes", "PLAYSTRATEGY_CHALLENGE_CLOCK": "3+2"}
+    )
+    assert (bots.challenge_bots, bots.challenge_clock, bots.challenge_every) == (
+        True,
+        (180, 2),
+        600,
+    )
     with pytest.raises(ConfigError, match="PLAYSTRATEGY_MAX_GAMES"):
         PlaystrategySettings.from_environ(base | {"PLAYSTRATEGY_MAX_GAMES": "0"})
     settings = PlaystrategySettings.from_environ(
