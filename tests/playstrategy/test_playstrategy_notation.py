@@ -68,7 +68,12 @@ def test_oware_skips_the_origin_on_a_lap():
 
 @pytest.mark.parametrize(
     ("uci", "why"),
-    [("a1f1", "our sowing ends in e1"), ("a2e2", "not legal"), ("z9a1", "not a pit"), ("a1", "")],
+    [
+        ("a1f1", "our sowing ends in e1"),
+        ("a2e2", "not legal"),
+        ("z9a1", "not a pit"),
+        ("a1", "is not a move"),
+    ],
 )
 def test_a_move_we_would_not_play_so_is_a_disagreement(uci, why):
     with pytest.raises(NotationError, match=why):
