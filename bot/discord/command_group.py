@@ -293,12 +293,20 @@ class MancalaGroup(app_commands.Group):
         await bot_of(interaction).game_commands.hint(interaction)
 
     @app_commands.command(description=N_("The solver's move-by-move review of a finished game"))
-    @app_commands.describe(game=N_("The game's number (default: your latest finished game)"))
+    @app_commands.describe(
+        game=N_("The game's number (default: your latest finished game)"),
+        record=N_("Or a game record file: PlayStrategy PGN, Kazakh scoresheet, Aualé OGN"),
+        text=N_("Or a game record's text, pasted"),
+    )
     @cooldown("review")
     async def review(
-        self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Range[int, 1] | None = None,
+        record: discord.Attachment | None = None,
+        text: app_commands.Range[str, 1, 6000] | None = None,
     ) -> None:
-        await bot_of(interaction).game_commands.review(interaction, game)
+        await bot_of(interaction).game_commands.review(interaction, game, record, text)
 
     @app_commands.command(description=N_("Today's puzzle, another one, your streak, or the board"))
     @app_commands.describe(

@@ -21,8 +21,11 @@ from bot.discord.replies import answer_privately
 from bot.i18n import N_, _, ngettext, speaking
 from bot.render.review_text import review_summary
 from bot.service import GameService, GameView, NotFound, Player, ServiceError
+from bot.service.reviews import MAX_REVIEWED_RECORD
 from bot.service.types import OfferKind
-from engine import SIDES
+from engine import SIDES, Side, excerpt
+from engine.review import Review
+from engine.translation import side_name
 
 # what the board says when an offer is agreed to at once (both asked, or the AI said yes)
 _AGREED = {
@@ -189,10 +192,17 @@ class GameCommands:
             ephemeral=True,
         )
 
-    async def review(self, interaction: discord.Interaction, game_id: int | None) -> None:
+    async def review(
+        self,
+        interaction: discord.Interaction,
+        game_id: int | None,
+        record: discord.Attachment | None = None,
+        text: str | None = None,
+    ) -> None:
         """``/mancala review`` or a final board's button: the solver's review of a finished
-        game, posted in the channel with its evaluation graph. A refusal is private; once
-        allowed, the reply is deferred and says how far the review got every few seconds."""
+        game, or of the game in a record attached or pasted (``record``, ``text``), posted in
+        the channel with its evaluation graph. A refusal is private; once allowed, the reply
+        is deferred and says how far the review got every few seconds."""
         started = [0.0, 0.0]  # when the review started, when progress was last shown
 
         async def thinking() -> None:
@@ -209,23 +219,77 @@ class GameCommands:
                     )
                 )
 
+        by = player_of(interaction.user)
+        if record is not None or text:
+            if game_id is not None or (record is not None and text):
+                return await answer_privately(
+                    interaction, _("Give one of a game's number, a record file or a record's text.")
+                )
+            written = text or await self._record_text(interaction, record)
+            if written is None:
+                return None
+            try:
+                brought = await self.service.review_record(
+                    written, by, progress=progress, thinking=thinking
+                )
+            except ServiceError as err:
+                return await answer_privately(
+                    interaction,
+                    _("I could not review the record: {problem}").format(problem=err),
+                )
+            names = {side: side_name(side) for side in SIDES}
+            title = _("The game in your record ({rules})").format(rules=brought.game.rules)
+            return await self._post_review(interaction, brought.review, names, title, None)
         try:
-            reviewed = await self.service.review(
-                game_id, player_of(interaction.user), progress=progress, thinking=thinking
-            )
+            reviewed = await self.service.review(game_id, by, progress=progress, thinking=thinking)
         except ServiceError as err:
             return await answer_privately(interaction, str(err))
-        game, review = reviewed.game, reviewed.review
+        game = reviewed.game
         names = {side: await self.service.display_name(game.player(side)) for side in SIDES}
-        text = fmt.fit(
-            review_summary(
-                review,
-                names,
-                title=_("Game #{id} ({rules})").format(id=game.id, rules=game.rules),
-                moments=5,
+        title = _("Game #{id} ({rules})").format(id=game.id, rules=game.rules)
+        await self._post_review(interaction, reviewed.review, names, title, game.id)
+
+    async def _record_text(
+        self, interaction: discord.Interaction, record: discord.Attachment | None
+    ) -> str | None:
+        """The text of an attached record, or None after saying privately why not: too big
+        (by the size Discord gives, before anything is fetched), or not to be fetched."""
+        if record is None:
+            return None
+        if record.size > MAX_REVIEWED_RECORD:
+            await answer_privately(
+                interaction,
+                _(
+                    "Your file {name} has {size:,} bytes; a record is read up to {limit:,} bytes."
+                ).format(
+                    name=discord.utils.escape_markdown(excerpt(record.filename, 60)),
+                    size=record.size,
+                    limit=MAX_REVIEWED_RECORD,
+                ),
             )
-        )
-        graph = review_graph(review, game.id)
+            return None
+        try:
+            data = await record.read()
+        except discord.HTTPException:
+            await answer_privately(
+                interaction, _("I could not fetch your file from Discord; try again.")
+            )
+            return None
+        try:
+            return data[: MAX_REVIEWED_RECORD + 1].decode("utf-8-sig")
+        except UnicodeDecodeError:  # an older editor's file: every byte reads as Latin-1
+            return data[: MAX_REVIEWED_RECORD + 1].decode("latin-1")
+
+    async def _post_review(
+        self,
+        interaction: discord.Interaction,
+        review: Review,
+        names: dict[Side, str],
+        title: str,
+        game_id: int | None,
+    ) -> None:
+        text = fmt.fit(review_summary(review, names, title=title, moments=5))
+        graph = review_graph(review, game_id)
         none = discord.AllowedMentions.none()
         if interaction.response.is_done():
             await interaction.edit_original_response(

@@ -36,11 +36,12 @@ async def board_picture(service: GameService, game: GameView) -> tuple[discord.F
     return picture, embed
 
 
-def review_graph(review: Review, game_id: int) -> discord.File:
-    """The review's evaluation graph as a PNG with its alt text."""
+def review_graph(review: Review, game_id: int | None) -> discord.File:
+    """The review's evaluation graph as a PNG with its alt text (``game_id`` None: a game
+    brought as a record)."""
     return discord.File(
         io.BytesIO(draw_review(review)),
-        filename=f"review-{game_id}.png",
+        filename=f"review-{game_id}.png" if game_id is not None else "review-record.png",
         description=describe_review(review)[:1000],
     )
 

@@ -89,6 +89,7 @@ COMMAND_WORDS = (
     pgettext("command", "premove"),
     pgettext("command", "privacy"),
     pgettext("command", "puzzle"),
+    pgettext("command", "record"),
     pgettext("command", "remove"),
     pgettext("command", "resign"),
     pgettext("command", "review"),

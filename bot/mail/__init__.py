@@ -11,14 +11,17 @@ The modules, in the order a message meets them:
 - ``reply_limits``: ``ReplyLimiter``, the limits on automatic replies per address and in
   all, and on challenges mailed to addresses that never wrote (docs/limits.md).
 - ``bot``: ``MailBot`` decides what to answer to one message and routes it:
-- ``position_mail``: the position-and-move format (rules, a board from the sender's side, a
-  move) and its error messages, played against the AI in the shared ``AIPool``;
+- ``position_mail``: the position-and-move format (rules, a board from the sender's side or
+  a PlayStrategy position string, a move) and its error messages, played against the AI in
+  the shared ``AIPool``;
 - ``correspondence``: games kept by the game service, read with ``mail_commands`` (the
   first line's command and ``HELP``) and authorized by ``tokens`` (a secret per seat, in
   the subject and reply address); ``game_mail`` writes their mails, and the
   ``EmailNotifier`` there sends the service's events (the opponent's moves, offers,
   reminders, forfeits) to email players; ``puzzle_mail``: puzzles asked for with 'puzzle'
-  and answered by replying with the move.
+  and answered by replying with the move; ``record_mail``: ``review`` with a game record
+  pasted or attached (PlayStrategy's PGN, a Kazakh scoresheet, Aualé's OGN, ours), answered
+  with the solver's review.
 - ``account_mail``: ``link discord``, ``link CODE`` and ``privacy export|delete``: one player
   on Discord and by mail, and a player's data; the mail confirming a link asked on Discord.
 - ``tournament_mail``: ``tournament create|join|start|...`` and a tournament's news (each

@@ -39,6 +39,7 @@ from bot.mail.mail_language import language_words, mark_language, read_language
 from bot.mail.mail_settings import MailSettings
 from bot.mail.puzzle_mail import PuzzleMail
 from bot.mail.reading import IncomingMail
+from bot.mail.record_mail import RecordMail
 from bot.mail.replies import line_in_question
 from bot.mail.reply_limits import Refusal, ReplyKind, ReplyLimiter, count_refusal, limited
 from bot.mail.schedule_mail import TOKEN_NEEDED, ScheduleMail, read_setting
@@ -368,6 +369,7 @@ class Correspondence:
         self.schedule = ScheduleMail(service)  # vacations, the digest, conditional moves
         self.digests = DigestMail(service, notifier.mailer, self.schedule)
         self.accounts = AccountMail(service, notifier.mailer)  # link, privacy
+        self.records = RecordMail(service, notifier.mailer)  # review with a game's record
 
     async def wants(self, mail: IncomingMail) -> bool:
         """Is this mail about a stored game (rather than a position-and-move mail)? A bare
@@ -375,6 +377,8 @@ class Correspondence:
         if find_tags(mail.subject, mail.recipients) or find_unverified_ids(mail.subject):
             return True
         if self.puzzles.wants(mail) or self.tournaments.wants(mail) or self.accounts.wants(mail):
+            return True
+        if self.records.wants(mail):
             return True
         if self.digests.wants(mail) or read_setting(mail.text) is not None:
             return True
@@ -400,11 +404,12 @@ class Correspondence:
             if player is not None:  # the digest's token: game mail, never limited
                 await self._remember_name(player, mail)
                 return await self.digests.handle(mail, player)
-        # Without a seat's token, each kind of mail within the sender's limits: puzzles are
-        # play (a position mail's budget); accounts and tournaments are answered as the games
-        # list is.
+        # Without a seat's token, each kind of mail within the sender's limits: puzzles and a
+        # record's review are play (a position mail's budget: they ask the AI); accounts and
+        # tournaments are answered as the games list is.
         kinds = (
             (self.puzzles, ReplyKind.PLAY),
+            (self.records, ReplyKind.PLAY),
             (self.accounts, ReplyKind.AUTOMATIC),
             (self.tournaments, ReplyKind.AUTOMATIC),
         )

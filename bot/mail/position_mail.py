@@ -38,6 +38,7 @@ from engine import (
     to_perspective,
 )
 from engine.errors import excerpt
+from engine.fen import looks_like_fen, parse_fen
 from engine.ruleset import PIT_CLASS, PIT_LETTERS
 
 _KEY_LINE = re.compile(
@@ -200,6 +201,15 @@ def parse_position_mail(
         elif first <= i <= last:
             board_lines[i] = line
 
+    fen_line = next((line.strip() for line in lines if looks_like_fen(line)), None)
+    if "rules" not in values and fen_line is not None:
+        # a PlayStrategy position names its game by its width (9, 6 or 5 pits a row), as
+        # `mancala move --position` reads it: asking for a Rules: line again is only a chance
+        # to get it wrong
+        try:
+            values["rules"] = (parse_fen(fen_line).rules.name, fen_line)
+        except PositionError as err:
+            raise MailFormatError(str(err), fen_line) from None
     if "rules" not in values:
         unread = [
             x.strip()
@@ -224,6 +234,12 @@ def parse_position_mail(
     if side_word not in SIDES:
         raise MailFormatError(_("the side is south or north"), values["side"][1])
     side = Side(side_word)
+    fen_position = None
+    if fen_line is not None:
+        try:
+            fen_position = parse_fen(fen_line, rules)
+        except PositionError as err:
+            raise MailFormatError(str(err), fen_line) from None
     level = (values.get("level", ("", ""))[0] or default_level or levels[0]).lower()
     if level not in levels:
         raise MailFormatError(
@@ -257,6 +273,12 @@ def parse_position_mail(
         else None
     )
 
+    if fen_position is not None:
+        return _fen_mail(
+            PositionMail(rules, side, level, fen_position, moves, started=False, note=note),
+            side_given="side" in values,
+            line=fen_line or "",
+        )
     if not board_rows:
         if moves:
             raise MailFormatError(
@@ -291,6 +313,33 @@ def parse_position_mail(
     if position.is_over():
         raise MailFormatError(_("this position is already over: the game has ended"))
     return PositionMail(rules, side, level, position, moves, started=False, note=note)
+
+
+def _fen_mail(mail: PositionMail, side_given: bool, line: str) -> PositionMail:
+    """A position mail whose position is a PlayStrategy string, which says who is to move:
+    the sender's side, when they send a move; else the bot's. Without a Side: line the sender
+    plays the side this makes theirs."""
+    position = mail.position
+    if not side_given:
+        mail.side = position.to_move if mail.moves else position.to_move.other
+    if position.is_over():
+        raise MailFormatError(_("this position is already over: the game has ended"))
+    if mail.moves and position.to_move != mail.side:
+        raise MailFormatError(
+            _("the position says {side} to move, so your Move: cannot be played").format(
+                side=side_words(position.to_move)
+            ),
+            line,
+        )
+    if not mail.moves and position.to_move == mail.side:
+        raise MailFormatError(
+            _(
+                "the board says {side} (you) to move, but there is no "
+                "Move: line; add one, like 'Move: C'"
+            ).format(side=side_words(mail.side)),
+            line,
+        )
+    return mail
 
 
 def _looks_like_board(line: str) -> bool:

@@ -537,3 +537,46 @@ def _is_attribution(lines: list[str], i: int) -> bool:
     if _ATTRIBUTION_START.match(line.strip()) and i + 1 < len(lines):
         return bool(_ATTRIBUTION_END.search(lines[i + 1])) and len(line) < 200
     return False
+
+
+RECORD_SUFFIXES = (".pgn", ".ogn", ".txt")  # the files a game record comes in
+
+
+@dataclass(frozen=True)
+class TextAttachment:
+    """A text file attached to a mail: ``text`` is None when it is over the limit it was
+    read with (then it is not decoded at all)."""
+
+    filename: str
+    size: int  # bytes, with the transfer encoding undone
+    text: str | None
+
+
+def text_attachments(message: EmailMessage, max_bytes: int) -> list[TextAttachment]:
+    """The text files attached to ``message``: parts marked as attachments (or named) that
+    are text/plain or whose name ends in one of ``RECORD_SUFFIXES`` (a PGN often comes as
+    application/x-chess-pgn). The body itself is not one of them. Those of more than
+    ``max_bytes`` bytes are listed without their text."""
+    found: list[TextAttachment] = []
+    try:
+        parts = list(message.walk())  # the nesting is bounded by MAX_CONTAINERS already
+    except Exception:  # noqa: BLE001 - a broken MIME structure has no attachments we read
+        return []
+    for part in parts:
+        if part.is_multipart():
+            continue
+        filename = excerpt(part.get_filename() or "", 80)
+        if part.get_content_disposition() != "attachment" and not filename:
+            continue
+        named = filename.lower().endswith(RECORD_SUFFIXES)
+        if not named and part.get_content_type() != "text/plain":
+            continue
+        payload = part.get_payload(decode=True)
+        if not isinstance(payload, bytes):
+            continue
+        if len(payload) > max_bytes:
+            found.append(TextAttachment(filename, len(payload), None))
+            continue
+        text = _decoded(part, part.get_content_charset())
+        found.append(TextAttachment(filename, len(payload), plain_forms(text)))
+    return found

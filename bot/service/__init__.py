@@ -61,7 +61,8 @@ hands each the parts it uses; parts react to one another only through ``hooks``:
 - ``challenges``: challenge, accept, decline, cancel, expiry, start a game
 - ``play``: moves, resignation, offers (draw, agreed end, undo) and their answers
 - ``ai_turns``: the AI's moves and hints; ``ai_limits``: what one player may ask of the AI
-- ``reviews``: a finished game reviewed move by move by the solver
+- ``reviews``: a finished game, or one a player brings as a record, reviewed move by move by
+  the solver
 - ``puzzles``: the daily puzzle and more, answers, streaks, a server's puzzle board
 - ``tournaments``: Swiss, round robin and arena tournaments; ``tournament_views``: their
   plain values (time control, pairings, standings, the tournament); ``pairing``: pairings

@@ -42,7 +42,7 @@ from bot.service.players import Players
 from bot.service.premoves import Premove, Premoves
 from bot.service.puzzles import PuzzleResult, Puzzles, PuzzleStanding
 from bot.service.ratings import HeadToHead
-from bot.service.reviews import GameReview, ReviewProgress, Reviews
+from bot.service.reviews import GameReview, RecordReview, ReviewProgress, Reviews
 from bot.service.servers import Servers, ServerSettings
 from bot.service.tasks import Tasks
 from bot.service.tournament_views import PlaceMaker
@@ -138,7 +138,8 @@ class GameService:
     - ``play``: move, resign, offers (draw, agreed end, undo) and their answers
     - ``ai_turns``: the AI's moves, and hints (the worker pool is ``ai``)
     - ``fairness`` (``AIFairness``): what one player may ask of the AI (``ai_limits``)
-    - ``reviews``: a finished game reviewed move by move by the solver
+    - ``reviews``: a finished game, or one a player brings as a record, reviewed move by move by
+      the solver
     - ``puzzles``: the daily puzzle and more, answers, streaks, a server's puzzle board
     - ``tournaments``: Swiss, round robin and arena tournaments (``pairing`` pairs them)
     - ``deadlines``: tick (reminders, forfeits, expiries, tournaments moving on)
@@ -440,6 +441,19 @@ class GameService:
         """The solver's move-by-move review of a finished game, with the game. See
         ``Reviews.review``."""
         return await self.reviews.review(game_id, by, progress, thinking)
+
+    @service_verb
+    async def review_record(
+        self,
+        text: str,
+        by: Player,
+        *,
+        progress: ReviewProgress | None = None,
+        thinking: Callable[[], Awaitable[Any]] | None = None,
+    ) -> RecordReview:
+        """The solver's move-by-move review of the game in a record a player brings (any
+        format we read), not stored. See ``Reviews.review_record``."""
+        return await self.reviews.review_record(text, by, progress, thinking)
 
     # -- puzzles (bot.service.puzzles) ----------------------------------------------------------
 

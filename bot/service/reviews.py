@@ -10,7 +10,9 @@ the pages of a separate ``mancala web``, and is never made twice for the same bu
 few are kept in memory too, as they were read or made.
 
 Only finished games are reviewed: during a game a review would tell the players what to play.
-A player has one review running at a time.
+A game brought as a record (``review_game``: a mail's or ``/mancala review``'s) is reviewed
+the same way, but never kept: it is not the database's. A player has one review running at a
+time, of either kind.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from bot.service.games import Games
 from bot.service.looking import Looking
 from bot.service.tasks import Tasks
 from bot.service.types import GameView, Player
-from engine import Position, excerpt
+from engine import Game, MancalaError, Position, excerpt
+from engine.records import read_record, record_format
 from engine.review import (
     DEFAULT_BUDGET,
     STORED_FORMAT,
@@ -40,6 +43,7 @@ from engine.review import (
     Review,
     budget_before,
     from_stored_json,
+    game_from_record,
     stored_json,
     summarise,
 )
@@ -48,6 +52,9 @@ from storage.records import ReviewRecord
 from storage.stores.reviews import ReviewStore
 
 log = logging.getLogger(__name__)
+# A record brought to be reviewed (a mail's, an attachment): a long game's PGN is a few
+# kilobytes, so this is room for comments and tags, and small enough to read at once.
+MAX_REVIEWED_RECORD = 64 * 1024
 KEPT_REVIEWS = 32  # finished games whose review is kept in memory (all are in the database)
 
 ReviewProgress = Callable[[int, int], Awaitable[Any] | None]
@@ -62,6 +69,33 @@ class GameReview:
     review: Review
     positions: tuple[Position, ...]
     budget: str = field(default="", compare=False)  # what it cost per ply (``budget_key``)
+
+
+@dataclass(frozen=True)
+class RecordReview:
+    """A game brought as a record and its review: ``positions[n]`` is the board before move
+    ``n + 1``."""
+
+    game: Game
+    review: Review
+    positions: tuple[Position, ...]
+
+
+def record_game(text: str) -> Game:
+    """The game in a record of any format we read (see ``Reviews.review_record``); BadRequest
+    says what is wrong, naming the line and the ply."""
+    if len(text) > MAX_REVIEWED_RECORD:
+        raise errors.BadRequest(
+            _("a record has at most {limit:,} characters; this one has {count:,}").format(
+                limit=MAX_REVIEWED_RECORD, count=len(text)
+            )
+        )
+    try:
+        if record_format(text) is not None:  # PlayStrategy, a scoresheet, Aualé
+            return read_record(text).game()
+        return game_from_record(text)
+    except MancalaError as err:
+        raise errors.BadRequest(str(err)) from None
 
 
 def budget_key(budget: Budget) -> str:
@@ -191,12 +225,54 @@ class Reviews:
         while len(self._kept) > KEPT_REVIEWS:
             self._kept.popitem(last=False)
 
+    async def review_record(
+        self,
+        text: str,
+        by: Player,
+        progress: ReviewProgress | None = None,
+        thinking: Callable[[], Awaitable[Any]] | None = None,
+    ) -> RecordReview:
+        """The review of the game in ``text``, a record brought by ``by`` rather than a game
+        stored here: ours (``/mancala history``'s export), PlayStrategy's PGN, a Kazakh
+        scoresheet or Aualé's OGN, found by its content. It is made in the pool as a stored
+        game's is, in ``by``'s turn, one at a time for each player, but neither kept nor looked
+        up (the record is the player's, not the database's). A game still going on is
+        reviewed too: its record is the player's own.
+
+        Raises BadRequest (a record over ``MAX_REVIEWED_RECORD``, or one that cannot be read: the
+        message names the line and the ply), NotAllowed (no moves), TooMuchAIWork (``by`` has
+        a review running already), NoReview (the AI failed)."""
+        game = record_game(text)
+        self.tasks.check_open()
+        if not game.moves:
+            raise errors.NotAllowed(_("the record has no move: there is nothing to review"))
+        if by in self._running:
+            raise errors.TooMuchAIWork(
+                _("your last review is still running; wait for it, then ask for the next")
+            )
+        self._running.add(by)
+        try:
+            if thinking is not None:
+                await thinking()
+            review = await self._judge(game, by, progress, None)
+        finally:
+            self._running.discard(by)
+        return RecordReview(game, review, tuple(game.positions[: len(game.moves)]))
+
     async def _review(
         self, view: GameView, by: Player, progress: ReviewProgress | None
     ) -> GameReview:
-        game_id = view.id
-        live = await self.games.load(game_id)
+        live = await self.games.load(view.id)
         game = live.game
+        review = await self._judge(game, by, progress, view.id)
+        total = len(game.moves)
+        return GameReview(view, review, tuple(game.positions[:total]), budget_key(self.budget))
+
+    async def _judge(
+        self, game: Game, by: Player, progress: ReviewProgress | None, game_id: int | None
+    ) -> Review:
+        """Every ply of ``game`` judged in the pool, last first; ``game_id`` names a stored
+        game in the log and the error (None: a record's game)."""
         total = len(game.moves)
         budget = self.budget
         found: list[PlyReview] = []
@@ -210,11 +286,16 @@ class Reviews:
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # the AI's own failure, not the player's mistake
-                log.exception("review of game %s failed at move %s", game_id, ply)
+                log.exception("review of game %s failed at move %s", game_id or "(record)", ply)
+                reason = excerpt(str(err), 60)
                 raise errors.NoReview(
                     _(
                         "the AI could not review game #{id} ({reason}); try again in a moment"
-                    ).format(id=game_id, reason=excerpt(str(err), 60))
+                    ).format(id=game_id, reason=reason)
+                    if game_id is not None
+                    else _(
+                        "the AI could not review this game ({reason}); try again in a moment"
+                    ).format(reason=reason)
                 ) from None
             found.append(judged)
             budget = budget_before(budget, position, judged)
@@ -222,5 +303,4 @@ class Reviews:
                 told = progress(done, total)
                 if told is not None:
                     await told
-        review = summarise(game.rules, found[::-1])
-        return GameReview(view, review, tuple(game.positions[:total]), budget_key(self.budget))
+        return summarise(game.rules, found[::-1])

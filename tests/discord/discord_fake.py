@@ -184,6 +184,28 @@ class Request:
         ]
 
 
+@dataclass(frozen=True)
+class FakeAttachment:
+    """A file attached to a command option, as an interaction's ``resolved.attachments``
+    describes it; its bytes are served at ``url`` by the fake."""
+
+    id: str
+    filename: str
+    content_type: str
+    size: int
+    url: str
+
+    def payload(self) -> dict:
+        return {
+            "id": self.id,
+            "filename": self.filename,
+            "content_type": self.content_type,
+            "size": self.size,
+            "url": self.url,
+            "proxy_url": self.url,
+        }
+
+
 @dataclass
 class FakeDiscord:
     """The REST half of Discord, enough for a bot that answers interactions and posts."""
@@ -211,11 +233,37 @@ class FakeDiscord:
     oauth_codes: dict[str, int] = field(default_factory=dict)
     access_tokens: dict[str, int] = field(default_factory=dict)
     locales: dict[int, str] = field(default_factory=dict)  # user id -> their locale
+    # files users attached to a command, served on the fake's own port as Discord's CDN
+    # serves them: attachment id -> bytes
+    attached: dict[str, bytes] = field(default_factory=dict)
+    port: int = 0  # set once it listens: attachments' URLs need it
     _sequence: int = 0
+
+    def attach(
+        self, filename: str, content: bytes, content_type: str = "text/plain", size: int = 0
+    ) -> FakeAttachment:
+        """A file a user attaches to a command option (pass it to ``slash``); ``size``, when
+        given, is what Discord says the file's size is (a big file need not be made)."""
+        ident = str(snowflake())
+        self.attached[ident] = content
+        return FakeAttachment(
+            ident,
+            filename,
+            content_type,
+            size or len(content),
+            f"http://127.0.0.1:{self.port}/attachments/{ident}/{filename}",
+        )
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        content = self.attached.get(request.match_info["ident"])
+        if content is None:
+            return web.Response(status=404)
+        return web.Response(body=content)
 
     def app(self) -> web.Application:
         app = web.Application()
         app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{ident}/{name}", self._attachment)
         app.router.add_route("*", "/api/v10/{path:.*}", self._handle)
         return app
 
@@ -547,9 +595,13 @@ def slash(
     With ``focused`` naming an option, it is an autocomplete request for that option.
     """
     resolved_users = {}
+    resolved_attachments = {}
     opts = []
     for name, value in options.items():
-        if isinstance(value, discord.Object):
+        if isinstance(value, FakeAttachment):
+            resolved_attachments[value.id] = value.payload()
+            opts.append({"name": name, "type": 11, "value": value.id})
+        elif isinstance(value, discord.Object):
             resolved_users[str(value.id)] = user_payload(value.id)
             opts.append({"name": name, "type": 6, "value": str(value.id)})
         elif isinstance(value, bool):
@@ -568,6 +620,8 @@ def slash(
     }
     if resolved_users:
         data["resolved"] = {"users": resolved_users}
+    if resolved_attachments:
+        data.setdefault("resolved", {})["attachments"] = resolved_attachments
     return interaction_payload(
         4 if focused else 2, user_id, data, channel_id, permissions=permissions
     )
@@ -601,4 +655,5 @@ async def start_fake_discord() -> tuple[FakeDiscord, web.AppRunner, int]:
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
-    return fake, runner, site._server.sockets[0].getsockname()[1]
+    fake.port = site._server.sockets[0].getsockname()[1]
+    return fake, runner, fake.port
