@@ -51,6 +51,7 @@ from engine import excerpt
 from storage.stores.identities import (
     DELETED_SURFACE,
     CodePurpose,
+    Identity,
     IdentityStore,
     export_json_default,
 )
@@ -221,15 +222,13 @@ class Identities:
         if await self._store.take_code(str(code)[:40], now) is None:  # taken meanwhile
             raise errors.NotAllowed(wrong)
         await self._store.merge(kept, other, now)
-        self._forget([Player(a.surface, a.external_id) for a in accounts])
+        self._forget(accounts)
         return await self.linked(by)
 
     async def linked(self, by: Player) -> Linked:
         """The accounts of ``by``'s player, their own first."""
         pid = await self.players.pid(by)
-        accounts = tuple(
-            Player(a.surface, a.external_id) for a in await self._store.identities(pid)
-        )
+        accounts = tuple(Player(*a.account) for a in await self._store.identities(pid))
         return Linked(accounts[0], accounts)
 
     async def unlink(self, by: Player, surface: str) -> Linked:
@@ -250,9 +249,9 @@ class Identities:
                 a for a in await self._store.identities(pid) if a.surface == leaving.surface
             )
         await self._store.split(leaving.player_id)
-        self._forget([Player(a.surface, a.external_id) for a in accounts])
+        self._forget(accounts)
         staying = next(a for a in accounts if a.surface != leaving.surface)
-        return await self.linked(Player(staying.surface, staying.external_id))
+        return await self.linked(Player(*staying.account))
 
     async def send_news_to(self, by: Player, surface: str) -> Linked:
         """News of the player's games goes to their account on ``surface`` from now on.
@@ -266,7 +265,7 @@ class Identities:
             )
         if not chosen.primary:
             await self._store.make_primary(pid, chosen.player_id)
-            self._forget([Player(a.surface, a.external_id) for a in accounts])
+            self._forget(accounts)
         return await self.linked(by)
 
     # -- a player's data ------------------------------------------------------------------------
@@ -313,7 +312,7 @@ class Identities:
         kept = len(await self.looking.list_games(owner, include_finished=True, limit=100_000))
         accounts = await self._store.identities(pid)
         await self._store.erase(pid, now)
-        self._forget([Player(a.surface, a.external_id) for a in accounts])
+        self._forget(accounts)
         return Deleted(resigned, kept)
 
     # -- helpers --------------------------------------------------------------------------------
@@ -324,6 +323,7 @@ class Identities:
             raise errors.BadRequest(_("only a person's own accounts have data to link or keep"))
         return await self.players.owner(by)
 
-    def _forget(self, accounts: list[Player]) -> None:
-        self.players.forget(*accounts)
+    def _forget(self, accounts: list[Identity]) -> None:
+        """Read these accounts, and the players they were, again (they were just changed)."""
+        self.players.forget(*(Player(*a.account) for a in accounts))
         self.games.live.clear()  # cached games name the players as they were

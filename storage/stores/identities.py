@@ -108,6 +108,11 @@ class Identity:
     external_id: str
     primary: bool
 
+    @property
+    def account(self) -> tuple[str, str]:
+        """The account as a surface names it: (surface, id)."""
+        return self.surface, self.external_id
+
 
 def code_hash(code: str) -> str:
     """How a code is stored: its SHA-256, so a copy of the database gives no code away.
@@ -193,11 +198,7 @@ class IdentityStore:
 
     async def identities(self, player_id: int) -> list[Identity]:
         """The player's accounts: their own first, then those linked to them."""
-        rows = await self.db.all(IDENTITIES, player_id, player_id)
-        return [
-            Identity(int(r["player_id"]), r["surface"], r["external_id"], bool(r["primary_row"]))
-            for r in rows
-        ]
+        return await _identities(self.db, player_id)
 
     async def shared_tournament(self, first: int, second: int) -> int | None:
         """A tournament both players entered, if any."""
