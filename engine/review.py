@@ -71,6 +71,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.ai import loading, pysolve
 from engine.ai.capabilities import kernel_knows
+from engine.ai.move_proofs import MoveProver, OutOfBudget, margin_for
 from engine.errors import MancalaError, excerpt
 from engine.game import Game
 from engine.position import Position
@@ -492,12 +493,6 @@ def review_move(
 _Values = dict[str, int]
 
 
-def _margin(position: Position, mover: int) -> int:
-    n2 = 2 * position.rules.pits
-    board = position.board
-    return board[n2 + mover] - board[n2 + 1 - mover]
-
-
 def _prove_in_python(position: Position, budget: Budget) -> tuple[_Values | None, int]:
     """Every move's exact value by the plain-Python solver, or None where a proof needs more
     than its budget (or the board holds more than pysolve.QUICK_SEEDS seeds)."""
@@ -508,7 +503,7 @@ def _prove_in_python(position: Position, budget: Budget) -> tuple[_Values | None
     for move in position.legal_moves():
         child = position.play(move)
         if child.is_over():
-            values[move] = _margin(child, position.mover)
+            values[move] = margin_for(child, position.mover)
             continue
         solved = pysolve.solve(child, node_limit=budget.python_nodes, time_limit=budget.seconds)
         nodes += solved.nodes
@@ -546,7 +541,7 @@ def _estimated(
     for move in position.legal_moves():
         child = position.play(move)
         if child.is_over():
-            values[move] = _margin(child, position.mover)
+            values[move] = margin_for(child, position.mover)
             continue
         value, searched, spent = search(child)
         nodes += spent
@@ -581,10 +576,6 @@ def forget() -> None:
     _searchers.clear()
 
 
-class _OutOfBudget(Exception):
-    pass
-
-
 def _prove(
     position: Position, played: str, most: int, seconds: float, endgame: Endgame | None
 ) -> tuple[_Values | None, int, bool]:
@@ -600,8 +591,8 @@ def _prove(
     values: _Values | None
     with deadline(stats, seconds):
         try:
-            values = _Prover(searcher, start + most).values(position, played)
-        except _OutOfBudget:
+            values = MoveProver(searcher, start + most).values(position, played)
+        except OutOfBudget:
             values = None
         timed_out = bool(stats[STOP])
     spent = int(stats[NODES]) - start
@@ -612,91 +603,6 @@ def _prove(
         forget()
         values = None
     return values, spent, timed_out
-
-
-class _Prover:
-    """Exact values through ``Searcher.run`` in exact mode: MTD(f) for a value, null-window
-    tests for whether a move keeps it."""
-
-    def __init__(self, searcher: Searcher, node_end: int) -> None:
-        # numba loads only when the compiled solver is wanted
-        from engine.ai.search_kernel import SCALE
-
-        self.searcher = searcher
-        self.node_end = node_end
-        self.scale = SCALE
-
-    def values(self, position: Position, played: str) -> _Values:
-        mover = position.mover
-        children = {move: position.play(move) for move in position.legal_moves()}
-        # The move played first: its position is the next ply's, which a review reviews
-        # first, so its proof is in the table; its value is then MTD(f)'s first guess.
-        after = self.child_value(children[played], mover, None)
-        best_value, best_move = self.solve(position, after)
-        values: _Values = {played: after}
-        for move, child in children.items():
-            if move == played:
-                continue
-            if child.is_over():
-                values[move] = _margin(child, mover)
-            elif move == best_move or self.at_least(child, mover, best_value):
-                values[move] = best_value
-            else:
-                values[move] = best_value - 1  # a bound: below the best
-        return values
-
-    def child_value(self, child: Position, mover: int, guess: int | None) -> int:
-        """The exact value of ``child`` for ``mover`` (the player who moved into it)."""
-        if child.is_over():
-            return _margin(child, mover)
-        same = child.mover == mover
-        value, _ = self.solve(child, None if guess is None else guess if same else -guess)
-        return value if same else -value
-
-    def solve(self, position: Position, guess: int | None) -> tuple[int, str]:
-        """MTD(f): null-window passes from ``guess`` until the bounds meet."""
-        # numba loads only when the compiled solver is wanted
-        from engine.ai.encoding import decode_move
-        from engine.ai.search_kernel import INF
-
-        scale = self.scale
-        if guess is None:
-            guess = _margin(position, position.mover)
-        guess *= scale
-        lower, upper = -INF, INF
-        best = -1
-        while lower < upper:
-            beta = guess + 1 if guess == lower else guess
-            value, move = self.run(position, beta - 1, beta)
-            guess = value
-            if value < beta:
-                upper = value
-            else:
-                lower = value
-                best = move
-        if best < 0:  # every pass failed low: the last one's move is as good as any
-            best = self.run(position, lower - 1, lower)[1]
-        return lower // scale, decode_move(position.rules, best)
-
-    def at_least(self, child: Position, mover: int, value: int) -> bool:
-        """Whether ``child`` is worth at least ``value`` to ``mover``: one null-window pass."""
-        scale = self.scale
-        if child.mover == mover:
-            return self.run(child, value * scale - 1, value * scale)[0] >= value * scale
-        return self.run(child, -value * scale, -value * scale + 1)[0] <= -value * scale
-
-    def run(self, position: Position, alpha: int, beta: int) -> tuple[int, int]:
-        # numba loads only when the compiled solver is wanted
-        from engine.ai.search_kernel import ABORTED, EXACT_DEPTH, NODES
-
-        stats = self.searcher.stats
-        left = self.node_end - int(stats[NODES])
-        if left <= 0:
-            raise _OutOfBudget
-        found = self.searcher.run(position, EXACT_DEPTH, alpha, beta, left, exact=True)
-        if stats[ABORTED]:
-            raise _OutOfBudget
-        return found
 
 
 def _estimate(position: Position, budget: Budget) -> tuple[_Values, int, int]:
