@@ -17,7 +17,8 @@ the values are proven and a class. A ``Review`` is data: its plies, a summary pe
 >>> done.plies[1].best, done.plies[1].proven, done.turning_point
 (('C',), True, 2)
 
-Values are proven by the exact solver where it finishes within the ply's budget (``Budget``:
+Values are proven by the opening book (``engine.ai.book``) where it holds the position and the
+move played, else by the exact solver where it finishes within the ply's budget (``Budget``:
 a node budget, which makes a review the same on every machine, and a time limit as a safety
 net): always tried from the point where ``Budget.prove_seeds`` (24) or fewer seeds are left
 in the pits, and with a smaller budget up to ``Budget.try_seeds`` (32), through the compiled solver with a transposition table kept from ply to ply (and
@@ -69,7 +70,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
-from engine.ai import loading, pysolve
+from engine.ai import book, loading, pysolve
 from engine.ai.capabilities import kernel_knows
 from engine.ai.move_proofs import MoveProver, OutOfBudget, margin_for
 from engine.errors import MancalaError, excerpt
@@ -452,7 +453,12 @@ def review_move(
     timed_out = False
     nodes = 0
     seeds = sum(position.pits)
-    if seeds <= max(budget.prove_seeds, budget.try_seeds):
+    entry = book.lookup(position)
+    from_book = entry is not None and played in entry.values
+    if entry is not None and from_book:
+        # Proven in the opening book: a move it holds no value for is at least not best.
+        exact = {move: entry.values.get(move, entry.value - 1) for move in position.legal_moves()}
+    elif seeds <= max(budget.prove_seeds, budget.try_seeds):
         if compiled:
             most = budget.nodes if seeds <= budget.prove_seeds else budget.try_nodes
             exact, nodes, timed_out = _prove(position, played, most, budget.seconds, endgame)
@@ -482,7 +488,7 @@ def review_move(
         legal=len(values),
         nodes=nodes,
         seconds=time.perf_counter() - started,
-        reduced=not compiled,
+        reduced=not compiled and not from_book,
         timed_out=timed_out,
     )
 

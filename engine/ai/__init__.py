@@ -9,6 +9,7 @@ The public names below are defined in the package's modules; this file only re-e
 Modules that need numba (the compiled kernel and what drives it) load only when a search is
 wanted, so importing the package costs no compile.
 
+- ``book``: the opening book, proven values and best moves of Kalah's first plies.
 - ``capabilities``: which rulesets the compiled kernel plays and its endgame tables cover.
 - ``encoding``: a ruleset and a position as the small integer arrays the kernel reads.
 - ``endgame``: endgame tables of the exact value of every board with few seeds left.

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.ai import loading
+from engine.ai import book, loading
 from engine.ai.capabilities import kernel_knows
 from engine.ai.strategies import STRATEGIES, pick
 from engine.position import Position
@@ -116,6 +116,11 @@ def choose_move(
     limit = settings.seconds if time_limit is None else time_limit
     if len(position.legal_moves()) == 1:
         return AIMove(position.legal_moves()[0], None, 0, 0, time.perf_counter() - started)
+    if settings.depth >= BOOK_DEPTH:
+        entry = book.lookup(position)
+        if entry is not None:  # proven: any of its best moves, picked by the seed
+            move = entry.best[seed % len(entry.best)]
+            return AIMove(move, float(entry.value), 0, 0, time.perf_counter() - started)
     if not compiled:
         return _in_python(position, settings, limit, seed, started)
     # numba loads with the compiled search, only when it is wanted
@@ -173,6 +178,7 @@ def choose_move(
 
 
 TABLE_DEPTH = 8  # levels searching at least this deep (hard, expert) read endgame tables
+BOOK_DEPTH = 8  # and the opening book (engine.ai.book)
 
 
 def table_args(endgame: Endgame | None) -> dict[str, Any]:

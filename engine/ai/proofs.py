@@ -1,6 +1,7 @@
 """What the solver proves and a player is told: the exact value of a position (``solve``),
 the line of best play after it (``proof_line``), and a hint, the best move proven or
-estimated (``hint``, ``quick_proof``).
+estimated (``hint``, ``quick_proof``). Positions the opening book holds (``engine.ai.book``)
+are answered from it.
 
 A small ending is proved by the plain-Python solver (``engine.ai.pysolve``) where the
 compiled kernel is not loaded yet, rather than wait for the compiler.
@@ -12,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from engine.ai import loading, pysolve
+from engine.ai import book, loading, pysolve
 from engine.ai.capabilities import kernel_knows, require_kernel_knows
 from engine.ai.levels import SEARCH_LEVELS, choose_move, table_args
 from engine.position import Position
@@ -55,11 +56,16 @@ def solve(
     ``table_seeds``: read the boards with at most that many seeds left in the pits from an
     endgame table (where play does not depend on the stores; see ``engine.ai.endgame``):
     ``table`` if given (as ``storage.tables`` keeps them), else one built first.
-    ``progress(lower, upper, nodes)`` hears the bounds proven after each pass."""
+    ``progress(lower, upper, nodes)`` hears the bounds proven after each pass. A position
+    the opening book holds (``engine.ai.book``) is answered from it at once."""
     require_kernel_knows(position.rules)
     # numba loads with the compiled search, only when it is wanted
-    from engine.ai.search import UNLIMITED
+    from engine.ai.search import UNLIMITED, SearchResult
     from engine.ai.search import solve as exact
+
+    entry = book.lookup(position)
+    if entry is not None:
+        return SearchResult(entry.best[0], float(entry.value), 0, 0, 0.0, True)
 
     return exact(
         position,
@@ -122,13 +128,20 @@ def hint(
     ours, and a hint it cut short says so (``timed_out``). ``compiled=False``: the
     pure-Python solver's proof where it finishes at once (``quick_proof``), else the
     pure-Python search's estimate within ``time_limit`` (``reduced``). ``endgame``: as
-    ``choose_move``'s; a board the table settles gets its proven value at once."""
+    ``choose_move``'s; a board the table settles gets its proven value at once, as does one
+    the opening book holds (``engine.ai.book``)."""
     if position.is_over():
         raise ValueError(_("the game is over: there is no move to suggest"))
+    started = time.perf_counter()
+    entry = book.lookup(position)
+    if entry is not None:
+        return BestMove(
+            entry.best[0], float(entry.value), True, 0, 0, time.perf_counter() - started
+        )
     compiled = compiled and kernel_knows(position.rules)
     if compiled:
         loading.load_kernel()
-    started = time.perf_counter()
+        started = time.perf_counter()
     if not compiled:
         quick = quick_proof(position, time_limit / 2)  # the other half for an estimate
         if quick is not None:
