@@ -266,6 +266,8 @@ def run_solve(args: argparse.Namespace) -> int:
         return 2
     table = sized_table_seeds(table, position)
     started = time.perf_counter()
+    if not args.nodes and _solved_from_book(args, position):
+        return 0
     if not args.nodes and _solved_in_python(args, position, started):
         return 0
     compile_first()
@@ -341,6 +343,33 @@ def run_solve(args: argparse.Namespace) -> int:
     if result.complete and not args.no_line:
         print(_proof_line(position, result.move, args, table, stored, stream))
     return 0
+
+
+def _solved_from_book(args: argparse.Namespace, position: Position) -> bool:
+    """A position the opening book holds (engine.ai.book) is answered from it at once, with
+    every best move; True if it was (and is printed). ``--nodes`` asks for the solver."""
+    from engine.ai.book import lookup
+
+    entry = lookup(position)
+    if entry is None:
+        return False
+    print(_header(args, position))
+    print(
+        _("value {value} for {side} (proven)").format(
+            value=f"{entry.value:+d}", side=side_name(position.to_move)
+        )
+    )
+    print(_best_move(to_perspective(entry.best[0], args.perspective)))
+    moves = " ".join(to_perspective(move, args.perspective) for move in entry.best)
+    print(
+        _(
+            "(from the opening book, proven beforehand by the solver; every best move: {moves})"
+        ).format(moves=moves)
+    )
+    if not args.no_line:
+        compile_first()
+        print(_proof_line(position, entry.best[0], args, 0, None, None))
+    return True
 
 
 def _solved_in_python(
