@@ -229,10 +229,12 @@ def play_game(
 
 
 def proved_values(openings: list[list[str]]) -> list[int]:
-    """Each opening's value for South with perfect play (seed margin), by the solver with the
-    endgame table ``mancala solve`` reads (from the tables directory, built there if need be)."""
+    """Each opening's value for South with perfect play (seed margin): from the opening book
+    where it holds the opening, else by the solver with the endgame table ``mancala solve``
+    reads (from the tables directory, built there if need be)."""
     from bot.commands.ai import choose_table_seeds
     from bot.config import tables_dir
+    from engine.ai.book import lookup
     from engine.ai.search import default_tt_bits, solve
     from storage.tables import endgame_table
 
@@ -243,6 +245,11 @@ def proved_values(openings: list[list[str]]) -> list[int]:
     values = []
     for moves in openings:
         position = Game.from_moves(rules, moves).position
+        entry = lookup(position)
+        if entry is not None:  # the opening book proved it when it was built
+            values.append(entry.value if position.mover == 0 else -entry.value)
+            print(f"  {' '.join(moves):5} {values[-1]:+d} for South (the opening book)")
+            continue
         result = solve(
             position, tt_bits=default_tt_bits(rules), endgame_seeds=seeds, endgame_table=table
         )
