@@ -624,15 +624,22 @@ def run_hint(args: argparse.Namespace) -> int:
         return 2
     from bot.ai_runtime import kernel_cache
     from engine.ai import hint, quick_proof
+    from engine.ai.book import lookup
 
-    # While the compiled search is not ready, a small position is proven at once without it.
-    shown = None if kernel_cache.is_ready() else quick_proof(position, args.time)
+    in_book = lookup(position) is not None
+    if in_book:  # proven beforehand: nothing to compile or search
+        shown = hint(position, compiled=False)
+    else:
+        # While the compiled search is not ready, a small position is proven at once without it.
+        shown = None if kernel_cache.is_ready() else quick_proof(position, args.time)
     if shown is None:
         compile_first()
         with waiting(_("Looking for the best move")):
             shown = hint(position, time_limit=args.time)
     print(_header(args, position))
-    if shown.exact:
+    if in_book:
+        how = _("proven, from the opening book")
+    elif shown.exact:
         how = _("proven")
     else:
         how = ngettext("estimate, {n} ply", "estimate, {n} plies", shown.depth).format(

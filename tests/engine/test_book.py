@@ -207,3 +207,18 @@ def test_mancala_solve_answers_from_the_book_with_every_best_move(capsys):
     out = capsys.readouterr().out
     assert f"value {entry.value:+d} for South (proven)" in out
     assert "opening book" in out and " ".join(entry.best) in out
+
+
+def test_mancala_hint_answers_from_the_book_without_the_compiler(capsys, monkeypatch):
+    from bot.ai_runtime import kernel_cache
+
+    def no_compile() -> None:
+        raise AssertionError("a hint from the book waited for the compiler")
+
+    monkeypatch.setattr(kernel_cache, "is_ready", lambda: False)
+    monkeypatch.setattr(kernel_cache, "compile_now", no_compile)
+    entry = book.lookup(game_start("kalah", "C"))
+    assert entry is not None
+    assert main(["hint", "kalah", "--moves", "C"]) == 0
+    out = capsys.readouterr().out
+    assert f"hint: {entry.best[0]} (value {entry.value:+d} for South, proven, from the" in out
