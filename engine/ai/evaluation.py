@@ -14,11 +14,11 @@ count minus the opponent's unless it says whose it is:
   capture the horizon cut off; the opponent's, measured, was worth nothing more);
 - ``tuzdyk_threat`` and ``tuzdyk_threat_against``: whether the mover, or the opponent, can
   make a tuzdyk with one move;
-- ``empty``: empty pits in one's row (a tuzdyk's pit not counted): fewer moves, and stones
-  the opponent's sowing lands on.
+- ``empty``: empty pits in one's row (a tuzdyk's pit not counted): fewer moves to choose.
 
-``BASELINE`` is the evaluation every other ruleset keeps, and Togyz Kumalak's before: the
-margin and a quarter of a stone per stone in one's row.
+Bestemshe has no tuzdyks and keeps the margin and the rows (weights fitted on 9 pits need
+not fit its 5). ``BASELINE`` is the evaluation every other ruleset keeps, and Togyz
+Kumalak's before: the margin and a quarter of a stone per stone in one's row.
 
 With the shipped weights (tests/engine/test_togyz_eval.py checks them), in search units:
 the start is worth 18 to South (4.5 stones: each side can take 10, the mover first); after
