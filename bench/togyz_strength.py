@@ -20,9 +20,10 @@ bot does unless ``--opponent-seconds`` is given; the engine gets ``--opponent-se
 
 The independent engine, ``toguzcpp``: the search of Haller125/toguzcpp (C++: iterative
 deepening alpha-beta, transposition table and killer moves, the kazans' margin as its
-evaluation), which the project does not ship. A small adapter program (not in this
-repository), given by ``--engine PATH`` or ``$TOGYZ_ENGINE``, runs it over stdin/stdout, one
-line a request and a line a reply:
+evaluation), which the project does not ship. Our adapter program (bench/toguzcpp_adapter.cpp),
+which ``bench/build_toguzcpp.py --source DIR`` compiles with toguzcpp's source and its
+overflow fixed, given by ``--engine PATH`` or ``$TOGYZ_ENGINE``, runs it over stdin/stdout,
+one line a request and a line a reply:
 
     new                                   -> ok    (a fresh table: sent before each game)
     go MS PLAYER C0..C17 T0 T1 K0 K1      -> bestmove CELL depth D score S ms T

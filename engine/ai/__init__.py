@@ -13,6 +13,7 @@ wanted, so importing the package costs no compile.
 - ``capabilities``: which rulesets the compiled kernel plays and its endgame tables cover.
 - ``encoding``: a ruleset and a position as the small integer arrays the kernel reads.
 - ``endgame``: endgame tables of the exact value of every board with few seeds left.
+- ``evaluation``: Togyz Kumalak's evaluation features and their tuned, shipped weights.
 - ``levels``: the opponents by name (strategies, search levels) and the move each plays.
 - ``move_proofs``: the exact value of each move, for the review and the book's build.
 - ``loading``: compiling or loading the kernel into the process before the first timed move.

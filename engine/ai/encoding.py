@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from engine.ai.capabilities import kernel_knows
+from engine.ai.evaluation import FEATURES, togyz_weights
 from engine.position import Position, move_name
 from engine.ruleset import MAX_PITS, Ruleset
 from engine.sowing import tables
@@ -59,6 +60,10 @@ BOARD_SIZE = 27  # the kernel's board: 2n+2 counts, and two tuzdyk slots where T
 GUESS_MASK = 28  # the counts search_kernel.guess_gain orders as captures: CAPTURE_MASK's,
 # or even counts and a tuzdyk's 3 under Togyz Kumalak's keys
 RULES_SIZE = 29
+# Where the rules have tuzdyks, the evaluation's weights follow the rules' slots
+# (engine.ai.evaluation; zero elsewhere): one array, so no other argument to compile for.
+EVAL_WEIGHTS = RULES_SIZE
+CODE_SIZE = RULES_SIZE + len(FEATURES)
 
 # The most legal moves a board can have: 2 x 9 pits (choose=any), 2 directions each.
 MAX_MOVES = 4 * MAX_PITS
@@ -76,7 +81,7 @@ TAKE_ALL, NO_CAPTURE, FORBIDDEN, CAPTURE = range(4)
 class RulesCode(NamedTuple):
     """Everything the kernel needs to know about a ruleset (all int64 arrays)."""
 
-    rules: Int64s  # RULES_SIZE parameters
+    rules: Int64s  # RULES_SIZE parameters, then the evaluation's weights (CODE_SIZE)
     next_slot: Int64s  # [mover, direction, slot] -> the slot the next seed falls in
     prev_pit: Int64s  # [direction, pit] -> the pit before it, against the sowing
 
@@ -121,7 +126,7 @@ def encode(rules: Ruleset) -> RulesCode:
     kernel would play them by other rules."""
     if not kernel_knows(rules):
         raise ValueError(f"the compiled kernel does not know the rules of {rules}")
-    code = np.zeros(RULES_SIZE, np.int64)
+    code = np.zeros(CODE_SIZE, np.int64)
     code[PITS] = rules.pits
     code[STORES] = rules.stores
     code[SKIP_ORIGIN] = rules.skip_origin
@@ -156,12 +161,23 @@ def encode(rules: Ruleset) -> RulesCode:
     if rules.tuzdyk:
         guess |= 1 << 3
     code[GUESS_MASK] = guess
+    if rules.tuzdyk:
+        code[EVAL_WEIGHTS:] = togyz_weights()
     t = tables(rules)
     next_slot = np.array(t.next_slot, np.int64)
     prev_pit = np.array(t.prev_pit, np.int64)
     for array in (code, next_slot, prev_pit):
         array.setflags(write=False)  # shared by every search on this ruleset
     return RulesCode(code, next_slot, prev_pit)
+
+
+def with_weights(code: RulesCode, weights: tuple[int, ...]) -> RulesCode:
+    """``code`` with other evaluation weights (in ``evaluation.FEATURES``' order): for
+    tuning and comparing them (bench/train_togyz.py); the levels play the shipped ones."""
+    rules = code.rules.copy()
+    rules[EVAL_WEIGHTS:] = weights
+    rules.setflags(write=False)
+    return code._replace(rules=rules)
 
 
 def encode_move(rules: Ruleset, move: str, mover: int) -> int:

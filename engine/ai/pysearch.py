@@ -2,7 +2,8 @@
 
 The baseline ``bench/ai.py`` measures the compiled kernel against, and a readable statement
 of what the kernel computes: negamax over ``Position`` objects, extra turns searched without
-negation, a dict transposition table, the evaluation of ``search_kernel.evaluate``.
+negation, a dict transposition table, the evaluation of ``search_kernel.evaluate`` (but
+for Togyz Kumalak's tuned features, ``engine.ai.evaluation``: here the margin and the rows).
 
 >>> from engine import Position, Ruleset
 >>> result = search(Position.initial(Ruleset.parse("kalah:pits=3,seeds=2")), depth=30)

@@ -35,6 +35,7 @@ from engine.ai.encoding import (
     CHOOSE_ANY,
     CYCLE,
     EMPTY_CAPTURE,
+    EVAL_WEIGHTS,
     FORBIDDEN,
     GRAND_SLAM,
     GUESS_MASK,
@@ -47,9 +48,11 @@ from engine.ai.encoding import (
     SKIP_ORIGIN,
     SOW_ORIGIN,
     TOTAL,
+    TUZDYK,
     Int64s,
 )
 from engine.ai.endgame import index
+from engine.ai.evaluation import WEIGHT_SHIFT
 from engine.ai.rules_kernel import legal_moves, no_move_end, play, row_sum
 from engine.ai.unowned_views import prefetch, unowned
 
@@ -211,11 +214,103 @@ def margin(R, board, mover):
 @njit(cache=True, forceinline=True)
 def evaluate(R, board, mover):
     """Seeds captured (stores, or captures where there are none) dominate; seeds in one's own
-    row count a quarter as much, as material that will mostly come home."""
+    row count a quarter as much, as material that will mostly come home. Where the rules have
+    tuzdyks, Togyz Kumalak's tuned features instead (``togyz_value``)."""
+    if R[TUZDYK] != 0:
+        return togyz_value(R, board, mover)
     n = R[PITS]
     own = row_sum(board, mover * n, n)
     other = row_sum(board, (1 - mover) * n, n)
     return SCALE * margin(R, board, mover) + own - other
+
+
+@njit(cache=True, forceinline=True)
+def _reach(R, board, side, captures):
+    """What ``side`` could do with one move now: (the stones in its row; with ``captures``,
+    the most stones an even count in the other row takes, else 0; 1 if a move makes a
+    tuzdyk; the empty pits in its row, the other's tuzdyk not counted). Each last seed is
+    found without sowing: the first seed stays (a single one moves on), so c stones end
+    c - 1 pits on, after (c - 1) // 2n laps. It runs at every leaf, whose boards no branch
+    predictor guesses: so tests become arithmetic, and the possible tuzdyks a bit mask (one
+    loop, both measured: bench/ai.py)."""
+    n = R[PITS]
+    n2 = n + n
+    lo = side * n
+    other_lo = n - lo
+    mine = board[n2 + 2 + side] - 1  # side's tuzdyk (in the other row), -1 for none
+    theirs = board[n2 + 3 - side] - 1  # the other's, in side's row
+    stones = 0
+    best = 0
+    threes = 0  # bit t: a last seed makes 3 in pit t
+    empty = 0
+    for p in range(lo, lo + n):
+        c = board[p]
+        stones += c
+        empty += c == 0
+        d = c - 1 + (c == 1)  # -1 for an empty pit: ruled out below
+        laps = 0
+        if d >= n2:  # rare: 19 stones or more
+            laps = d // n2
+            d -= laps * n2
+        t = p + d
+        if t >= n2:
+            t -= n2
+        if t < 0:
+            t = 0
+        landed = board[t] + laps + 1
+        if captures:
+            number = t - other_lo
+            hit = (c > 0) & (number >= 0) & (number < n) & (t != mine) & (landed & 1 == 0)
+            best = max(best, landed if hit else 0)
+        if mine < 0:
+            threes |= (1 << t) if (landed == 3) & (c > 0) else 0
+    # A tuzdyk: one a player, never the other's last pit nor the number of the other's.
+    allowed = 0
+    if mine < 0:
+        allowed = ((1 << (n - 1)) - 1) << other_lo
+        if theirs >= 0:
+            allowed &= ~(1 << (theirs - lo + other_lo))
+    return stones, best, 1 if threes & allowed != 0 else 0, empty - (theirs >= 0)
+
+
+@njit(cache=True, forceinline=True)
+def togyz_features(R, board, mover):
+    """The features of engine.ai.evaluation.FEATURES, in its order, for ``mover``."""
+    n2 = 2 * R[PITS]
+    other = 1 - mover
+    owned = (board[n2 + 2 + mover] != 0) - (board[n2 + 2 + other] != 0)
+    own, take, make, empty = _reach(R, board, mover, True)
+    rival, _, threat, empty_other = _reach(R, board, other, False)
+    return (own - rival, owned, take, make, threat, empty - empty_other)
+
+
+@njit(cache=True, forceinline=True)
+def togyz_value(R, board, mover):
+    """The kazans' margin and the weighted features (weights at R[EVAL_WEIGHTS:], in
+    sixteenths of a search unit: see engine.ai.evaluation)."""
+    return _togyz_leaf(R, board, mover)[0]
+
+
+@njit(cache=True, forceinline=True)
+def _togyz_leaf(R, board, mover):
+    """(togyz_value, the stones in the mover's row): _leaf's test for a mover without a
+    move, which the features count anyway."""
+    n2 = 2 * R[PITS]
+    other = 1 - mover
+    own, take, make, empty = _reach(R, board, mover, True)
+    rival, _, threat, empty_other = _reach(R, board, other, False)
+    owned = (board[n2 + 2 + mover] != 0) - (board[n2 + 2 + other] != 0)
+    f = (own - rival, owned, take, make, threat, empty - empty_other)
+    w = EVAL_WEIGHTS
+    total = (
+        R[w] * f[0]
+        + R[w + 1] * f[1]
+        + R[w + 2] * f[2]
+        + R[w + 3] * f[3]
+        + R[w + 4] * f[4]
+        + R[w + 5] * f[5]
+    )
+    return SCALE * margin(R, board, mover) + (total >> WEIGHT_SHIFT), own
 
 
 @njit(cache=True, forceinline=True)
@@ -393,6 +488,9 @@ def _leaf(R, NXT, PRV, kids, per_ply, stats, board, mover, ply):
     leaves are most of the tree, and a recursive call with many arrays is slow."""
     if _count_node(stats, ply):
         return 0
+    if R[TUZDYK] != 0:  # the features count the mover's stones: its moves, under these rules
+        value, own = _togyz_leaf(R, board, mover)
+        return value if own > 0 else _stuck_value(R, kids, board, mover)
     n = R[PITS]
     if R[MUST_FEED] == 0 and R[GRAND_SLAM] != FORBIDDEN:
         # Without feeding or grand-slam rules, any seed in a row one may sow from is a move.
