@@ -623,10 +623,11 @@ def run_hint(args: argparse.Namespace) -> int:
     if position is None:
         return 2
     from bot.ai_runtime import kernel_cache
-    from engine.ai import hint, quick_proof
+    from engine.ai import BestMove, hint, quick_proof
     from engine.ai.book import lookup
 
     in_book = lookup(position) is not None
+    shown: BestMove | None
     if in_book:  # proven beforehand: nothing to compile or search
         shown = hint(position, compiled=False)
     else:
