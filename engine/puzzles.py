@@ -58,6 +58,7 @@ from importlib import resources
 from typing import Any
 
 from engine.ai import pysolve
+from engine.ai.move_proofs import margin_for
 from engine.errors import MancalaError, excerpt
 from engine.game import Game
 from engine.position import Position
@@ -356,11 +357,6 @@ def check(puzzle: Puzzle, move: str) -> Answer:
 # -- finding puzzles --------------------------------------------------------------------------
 
 
-def _margin(position: Position, mover: int) -> int:
-    n2 = 2 * position.rules.pits
-    return position.board[n2 + mover] - position.board[n2 + 1 - mover]
-
-
 class _Budget:
     """Node budgets of a puzzle's proofs: each proof's, and all of them together."""
 
@@ -373,7 +369,7 @@ class _Budget:
         """The proven final margin for ``mover`` with best play from ``position``, or None
         where the proof does not finish within budget."""
         if position.is_over():
-            return _margin(position, mover)
+            return margin_for(position, mover)
         limit = self.per_proof if self.left is None else min(self.per_proof, self.left)
         if limit <= 0:
             return None
@@ -453,7 +449,7 @@ def _line(position: Position, first: str, value: int, budget: _Budget) -> tuple[
         line.append(move)
         here = here.play(move)
     game = Game.from_moves(position.rules, line, position=position)
-    if not game.is_over() or _margin(game.position, mover) != value:
+    if not game.is_over() or margin_for(game.position, mover) != value:
         return None
     return tuple(line)
 
@@ -600,7 +596,7 @@ def self_play(
 def _look(position: Position, mover: int, depth: int) -> int:
     """Plain minimax ``depth`` plies on: ``mover``'s store margin (final margin at the end)."""
     if position.is_over() or depth <= 0:
-        return _margin(position, mover)
+        return margin_for(position, mover)
     values = (_look(position.play(m), mover, depth - 1) for m in position.legal_moves())
     return max(values) if position.mover == mover else min(values)
 
