@@ -55,6 +55,8 @@ from engine.ai.search import (  # noqa: E402
     default_table_seeds,
     stores_irrelevant,
 )
+from engine.position import move_name  # noqa: E402
+from engine.sowing import CCW  # noqa: E402
 
 # What the shipped book covers: each ruleset as written, @ the plies it goes to.
 DEFAULT_RULES = [
@@ -138,10 +140,8 @@ def prove_leaves(
 def to_come_text(position: Position, stored: Stored) -> str:
     """A proven board for the progress line: its value and best moves, as a player reads them."""
     value = stored[0] + margin_for(position, position.mover)
-    letters = position.rules.letters
-    best = " ".join(
-        letters[pit] if position.mover == 0 else letters[pit].lower() for pit in stored[1]
-    )
+    own = position.mover * position.rules.pits  # the book's pits are the mover's own
+    best = " ".join(move_name(position.rules, (own + pit, CCW)) for pit in stored[1])
     return f"{value:+d}, best {best}"
 
 
@@ -183,14 +183,12 @@ def write(out: pathlib.Path, rules: str, plies: int, book: dict[Board, Stored]) 
     """Write ``book`` into the file at ``out``, keeping the other rulesets it holds."""
     books: dict[str, tuple[int, dict[Board, Stored]]] = {}
     if out.exists():
-        data = json.loads(out.read_text())
-        held = parse_book(out.read_text())
-        for entry in data["books"]:
-            if play_key(Ruleset.parse(entry["rules"])) != play_key(Ruleset.parse(rules)):
-                books[entry["rules"]] = (
-                    entry["plies"],
-                    held[play_key(Ruleset.parse(entry["rules"]))],
-                )
+        text = out.read_text()
+        held = parse_book(text)
+        for entry in json.loads(text)["books"]:
+            key = play_key(Ruleset.parse(entry["rules"]))
+            if key != play_key(Ruleset.parse(rules)):
+                books[entry["rules"]] = (entry["plies"], held[key])
     books[rules] = (plies, book)
     out.write_text(write_book(books, NOTE))
 

@@ -241,7 +241,7 @@ def proved_values(openings: list[list[str]]) -> list[int]:
     rules = Ruleset.parse(RULES)
     seeds = choose_table_seeds(rules)
     print(f"solving the {len(openings)} openings (endgame table of {seeds} seeds)...", flush=True)
-    table = endgame_table(rules, seeds, tables_dir()).table
+    table = None  # read (or built) for the first opening the book does not hold
     values = []
     for moves in openings:
         position = Game.from_moves(rules, moves).position
@@ -250,6 +250,8 @@ def proved_values(openings: list[list[str]]) -> list[int]:
             values.append(entry.value if position.mover == 0 else -entry.value)
             print(f"  {' '.join(moves):5} {values[-1]:+d} for South (the opening book)")
             continue
+        if table is None:
+            table = endgame_table(rules, seeds, tables_dir()).table
         result = solve(
             position, tt_bits=default_tt_bits(rules), endgame_seeds=seeds, endgame_table=table
         )
