@@ -18,11 +18,12 @@ time, of either kind.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,17 +161,8 @@ class Reviews:
         kept = await self._find(view, same_budget=True)
         if kept is not None:
             return kept
-        if by in self._running:
-            raise errors.TooMuchAIWork(
-                _("your last review is still running; wait for it, then ask for the next")
-            )
-        self._running.add(by)
-        try:
-            if thinking is not None:
-                await thinking()
+        async with self._one_at_a_time(by, thinking):
             done = await self._review(view, by, progress)
-        finally:
-            self._running.discard(by)
         await self._store(done)
         self._remember(done)
         return done
@@ -219,6 +211,24 @@ class Reviews:
         except StorageError:
             log.exception("the review of game %s could not be kept", done.game.id)
 
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(
+        self, by: Player, thinking: Callable[[], Awaitable[Any]] | None
+    ) -> AsyncIterator[None]:
+        """One review at a time for each player (TooMuchAIWork for a second), ``thinking``
+        told before it starts."""
+        if by in self._running:
+            raise errors.TooMuchAIWork(
+                _("your last review is still running; wait for it, then ask for the next")
+            )
+        self._running.add(by)
+        try:
+            if thinking is not None:
+                await thinking()
+            yield
+        finally:
+            self._running.discard(by)
+
     def _remember(self, done: GameReview) -> None:
         self._kept[done.game.id] = done
         self._kept.move_to_end(done.game.id)
@@ -246,17 +256,8 @@ class Reviews:
         self.tasks.check_open()
         if not game.moves:
             raise errors.NotAllowed(_("the record has no move: there is nothing to review"))
-        if by in self._running:
-            raise errors.TooMuchAIWork(
-                _("your last review is still running; wait for it, then ask for the next")
-            )
-        self._running.add(by)
-        try:
-            if thinking is not None:
-                await thinking()
+        async with self._one_at_a_time(by, thinking):
             review = await self._judge(game, by, progress, None)
-        finally:
-            self._running.discard(by)
         return RecordReview(game, review, tuple(game.positions[: len(game.moves)]))
 
     async def _review(
