@@ -35,7 +35,7 @@ sys.path[0] = str(ROOT)  # bench/engine.py is not engine
 
 import platformdirs  # noqa: E402
 
-from engine import Position, Ruleset  # noqa: E402
+from engine import MancalaError, Position, Ruleset  # noqa: E402
 from engine.ai.book import (  # noqa: E402
     BOOK_FILE,
     Board,
@@ -164,8 +164,13 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     for given in args.rules:
         text, _at, plies = given.partition("@")
+        if plies and not plies.isdigit():
+            raise SystemExit(f"--rules takes RULES@PLIES, PLIES a number, not {plies[:20]!r}")
         args.plies = int(plies or 2)
-        rules = Ruleset.parse(text)
+        try:
+            rules = Ruleset.parse(text)
+        except MancalaError as err:
+            raise SystemExit(f"--rules: {err}") from None
         if not stores_irrelevant(rules) or rules.tuzdyk:
             raise SystemExit(f"{rules}: the book keeps boards where the stores do not matter")
         order, leaves = opening_tree(rules, args.plies)
